@@ -1,0 +1,4 @@
+// Alerting rules, one file per area.
+{
+  prometheusAlerts+:: { groups+: [] },
+}

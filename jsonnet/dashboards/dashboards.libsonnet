@@ -1,0 +1,4 @@
+// Dashboards, one file each; keyed by output file name.
+{
+  grafanaDashboards+:: {},
+}

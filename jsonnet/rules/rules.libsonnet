@@ -1,0 +1,4 @@
+// Recording rules, one file per area.
+{
+  prometheusRules+:: { groups+: [] },
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Fails when rules/ or dashboards/ differ from what jsonnet/ generates, or hold
+# files that are stale, uncommitted or untracked: generated files are never
+# edited by hand (run `make generate` and commit the result).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tests/generated/render.sh jsonnet/generate.jsonnet "$tmp"
+status=0
+for dir in rules dashboards; do
+  mkdir -p "$tmp/$dir"
+  if ! diff -r -u "$tmp/$dir" "$dir"; then
+    echo "drift: $dir/ differs from jsonnet/ (diff above: generated vs committed); run 'make generate'" >&2
+    status=1
+  fi
+done
+dirty=$(git status --porcelain --untracked-files=all -- rules dashboards)
+if [ -n "$dirty" ]; then
+  printf 'drift: generated files not committed:\n%s\n' "$dirty" >&2
+  status=1
+fi
+[ $status -eq 0 ] && echo "generated files match jsonnet/ ($(find "$tmp" -type f | wc -l) files)"
+exit $status

@@ -1,0 +1,3 @@
+module github.com/hotpath/hotpath/tests
+
+go 1.24.9

@@ -1,0 +1,51 @@
+package harness
+
+import (
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+)
+
+// Exporter serves a scripted /metrics page on 127.0.0.1. Tests set its text
+// (Prometheus text exposition format) and change it as their scenario unfolds.
+type Exporter struct {
+	Addr string
+
+	mu   sync.Mutex
+	text string
+}
+
+// NewExporter starts an exporter serving text until the test ends.
+func NewExporter(t testing.TB, text string) *Exporter {
+	t.Helper()
+	e := &Exporter{text: text}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err, "exporter listen")
+	e.Addr = l.Addr().String()
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		_, _ = w.Write([]byte(e.Text()))
+	})}
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return e
+}
+
+// Set replaces the page served from the next scrape on.
+func (e *Exporter) Set(text string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.text = text
+}
+
+// Text is the page served now.
+func (e *Exporter) Text() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.text
+}
