@@ -1,6 +1,7 @@
 // Turns a mixin into the files it generates, keyed by path relative to the
 // repository root. Used by generate.jsonnet for the shipped artefacts and by the
 // overlay tests and the demo with other configs, so all of them render alike.
+local importFlavour = import 'import.libsonnet';
 local header = '# Generated from jsonnet/ by `make generate`. DO NOT EDIT.\n';
 
 local yaml(obj) = header + std.manifestYamlDoc(obj, indent_array_in_object=true, quote_keys=false) + '\n';
@@ -20,5 +21,9 @@ function(mixin) {
   }),
 } + {
   ['dashboards/' + name]: std.manifestJsonEx(mixin.grafanaDashboards[name], '  ') + '\n'
+  for name in std.objectFields(mixin.grafanaDashboards)
+} + {
+  // The same dashboards for Grafana's UI import (lib/import.libsonnet says why).
+  ['dashboards/import/' + name]: std.manifestJsonEx(importFlavour(mixin.grafanaDashboards[name]), '  ') + '\n'
   for name in std.objectFields(mixin.grafanaDashboards)
 }

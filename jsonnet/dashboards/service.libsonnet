@@ -1,0 +1,193 @@
+// hotpath-service.json: one service, read top to bottom as the investigation
+// of "why is this service burning CPU?". Each row answers one question and
+// rules out one cause before the next: load, one instance, an upstream, CFS
+// throttling, allocations, and finally where in the code.
+local dashboard = import '../lib/dashboard.libsonnet';
+local p = import '../lib/panel.libsonnet';
+local series = import '../lib/series.libsonnet';
+
+{
+  grafanaDashboards+:: {
+    'hotpath-service.json':
+      local cfg = $._config;
+      local q = $.hotpathQueries.service;
+      local d = dashboard(cfg);
+      local prom(expr, legend) = p.prom(d.promDs, expr, legend);
+      local svc = '{{%s}}' % cfg.serviceLabel;
+      local container = '{{%s}}/{{%s}}' % [cfg.podLabel, cfg.containerLabel];
+      local selector = cfg.profileLabelSelector % cfg;
+
+      d.dashboard(
+        'service',
+        'hotpath: service',
+        'Why is this service burning CPU? Top to bottom: load or efficiency, one instance or all, upstream, throttling, allocations, where in the code.',
+        [
+          p.row('1. Load or efficiency?'),
+          p.timeseries(
+            'Request rate and CPU',
+            'reqps',
+            'Requests per second (left axis) and CPU cores used (right axis) on one time axis. If CPU rises with requests, it is load: scale out. If CPU rises while requests stay flat (or CPU stays high and flat while requests swing: a busy loop, story 001), it is efficiency: read on.',
+            [prom(q.requests, 'requests/s'), prom(q.cpu, 'CPU cores')],
+            w=8,
+          ) {
+            fieldConfig+: { overrides+: [p.byRefId('B', { unit: 'short', 'custom.axisPlacement': 'right', 'custom.axisLabel': 'CPU cores' })] },
+          },
+          p.timeseries(
+            'CPU per request vs its baseline band',
+            's',
+            'CPU seconds spent per request, against the band its own history predicts at the current traffic (cost model: fixed + marginal per request). Above the band: every request got more expensive (a regression, story 000). A rise at night inside the band is the fixed cost spread over fewer requests, not a regression.',
+            [
+              prom(q.cpuPerRequest, 'CPU per request'),
+              prom(q.cpuPerRequestBaselineLow, 'baseline low'),
+              prom(q.cpuPerRequestBaselineHigh, 'baseline high'),
+            ],
+            w=8,
+          ) {
+            fieldConfig+: {
+              overrides+: [
+                p.byRefId('B', { 'custom.lineWidth': 0, 'custom.fillOpacity': 0, color: { mode: 'fixed', fixedColor: 'green' } }),
+                p.byRefId('C', { 'custom.lineWidth': 0, 'custom.fillOpacity': 20, 'custom.fillBelowTo': 'baseline low', color: { mode: 'fixed', fixedColor: 'green' } }),
+              ],
+            },
+          },
+          p.timeseries(
+            'Fixed + marginal CPU vs measured',
+            'short',
+            'Stacked: the fixed CPU the service burns with no traffic and the marginal CPU of the current requests, as fitted on its history; their top is the CPU the cost model predicts. The line is the CPU measured. Measured above the stack: a regression. A fixed part that dominates: a cost that does not scale with load (polling, a busy loop).',
+            [prom(q.cpuFixed, 'fixed'), prom(q.cpuMarginal, 'marginal'), prom(q.cpu, 'measured')],
+            w=8,
+            stack=true,
+            min=0,
+          ) {
+            fieldConfig+: { overrides+: [p.byRefId('C', { 'custom.stacking': { mode: 'none' }, 'custom.fillOpacity': 0, 'custom.lineWidth': 2 })] },
+          },
+
+          p.row('2. One instance or all?'),
+          p.heatmap(
+            'CPU per request by instance',
+            's',
+            'One row per instance, colour = CPU seconds per request. One hot row: that instance (a bad node, a noisy neighbour, a skewed shard); every row hot: the service as a whole, so look upstream and further down.',
+            [prom(q.instanceCpuPerRequest, '{{%s}}' % cfg.instanceLabel)],
+          ),
+          p.timeseries(
+            'Instances vs the sibling median',
+            'suffix:×',
+            "Each instance's CPU per request divided by the median of its siblings. 1× is typical; CPUPerRequestOutlier fires when one instance stays at 1.5× or more (with at least 3 siblings).",
+            [prom(q.instanceToSiblings, '{{%s}}' % cfg.instanceLabel)],
+          ),
+
+          p.row('3. Upstream?'),
+          p.timeseries(
+            'CPU per request relative to each upstream',
+            'suffix:×',
+            "This service's CPU per request divided by each upstream's (from the service graph). A ratio that jumps while the upstream stays flat: the cost is in this service (story 000: the API at 10× the cache it streams from, for the same requests).",
+            [prom(q.toUpstream, 'vs {{upstream}}')],
+          ),
+          p.timeseries(
+            'CPU per request: this service and its upstreams',
+            's',
+            'Both sides of the ratio above: this service and every upstream it calls, each on its own line. If every line rose together, the cause is shared (a deploy, the nodes), not this service.',
+            [prom(q.withUpstreams, svc)],
+          ),
+
+          p.row('4. Throttling?'),
+          p.heatmap(
+            'Throttled seconds by container',
+            's',
+            "One row per container of this service, colour = seconds per second it was throttled by its CFS CPU limit. Throttling raises latency while CPU usage looks low (story 002). No rows: no container has a CPU limit (cAdvisor's CFS series exist only with one), not \"no throttling\".",
+            [prom(q.throttledSeconds, container)],
+          ),
+          p.heatmap(
+            'Throttled periods by container',
+            'percentunit',
+            'Share of CFS periods in which each container hit its limit. A high share with few throttled seconds: short bursts; CPUThrottlingSustained needs both at least 25% of periods and 0.1 s/s.',
+            [prom(q.throttledPeriods, container)],
+          ),
+          p.timeseries(
+            'CPU usage vs limit',
+            'short',
+            'CPU cores used by each container (solid) against its limit (dashed). Throttling while usage is well below the limit is CFS quota exhaustion within 100 ms periods: bursts of many threads. Raise the limit or lower parallelism.',
+            [prom(q.containerUsage, container + ' used'), prom(q.containerLimit, container + ' limit')],
+          ) {
+            fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } })] },
+          },
+          p.timeseries(
+            'GOMAXPROCS vs CPU limit',
+            'short',
+            "Go's GOMAXPROCS per pod (solid) against the pod's CPU limit in cores (dashed). GOMAXPROCS far above the limit lets the Go scheduler run more threads than the quota allows: throttling in bursts (set GOMAXPROCS to the limit, e.g. automaxprocs). Empty: not a Go service, or client_golang < 1.12.",
+            [prom(q.gomaxprocs, '{{%s}} GOMAXPROCS' % cfg.podLabel), prom(q.podLimit, '{{%s}} limit' % cfg.podLabel)],
+          ) {
+            fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } })] },
+          },
+
+          p.row('5. Allocations?'),
+          p.timeseries(
+            'Bytes allocated per request vs baseline',
+            'bytes',
+            'Heap bytes allocated per request against its own baseline. A step up after a deploy is story 003 (a compression writer allocated per response); AllocationsPerRequestRegression fires at 2× the baseline.',
+            [prom(q.allocPerRequest, 'allocated per request'), prom(q.allocPerRequestBaseline, 'baseline')],
+          ),
+          p.timeseries(
+            'Allocation rate',
+            'Bps',
+            'Bytes allocated per second by the whole service. It drives GC work: compare its shape with CPU above.',
+            [prom(q.alloc, 'allocated/s')],
+          ),
+          p.timeseries(
+            'Heap in use',
+            'bytes',
+            'Heap in use per instance. A steep saw-tooth (fast growth, sharp drops) is GC chasing allocations; a flat line with high allocation rate means short-lived garbage.',
+            [prom(q.heap, '{{%s}}' % cfg.instanceLabel)],
+            w=8,
+          ),
+          p.timeseries(
+            'GC cycles',
+            'ops',
+            'Garbage collections per second across the service. It rises with the allocation rate; many cycles at a small heap point at GOGC or a memory limit set too low.',
+            [prom(q.gcCycles, 'GC/s')],
+            w=8,
+          ),
+          p.timeseries(
+            'GC stop-the-world pause',
+            'percentunit',
+            'Share of wall time the service spent in GC stop-the-world pauses. Above a few percent, GC is a CPU and latency cost of its own.',
+            [prom(q.gcPause, 'paused')],
+            w=8,
+          ),
+
+          p.row('6. Where in the code?'),
+          p.plugin(
+            'hotpath-overlay-panel',
+            'CPU per request with its flame graph',
+            's',
+            'Drag across the strip (or click an alert marker) to pick a window: the flame graph shows where CPU went in it, and its diff against a baseline window shows what changed. Needs the hotpath-overlay-panel plugin; without it, use the flame graphs below.',
+            [
+              prom(q.cpuPerRequest, 'CPU per request'),
+              prom(q.anomalies, '{{alertname}}'),
+              p.profile(d.profilesDs, cfg.profileTypeId, selector),
+            ],
+            // The plugin engineer finalises these options (plugin/src/options.ts);
+            // they tell the panel which query feeds which part.
+            { profileRefId: 'C', timeSeriesRefId: 'A', anomalyRefId: 'B' },
+          ),
+          p.flamegraph(
+            'CPU flame graph',
+            'ns',
+            "Where CPU time went over the dashboard time range (Grafana's built-in flame graph, no plugin needed). Wide frames are hot; narrow the time range to the incident to focus it (story 000: fmt.Println -> protobuf text marshalling).",
+            [p.profile(d.profilesDs, cfg.profileTypeId, selector)],
+          ),
+          p.flamegraph(
+            'Allocation flame graph',
+            'bytes',
+            'Where bytes were allocated over the time range. Pair it with the allocation row: a wide frame here under an allocation regression is the culprit (story 003: flate.NewWriter per response).',
+            [p.profile(d.profilesDs, cfg.allocProfileTypeId, selector)],
+          ),
+        ],
+        d.variables(series.requests, multiService=false),
+        [
+          d.annotation('hotpath alerts', q.alerts),
+          d.annotation('CFS throttling of this service', q.throttlingAlerts, 'orange'),
+        ],
+      ),
+  },
+}
