@@ -18,4 +18,56 @@
   // CFS throttling per container (namespace, pod, container).
   throttledPeriodsRatio: 'container:cpu_cfs_throttled_periods:ratio_rate5m',
   throttledSeconds: 'container:cpu_cfs_throttled_seconds:rate5m',
+
+  // ---- Added by the rule pack (issue 2); the dashboards read these too. ----
+
+  // CPU usage and limit per container (cAdvisor), for usage-vs-limit panels.
+  // The limit is quota / period in cores; no series means "no limit".
+  containerCpu: 'container:cpu_usage_seconds:rate5m',
+  containerCpuLimit: 'container:cpu_limit_cores:ratio',
+
+  // The self baseline: each service's cost model CPU = fixed + marginal * req/s,
+  // fitted on baselineWindow (1d) by a two-group resistant line and refitted
+  // every baselineInterval (5m). See jsonnet/rules/baseline.libsonnet.
+  requestsBaselineMedian: 'job:requests:baseline_median',
+  // Seconds of history the service has within the baseline window (coarse).
+  requestsBaselineHistory: 'job:requests:baseline_history_seconds',
+  // The rate5m series gated by traffic half: label half="upper"|"lower".
+  requestsByHalf: 'job:requests:rate5m_by_half',
+  cpuByHalf: 'job:cpu_seconds:rate5m_by_half',
+  allocByHalf: 'job:alloc_bytes:rate5m_by_half',
+  // Medians of the gated series over the window, per half.
+  requestsHalfMedian: 'job:requests:baseline_half_median',
+  cpuHalfMedian: 'job:cpu_seconds:baseline_half_median',
+  allocHalfMedian: 'job:alloc_bytes:baseline_half_median',
+  // The fallback when traffic did not vary enough to fit: the plain median.
+  cpuPerRequestBaselineMedian: 'job:cpu_seconds_per_request:baseline_median',
+  allocPerRequestBaselineMedian: 'job:alloc_bytes_per_request:baseline_median',
+  // The fitted model: fixed part (cores; bytes/s) and marginal part (per request).
+  cpuBaselineFixed: 'job:cpu_seconds:baseline_fixed',
+  cpuPerRequestBaselineMarginal: 'job:cpu_seconds_per_request:baseline_marginal',
+  allocBaselineFixed: 'job:alloc_bytes:baseline_fixed',
+  allocPerRequestBaselineMarginal: 'job:alloc_bytes_per_request:baseline_marginal',
+  // What the model (or the fallback) predicts at the current traffic, as a
+  // rate and per request (the "baseline band" of CPU per request).
+  cpuBaselinePredicted: 'job:cpu_seconds:baseline_predicted',
+  cpuPerRequestBaselinePredicted: 'job:cpu_seconds_per_request:baseline_predicted',
+  allocBaselinePredicted: 'job:alloc_bytes:baseline_predicted',
+  allocPerRequestBaselinePredicted: 'job:alloc_bytes_per_request:baseline_predicted',
+
+  // The recent least-squares fit of CPU on req/s (loadFitWindow, 30m) behind
+  // CPUNotTrackingLoad: products for the fit, the fitted parts, and how much
+  // traffic swung (coefficient of variation of req/s over the window).
+  cpuTimesRequests: 'job:cpu_seconds_times_requests:rate5m',
+  requestsSquared: 'job:requests_squared:rate5m',
+  requestsRecentVariation: 'job:requests:recent_cv',
+  cpuRecentFixed: 'job:cpu_seconds:recent_fixed',
+  cpuPerRequestRecentMarginal: 'job:cpu_seconds_per_request:recent_marginal',
+
+  // Upstream edges (labels job, upstream): service graph plus the static map.
+  upstreamEdges: 'job_upstream:edges:group',
+  // The client's own CPU per request, one series per edge (label upstream).
+  upstreamClientCpuPerRequest: 'job_upstream:cpu_seconds_per_request:ratio_rate5m',
+  // Median of ratio_to_upstream over the baseline window (label upstream).
+  cpuPerRequestToUpstreamBaselineMedian: 'job:cpu_seconds_per_request:ratio_to_upstream_baseline_median',
 }
