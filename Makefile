@@ -52,8 +52,18 @@ GO_TEST_FLAGS ?= -count=1 -timeout 20m
 test-go: tools ## Go tests against the real Prometheus (tests/): harness, overlays, dashboards
 	@cd tests && go test $(GO_TEST_FLAGS) ./...
 
+.PHONY: test-demo-units
+test-demo-units: ## Go unit tests of the playground (demo/): services, store, load, cgroups, fixtures
+	@cd demo && go test $(GO_TEST_FLAGS) ./...
+
+# ---- pprof fixtures ---------------------------------------------------------
+
+.PHONY: fixtures
+fixtures: ## recapture tests/fixtures/*.pb.gz from demo/incidents (fails if a story does not reproduce)
+	@cd demo && go run ./cmd/capture-fixtures -out ../tests/fixtures
+
 # The test command (README, .ci/run). Each part is also a target of its own.
-TEST_TARGETS := lint test-generated test-go
+TEST_TARGETS := lint test-generated test-go test-demo-units
 
 .PHONY: test
 test: $(TEST_TARGETS) ## run every test
