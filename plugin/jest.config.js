@@ -1,0 +1,27 @@
+// After @grafana/create-plugin's .config/jest.config.js: tests sit next to the code in src/.
+process.env.TZ = 'UTC';
+
+module.exports = {
+  moduleNameMapper: { '\\.(css|scss|sass)$': 'identity-obj-proxy' },
+  modulePaths: ['<rootDir>/src'],
+  setupFiles: ['jest-canvas-mock'],
+  setupFilesAfterEnv: ['<rootDir>/jest-setup.js'],
+  testEnvironment: 'jest-environment-jsdom',
+  testMatch: ['<rootDir>/src/**/*.{spec,test,jest}.{js,jsx,ts,tsx}'],
+  transform: {
+    '^.+\\.(t|j)sx?$': [
+      '@swc/jest',
+      {
+        sourceMaps: 'inline',
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true, decorators: false, dynamicImport: true },
+          transform: { react: { runtime: 'automatic' } },
+        },
+      },
+    ],
+  },
+  // ES-module-only dependencies of @grafana/* (create-plugin's .config/jest/utils.js list).
+  transformIgnorePatterns: [
+    'node_modules/(?!.*(@grafana/schema|@wojtekmaj/date-utils|d3|d3-color|d3-force|d3-interpolate|d3-scale-chromatic|get-user-locale|marked|memoize|mimic-function|ol|react-calendar|react-colorful|rxjs|uuid)/.*)',
+  ],
+};

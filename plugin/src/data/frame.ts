@@ -1,0 +1,332 @@
+import type { DataFrame, Field, FieldType } from '@grafana/data';
+
+import { makeTree, Tree } from './tree';
+
+/**
+ * Reading and writing the nested-set profile frame of Grafana's Pyroscope datasource:
+ * fields `level`, `value`, `self`, `label` (a string or an enum field whose
+ * `config.type.enum.text` holds the names), rows depth-first with one root; diff frames add
+ * `valueRight` and `selfRight` (both or neither).
+ *
+ * Only types are imported from @grafana/data, so this module runs anywhere (Node, the
+ * browser host page, the demo's stand-in datasource).
+ */
+
+export type ProfileErrorKind =
+  | 'no-data'
+  | 'missing-field'
+  | 'wrong-type'
+  | 'invalid-value'
+  | 'order'
+  | 'length'
+  | 'empty'
+  | 'mismatch'
+  | 'pprof';
+
+export class ProfileError extends Error {
+  constructor(
+    readonly kind: ProfileErrorKind,
+    message: string,
+    readonly field?: string,
+    readonly row?: number
+  ) {
+    super(message);
+    this.name = 'ProfileError';
+  }
+}
+
+export type ReadResult = { ok: true; tree: Tree } | { ok: false; error: ProfileError };
+
+const REQUIRED = ['level', 'value', 'self', 'label'] as const;
+const NUMERIC = ['level', 'value', 'self', 'valueRight', 'selfRight'] as const;
+
+/** Values of a field as an indexable list (arrays, typed arrays, or legacy Vectors). */
+function valuesOf(field: Field): ArrayLike<unknown> {
+  const v = field.values as unknown as { toArray?: () => unknown[] } & ArrayLike<unknown>;
+  if (v && typeof v.length === 'number') {
+    return v;
+  }
+  return v && typeof v.toArray === 'function' ? v.toArray() : [];
+}
+
+/** Is this frame a profile frame (has level/value/self/label or says it is a flame graph)? */
+export function isProfileFrame(frame: DataFrame): boolean {
+  const names = new Set(frame.fields.map((f) => f.name));
+  const meta = frame.meta as { preferredVisualisationType?: string } | undefined;
+  return meta?.preferredVisualisationType === 'flamegraph' || (names.has('level') && names.has('label'));
+}
+
+function fieldType(field: Field, values: ArrayLike<unknown>): string {
+  if (field.type) {
+    return field.type;
+  }
+  // DataFrameDTOs may omit types: infer from the first value
+  const first = values.length > 0 ? values[0] : undefined;
+  return typeof first === 'number' ? 'number' : typeof first === 'string' ? 'string' : 'other';
+}
+
+function describeRow(labels: (i: number) => string, row: number) {
+  const name = labels(row);
+  return `row ${row}${name !== undefined ? ` ("${truncate(name, 60)}")` : ''}`;
+}
+
+export function truncate(s: string, n: number): string {
+  const chars = Array.from(s);
+  return chars.length > n ? chars.slice(0, n - 1).join('') + '…' : s;
+}
+
+/**
+ * Validates a nested-set profile frame and builds the tree. Says exactly what is wrong:
+ * which field, which row, and why.
+ */
+export function readProfileFrame(frame: DataFrame | undefined | null): ReadResult {
+  try {
+    return { ok: true, tree: readOrThrow(frame) };
+  } catch (e) {
+    if (e instanceof ProfileError) {
+      return { ok: false, error: e };
+    }
+    throw e;
+  }
+}
+
+export function readOrThrow(frame: DataFrame | undefined | null): Tree {
+  if (!frame || !Array.isArray(frame.fields)) {
+    throw new ProfileError('no-data', 'No profile frame: the query returned no data frames.');
+  }
+  const byName = new Map<string, Field>();
+  frame.fields.forEach((f) => byName.set(f.name, f));
+  const missing = REQUIRED.filter((n) => !byName.has(n));
+  if (missing.length) {
+    const have = frame.fields.map((f) => f.name).join(', ') || 'none';
+    throw new ProfileError(
+      'missing-field',
+      `The profile frame is missing field${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}: ` +
+        `a profile frame needs level, value, self and label (fields present: ${have}).`,
+      missing[0]
+    );
+  }
+  const hasVR = byName.has('valueRight');
+  const hasSR = byName.has('selfRight');
+  if (hasVR !== hasSR) {
+    throw new ProfileError(
+      'missing-field',
+      `Malformed diff frame: it has "${hasVR ? 'valueRight' : 'selfRight'}" but no "${hasVR ? 'selfRight' : 'valueRight'}"; ` +
+        'a diff frame needs both.',
+      hasVR ? 'selfRight' : 'valueRight'
+    );
+  }
+  const diff = hasVR && hasSR;
+  const columns = new Map<string, ArrayLike<unknown>>();
+  for (const [name, field] of byName) {
+    columns.set(name, valuesOf(field));
+  }
+  for (const name of NUMERIC) {
+    const field = byName.get(name);
+    if (!field) {
+      continue;
+    }
+    const t = fieldType(field, columns.get(name)!);
+    if (t !== 'number') {
+      throw new ProfileError('wrong-type', `Field "${name}" has type ${t}, but a profile needs numbers there.`, name);
+    }
+  }
+  const labelField = byName.get('label')!;
+  const labelType = fieldType(labelField, columns.get('label')!);
+  const enumText = labelField.config?.type?.enum?.text;
+  if (labelType !== 'string' && labelType !== 'enum' && !(labelType === 'number' && enumText)) {
+    throw new ProfileError(
+      'wrong-type',
+      `Field "label" has type ${labelType}, but a profile needs string or enum labels.`,
+      'label'
+    );
+  }
+  const n = columns.get('level')!.length;
+  for (const [name, values] of columns) {
+    if ((REQUIRED as readonly string[]).includes(name) || name === 'valueRight' || name === 'selfRight') {
+      if (values.length !== n) {
+        throw new ProfileError(
+          'length',
+          `Field "${name}" has ${values.length} rows but "level" has ${n}: all fields of a profile frame have the same length.`,
+          name
+        );
+      }
+    }
+  }
+  if (n === 0) {
+    throw new ProfileError('empty', 'The profile is empty: no samples in this time range.');
+  }
+
+  // labels: intern strings, or use the enum's names directly
+  const rawLabels = columns.get('label')!;
+  let names: string[];
+  const nameId = new Int32Array(n);
+  const isEnum = labelType === 'enum' || (labelType === 'number' && !!enumText);
+  if (isEnum) {
+    if (!Array.isArray(enumText)) {
+      throw new ProfileError(
+        'wrong-type',
+        'Field "label" is an enum field without config.type.enum.text: the label names are missing.',
+        'label'
+      );
+    }
+    names = enumText.map((t) => (typeof t === 'string' ? t : String(t)));
+    for (let i = 0; i < n; i++) {
+      const v = rawLabels[i];
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= names.length) {
+        throw new ProfileError(
+          'invalid-value',
+          `Field "label" row ${i}: enum index ${String(v)} is outside config.type.enum.text (${names.length} names).`,
+          'label',
+          i
+        );
+      }
+      nameId[i] = v;
+    }
+  } else {
+    const ids = new Map<string, number>();
+    names = [];
+    for (let i = 0; i < n; i++) {
+      const raw = rawLabels[i];
+      const s = raw === null || raw === undefined ? '' : String(raw);
+      let id = ids.get(s);
+      if (id === undefined) {
+        id = names.length;
+        names.push(s);
+        ids.set(s, id);
+      }
+      nameId[i] = id;
+    }
+  }
+  const label = (i: number) => names[nameId[i]];
+
+  const num = (name: string): Float64Array => {
+    const src = columns.get(name)!;
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = src[i];
+      if (typeof v !== 'number' || Number.isNaN(v)) {
+        throw new ProfileError(
+          'invalid-value',
+          `Field "${name}" ${describeRow(label, i)}: ${v === null || v === undefined ? 'missing value' : typeof v === 'number' ? 'NaN' : `not a number (${JSON.stringify(v)})`}.`,
+          name,
+          i
+        );
+      }
+      if (!Number.isFinite(v)) {
+        throw new ProfileError('invalid-value', `Field "${name}" ${describeRow(label, i)}: ${v} is not finite.`, name, i);
+      }
+      if (v < 0) {
+        throw new ProfileError('invalid-value', `Field "${name}" ${describeRow(label, i)}: negative value ${v}.`, name, i);
+      }
+      out[i] = v;
+    }
+    return out;
+  };
+  const levelF = num('level');
+  const level = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const l = levelF[i];
+    if (!Number.isInteger(l)) {
+      throw new ProfileError('invalid-value', `Field "level" ${describeRow(label, i)}: ${l} is not an integer depth.`, 'level', i);
+    }
+    if (i === 0 && l !== 0) {
+      throw new ProfileError('order', `Field "level" row 0 is ${l}: the first row must be the root (level 0).`, 'level', 0);
+    }
+    if (i > 0 && l === 0) {
+      throw new ProfileError(
+        'order',
+        `Field "level" ${describeRow(label, i)} is a second root (level 0): a profile frame has exactly one root.`,
+        'level',
+        i
+      );
+    }
+    if (i > 0 && l > level[i - 1] + 1) {
+      throw new ProfileError(
+        'order',
+        `Field "level" ${describeRow(label, i)} jumps from depth ${level[i - 1]} to ${l}: rows must be in depth-first order.`,
+        'level',
+        i
+      );
+    }
+    level[i] = l;
+  }
+  const total = num('value');
+  const self = num('self');
+  const right = diff ? { total: num('valueRight'), self: num('selfRight') } : undefined;
+  const unit = byName.get('value')!.config?.unit ?? '';
+  const tree = makeTree(level, total, self, nameId, names, unit, right);
+  checkSums(tree, label, 'value', 'self', tree.total, tree.self);
+  if (right) {
+    checkSums(tree, label, 'valueRight', 'selfRight', right.total, right.self);
+  }
+  return tree;
+}
+
+/** self <= value, and the children's values fit in their parent's value (a little slack for floats). */
+function checkSums(
+  tree: Tree,
+  label: (i: number) => string,
+  valueName: string,
+  selfName: string,
+  total: Float64Array,
+  self: Float64Array
+) {
+  const childSum = new Float64Array(tree.size);
+  for (let i = 1; i < tree.size; i++) {
+    childSum[tree.parent[i]] += total[i];
+  }
+  for (let i = 0; i < tree.size; i++) {
+    const slack = 1e-6 * Math.max(1, total[i]);
+    if (self[i] > total[i] + slack) {
+      throw new ProfileError(
+        'invalid-value',
+        `Field "${selfName}" ${describeRow(label, i)}: self ${self[i]} is larger than its ${valueName} ${total[i]}.`,
+        selfName,
+        i
+      );
+    }
+    if (childSum[i] > total[i] + slack) {
+      throw new ProfileError(
+        'invalid-value',
+        `Field "${valueName}" ${describeRow(label, i)}: its children add up to ${childSum[i]}, more than its own ${valueName} ${total[i]}.`,
+        valueName,
+        i
+      );
+    }
+  }
+}
+
+const NUMBER = 'number' as FieldType;
+const ENUM = 'enum' as FieldType;
+
+/**
+ * The nested-set frame of a tree, as Grafana's Pyroscope datasource builds it: level, value,
+ * self (with the unit), label as an enum field; diff trees add valueRight/selfRight.
+ */
+export function treeToFrame(tree: Tree, opts: { refId?: string; name?: string } = {}): DataFrame {
+  const fields: Field[] = [
+    { name: 'level', type: NUMBER, config: {}, values: Array.from(tree.level) },
+    { name: 'value', type: NUMBER, config: { unit: tree.unit }, values: Array.from(tree.total) },
+    { name: 'self', type: NUMBER, config: { unit: tree.unit }, values: Array.from(tree.self) },
+    {
+      name: 'label',
+      type: ENUM,
+      config: { type: { enum: { text: tree.names.slice() } } },
+      values: Array.from(tree.nameId),
+    },
+  ];
+  if (tree.totalRight && tree.selfRight) {
+    fields.push(
+      { name: 'valueRight', type: NUMBER, config: { unit: tree.unit }, values: Array.from(tree.totalRight) },
+      { name: 'selfRight', type: NUMBER, config: { unit: tree.unit }, values: Array.from(tree.selfRight) }
+    );
+  }
+  return {
+    name: opts.name ?? 'response',
+    refId: opts.refId,
+    meta: { preferredVisualisationType: 'flamegraph' },
+    fields,
+    length: tree.size,
+  };
+}

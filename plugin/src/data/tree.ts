@@ -1,0 +1,316 @@
+/**
+ * The compact profile tree: nodes in depth-first (pre-order) order, one root at index 0,
+ * columns in typed arrays, labels interned. This is the nested-set layout of Grafana's
+ * profile frame plus two derived columns (`parent`, `end`) that make subtree walks O(1).
+ *
+ * A diff tree carries both sides: `total`/`self` are the baseline, `totalRight`/`selfRight`
+ * the comparison (the same convention as Grafana's diff frame: value/self and
+ * valueRight/selfRight).
+ */
+export interface Tree {
+  /** number of nodes */
+  size: number;
+  /** depth of each node, the root is 0 */
+  level: Int32Array;
+  /** inclusive value (Grafana's `value`) */
+  total: Float64Array;
+  /** exclusive value (Grafana's `self`) */
+  self: Float64Array;
+  /** index into `names` */
+  nameId: Int32Array;
+  /** interned labels */
+  names: string[];
+  /** parent index, -1 for the root */
+  parent: Int32Array;
+  /** exclusive end of the node's subtree: descendants of i are i+1 .. end[i]-1 */
+  end: Int32Array;
+  /** unit of the values, as Grafana spells it (ns, bytes, short, ...) */
+  unit: string;
+  totalRight?: Float64Array;
+  selfRight?: Float64Array;
+}
+
+export const ROOT_NAME = 'total';
+export const OTHER_NAME = 'other';
+
+export function isDiff(tree: Tree): tree is Tree & { totalRight: Float64Array; selfRight: Float64Array } {
+  return tree.totalRight !== undefined && tree.selfRight !== undefined;
+}
+
+/**
+ * Completes a tree from its pre-order columns: derives `parent` and `end`. The columns must
+ * already be valid (root first, depth-first order); frame.ts validates foreign input first.
+ */
+export function makeTree(
+  level: Int32Array,
+  total: Float64Array,
+  self: Float64Array,
+  nameId: Int32Array,
+  names: string[],
+  unit: string,
+  right?: { total: Float64Array; self: Float64Array }
+): Tree {
+  const size = level.length;
+  const parent = new Int32Array(size);
+  const end = new Int32Array(size);
+  const stack = new Int32Array(size + 1);
+  let sp = 0;
+  for (let i = 0; i < size; i++) {
+    const l = level[i];
+    while (sp > l) {
+      end[stack[--sp]] = i;
+    }
+    parent[i] = sp > 0 ? stack[sp - 1] : -1;
+    stack[sp++] = i;
+  }
+  while (sp > 0) {
+    end[stack[--sp]] = size;
+  }
+  return {
+    size,
+    level,
+    total,
+    self,
+    nameId,
+    names,
+    parent,
+    end,
+    unit,
+    totalRight: right?.total,
+    selfRight: right?.self,
+  };
+}
+
+export function nodeName(tree: Tree, i: number): string {
+  return tree.names[tree.nameId[i]];
+}
+
+/** Calls fn for each child of node i, in order. */
+export function forEachChild(tree: Tree, i: number, fn: (child: number) => void) {
+  const end = tree.end[i];
+  for (let c = i + 1; c < end; c = tree.end[c]) {
+    fn(c);
+  }
+}
+
+export function childrenOf(tree: Tree, i: number): number[] {
+  const out: number[] = [];
+  forEachChild(tree, i, (c) => out.push(c));
+  return out;
+}
+
+/** Call path of node i from the root (excluded) down to i, as names. */
+export function pathOf(tree: Tree, i: number): string[] {
+  const out: string[] = [];
+  for (let n = i; n > 0; n = tree.parent[n]) {
+    out.push(nodeName(tree, n));
+  }
+  return out.reverse();
+}
+
+/** Interns strings to dense ids. */
+export class Interner {
+  readonly names: string[] = [];
+  private ids = new Map<string, number>();
+
+  constructor(initial: string[] = []) {
+    initial.forEach((n) => this.id(n));
+  }
+
+  id(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(name);
+      this.ids.set(name, id);
+    }
+    return id;
+  }
+}
+
+function grow(a: Float64Array, n: number): Float64Array {
+  if (n <= a.length) {
+    return a;
+  }
+  const b = new Float64Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+function growInt(a: Int32Array, n: number): Int32Array {
+  if (n <= a.length) {
+    return a;
+  }
+  const b = new Int32Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/**
+ * Builds a tree by call path: nodes are found or created by (parent, name), values are
+ * accumulated on up to two sides (0 = baseline/left, 1 = comparison/right). `build()` emits
+ * the pre-order tree with siblings sorted by name, as Pyroscope orders its flamebearer.
+ */
+export class TreeBuilder {
+  readonly interner: Interner;
+  private count = 1;
+  private parents: Int32Array = new Int32Array(1024);
+  private nameIds: Int32Array = new Int32Array(1024);
+  private totals: [Float64Array, Float64Array] = [new Float64Array(1024), new Float64Array(1024)];
+  private selfs: [Float64Array, Float64Array] = [new Float64Array(1024), new Float64Array(1024)];
+  private index = new Map<number, number>();
+  private usedRight = false;
+
+  constructor(interner = new Interner(), rootName = ROOT_NAME) {
+    this.interner = interner;
+    this.parents[0] = -1;
+    this.nameIds[0] = interner.id(rootName);
+  }
+
+  /** Index of the child of `parent` named `nameId`, created when missing. */
+  child(parent: number, nameId: number): number {
+    const key = parent * 2097152 + nameId; // 2^21 names, 2^32 nodes: exact in a double
+    let c = this.index.get(key);
+    if (c === undefined) {
+      c = this.count++;
+      this.ensure(this.count);
+      this.parents[c] = parent;
+      this.nameIds[c] = nameId;
+      this.index.set(key, c);
+    }
+    return c;
+  }
+
+  childNamed(parent: number, name: string): number {
+    return this.child(parent, this.interner.id(name));
+  }
+
+  /** Adds to a node's own values; totals of ancestors are not touched (see addStack). */
+  add(node: number, total: number, self: number, side: 0 | 1 = 0) {
+    this.totals[side][node] += total;
+    this.selfs[side][node] += self;
+    if (side === 1) {
+      this.usedRight = true;
+    }
+  }
+
+  /** Adds one sample: `stack` root-first (root excluded) as name ids; value counts on the whole path. */
+  addStack(stack: ArrayLike<number>, value: number, side: 0 | 1 = 0) {
+    let n = 0;
+    this.totals[side][0] += value;
+    for (let k = 0; k < stack.length; k++) {
+      n = this.child(n, stack[k]);
+      this.totals[side][n] += value;
+    }
+    this.selfs[side][n] += value;
+    if (side === 1) {
+      this.usedRight = true;
+    }
+  }
+
+  get size() {
+    return this.count;
+  }
+
+  build(unit: string, opts: { diff?: boolean } = {}): Tree {
+    const n = this.count;
+    const names = this.interner.names;
+    // children lists by counting sort on parent, then sorted by name
+    const childCount = new Int32Array(n + 1);
+    for (let i = 1; i < n; i++) {
+      childCount[this.parents[i] + 1]++;
+    }
+    for (let i = 1; i <= n; i++) {
+      childCount[i] += childCount[i - 1];
+    }
+    const firstChild = childCount.slice();
+    const children = new Int32Array(Math.max(n - 1, 0));
+    const fill = childCount.slice();
+    for (let i = 1; i < n; i++) {
+      children[fill[this.parents[i]]++] = i;
+    }
+    const byName = (a: number, b: number) => {
+      const x = names[this.nameIds[a]];
+      const y = names[this.nameIds[b]];
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+    for (let p = 0; p < n; p++) {
+      const from = firstChild[p];
+      const to = firstChild[p + 1];
+      if (to - from > 1) {
+        const sorted = Array.from(children.subarray(from, to)).sort(byName);
+        children.set(sorted, from);
+      }
+    }
+    const level = new Int32Array(n);
+    const total = new Float64Array(n);
+    const self = new Float64Array(n);
+    const nameId = new Int32Array(n);
+    const diff = opts.diff ?? this.usedRight;
+    const totalRight = diff ? new Float64Array(n) : undefined;
+    const selfRight = diff ? new Float64Array(n) : undefined;
+    // iterative pre-order walk
+    const stack: number[] = [0];
+    const depth: number[] = [0];
+    let out = 0;
+    while (stack.length) {
+      const b = stack.pop()!;
+      const d = depth.pop()!;
+      level[out] = d;
+      total[out] = this.totals[0][b];
+      self[out] = this.selfs[0][b];
+      nameId[out] = this.nameIds[b];
+      if (totalRight && selfRight) {
+        totalRight[out] = this.totals[1][b];
+        selfRight[out] = this.selfs[1][b];
+      }
+      out++;
+      for (let k = firstChild[b + 1] - 1; k >= firstChild[b]; k--) {
+        stack.push(children[k]);
+        depth.push(d + 1);
+      }
+    }
+    return makeTree(
+      level,
+      total,
+      self,
+      nameId,
+      names.slice(),
+      unit,
+      totalRight && selfRight ? { total: totalRight, self: selfRight } : undefined
+    );
+  }
+
+  private ensure(n: number) {
+    if (n > this.parents.length) {
+      this.parents = growInt(this.parents, n);
+      this.nameIds = growInt(this.nameIds, n);
+      this.totals = [grow(this.totals[0], n), grow(this.totals[1], n)];
+      this.selfs = [grow(this.selfs[0], n), grow(this.selfs[1], n)];
+    }
+  }
+}
+
+/**
+ * Copies every node of `tree` into `builder` on `side`, by call path. Returns the builder
+ * node of each tree node.
+ */
+export function addTree(builder: TreeBuilder, tree: Tree, side: 0 | 1 = 0, right = false): Int32Array {
+  const map = new Int32Array(tree.size);
+  const ids = tree.names.map((n) => builder.interner.id(n));
+  const total = right ? tree.totalRight! : tree.total;
+  const self = right ? tree.selfRight! : tree.self;
+  map[0] = 0;
+  builder.add(0, total[0], self[0], side);
+  for (let i = 1; i < tree.size; i++) {
+    if (total[i] === 0 && self[i] === 0) {
+      // a node that exists only on the other side of a diff; its descendants are zero too
+      map[i] = -1;
+      continue;
+    }
+    const b = builder.child(map[tree.parent[i]], ids[tree.nameId[i]]);
+    map[i] = b;
+    builder.add(b, total[i], self[i], side);
+  }
+  return map;
+}
