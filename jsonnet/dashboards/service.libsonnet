@@ -28,25 +28,25 @@ local series = import '../lib/series.libsonnet';
             'reqps',
             'Requests per second (left axis) and CPU cores used (right axis) on one time axis. If CPU rises with requests, it is load: scale out. If CPU rises while requests stay flat (or CPU stays high and flat while requests swing: a busy loop, story 001), it is efficiency: read on.',
             [prom(q.requests, 'requests/s'), prom(q.cpu, 'CPU cores')],
-            w=8,
+            w=6,
           ) {
             fieldConfig+: { overrides+: [p.byRefId('B', { unit: 'short', 'custom.axisPlacement': 'right', 'custom.axisLabel': 'CPU cores' })] },
           },
           p.timeseries(
             'CPU per request vs its baseline band',
             's',
-            'CPU seconds spent per request, against the band its own history predicts at the current traffic (cost model: fixed + marginal per request). Above the band: every request got more expensive (a regression, story 000). A rise at night inside the band is the fixed cost spread over fewer requests, not a regression.',
+            'CPU seconds spent per request, against the band from what its own cost model (fixed + marginal per request, fitted on a day of history) predicts at the current traffic (dashed) up to where CPUPerRequestRegression starts. Above the band: every request got more expensive (a regression, story 000). A rise at night inside the band is the fixed cost spread over fewer requests, not a regression.',
             [
               prom(q.cpuPerRequest, 'CPU per request'),
-              prom(q.cpuPerRequestBaselineLow, 'baseline low'),
-              prom(q.cpuPerRequestBaselineHigh, 'baseline high'),
+              prom(q.cpuPerRequestPredicted, 'baseline'),
+              prom(q.cpuPerRequestRegression, 'regression threshold'),
             ],
-            w=8,
+            w=6,
           ) {
             fieldConfig+: {
               overrides+: [
-                p.byRefId('B', { 'custom.lineWidth': 0, 'custom.fillOpacity': 0, color: { mode: 'fixed', fixedColor: 'green' } }),
-                p.byRefId('C', { 'custom.lineWidth': 0, 'custom.fillOpacity': 20, 'custom.fillBelowTo': 'baseline low', color: { mode: 'fixed', fixedColor: 'green' } }),
+                p.byRefId('B', { 'custom.lineWidth': 1, 'custom.fillOpacity': 0, 'custom.lineStyle': { fill: 'dash', dash: [10, 10] }, color: { mode: 'fixed', fixedColor: 'green' } }),
+                p.byRefId('C', { 'custom.lineWidth': 0, 'custom.fillOpacity': 15, 'custom.fillBelowTo': 'baseline', color: { mode: 'fixed', fixedColor: 'green' } }),
               ],
             },
           },
@@ -55,12 +55,20 @@ local series = import '../lib/series.libsonnet';
             'short',
             'Stacked: the fixed CPU the service burns with no traffic and the marginal CPU of the current requests, as fitted on its history; their top is the CPU the cost model predicts. The line is the CPU measured. Measured above the stack: a regression. A fixed part that dominates: a cost that does not scale with load (polling, a busy loop).',
             [prom(q.cpuFixed, 'fixed'), prom(q.cpuMarginal, 'marginal'), prom(q.cpu, 'measured')],
-            w=8,
+            w=6,
             stack=true,
             min=0,
           ) {
             fieldConfig+: { overrides+: [p.byRefId('C', { 'custom.stacking': { mode: 'none' }, 'custom.fillOpacity': 0, 'custom.lineWidth': 2 })] },
           },
+          p.timeseries(
+            'Does CPU track load? (last 30 minutes)',
+            'percentunit',
+            'From a fit of CPU on requests over the last 30 minutes: the share of CPU that does not follow requests (fixed share), and how much requests swung (coefficient of variation). A high fixed share while requests swing is CPUNotTrackingLoad: CPU stuck high whatever the load, a busy loop or polling (story 001: epoll_wait with timeout 0).',
+            [prom(q.recentFixedShare, 'fixed share of CPU'), prom(q.requestsVariation, 'requests variation')],
+            w=6,
+            min=0,
+          ),
 
           p.row('2. One instance or all?'),
           p.heatmap(
@@ -81,8 +89,10 @@ local series = import '../lib/series.libsonnet';
             'CPU per request relative to each upstream',
             'suffix:×',
             "This service's CPU per request divided by each upstream's (from the service graph). A ratio that jumps while the upstream stays flat: the cost is in this service (story 000: the API at 10× the cache it streams from, for the same requests).",
-            [prom(q.toUpstream, 'vs {{upstream}}')],
-          ),
+            [prom(q.toUpstream, 'vs {{upstream}}'), prom(q.toUpstreamBaseline, 'vs {{upstream}}: usual')],
+          ) {
+            fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } })] },
+          },
           p.timeseries(
             'CPU per request: this service and its upstreams',
             's',

@@ -1,21 +1,7 @@
 // Selector and join helpers shared by the dashboards' queries. Every label
 // name comes from the config; every recorded name from lib/series.libsonnet.
 local dashboard = import '../../lib/dashboard.libsonnet';
-local registry = import '../../lib/series.libsonnet';
-
-// Cost-model and baseline series the rule pack is adding to the registry; the
-// registry's names win as soon as it has them, so these guesses only fill in
-// until then (tests/dashboards fails while one of them records nothing).
-local pending = {
-  cpuPredicted: 'job:cpu_seconds:predicted_rate5m',
-  cpuPerRequestBaselineLow: 'job:cpu_seconds_per_request:baseline_low',
-  cpuPerRequestBaselineHigh: 'job:cpu_seconds_per_request:baseline_high',
-  cpuFixed: 'job:cpu_seconds:fixed',
-  cpuMarginal: 'job:cpu_seconds_per_request:marginal',
-  instanceCpuPerRequestMedian: 'job:instance_cpu_seconds_per_request:median',
-  allocPerRequestBaseline: 'job:alloc_bytes_per_request:baseline',
-};
-local series = pending + registry;
+local series = import '../../lib/series.libsonnet';
 
 function(cfg) {
   local d = dashboard(cfg),
@@ -29,6 +15,10 @@ function(cfg) {
   clusterScope:: if cfg.clusterLabel == '' then '' else '%s=~"$%s"' % [cfg.clusterLabel, cfg.clusterLabel],
   service:: d.service,
   services:: d.services,
+
+  // Where CPUPerRequestRegression starts, as a multiple of the prediction:
+  // the rule pack's knob once its config has one, DESIGN.md's default until then.
+  regressionFactor:: std.get(cfg, 'cpuRegressionFactor', 1.5),
 
   // Joins selector pieces, skipping empty ones: sel(['a="1"', '', 'b="2"']).
   sel(pieces):: std.join(', ', [p for p in pieces if p != '']),
@@ -63,17 +53,7 @@ function(cfg) {
       root.servicePods(matchers),
     ],
 
-  // cAdvisor's per-container series in the picked scope, pod-level cgroups dropped.
-  cadvisor(metric):: '%s{%s}' % [metric, root.sel([cfg.cadvisorSelector, '%s!=""' % cfg.containerLabel, d.scope])],
-
-  // CPU cores used and allowed per container.
-  containerUsage::
-    'sum by (%s) (rate(%s[$__rate_interval]))' % [root.containerKey, root.cadvisor(cfg.containerCpuMetric)],
-  containerLimit::
-    'max by (%s) (%s) / max by (%s) (%s)' % [
-      root.containerKey,
-      root.cadvisor(cfg.containerCpuQuotaMetric),
-      root.containerKey,
-      root.cadvisor(cfg.containerCpuPeriodMetric),
-    ],
+  // CPU cores used and allowed per container (recorded by the rule pack).
+  containerUsage:: '%s{%s}' % [series.containerCpu, d.scope],
+  containerLimit:: '%s{%s}' % [series.containerCpuLimit, d.scope],
 }

@@ -14,8 +14,8 @@ function(cfg) {
   cpuPerRequest: by(s.cpuPerRequest),
   // CPU against what the service's cost model predicts at its current load:
   // 1 is as usual, 1.5 is where CPUPerRequestRegression starts.
-  vsBaseline: '%s / %s' % [by(s.cpu), by(s.cpuPredicted)],
-  fixedShare: '%s / %s' % [by(s.cpuFixed), by(s.cpu)],
+  vsBaseline: '%s / %s' % [by(s.cpu), by(s.cpuBaselinePredicted)],
+  fixedShare: '%s / %s' % [by(s.cpuBaselineFixed), by(s.cpu)],
   throttled: c.perService('%s{%s}' % [s.throttledSeconds, c.scope]),
   toUpstream: 'max by (%s) (%s)' % [c.serviceKey, by(s.cpuPerRequestToUpstream)],
   alerts: 'count by (%s) (%s)' % [c.serviceKey, c.d.firingAlerts(c.services)],

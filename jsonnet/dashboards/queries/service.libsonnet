@@ -11,24 +11,31 @@ function(cfg) {
   // 1. Load or efficiency?
   requests: by(s.requests),
   cpu: by(s.cpu),
-  cpuPredicted: by(s.cpuPredicted),
   cpuPerRequest: by(s.cpuPerRequest),
-  cpuPerRequestBaselineLow: by(s.cpuPerRequestBaselineLow),
-  cpuPerRequestBaselineHigh: by(s.cpuPerRequestBaselineHigh),
-  cpuFixed: by(s.cpuFixed),
+  // The band: from what the cost model predicts at the current traffic up to
+  // where CPUPerRequestRegression starts.
+  cpuPerRequestPredicted: by(s.cpuPerRequestBaselinePredicted),
+  cpuPerRequestRegression: '%s * %s' % [by(s.cpuPerRequestBaselinePredicted), c.regressionFactor],
+  cpuFixed: by(s.cpuBaselineFixed),
   // The marginal cost (CPU seconds per request) times the current load.
-  cpuMarginal: '%s * %s' % [by(s.cpuMarginal), by(s.requests)],
+  cpuMarginal: '%s * %s' % [by(s.cpuPerRequestBaselineMarginal), by(s.requests)],
+  // The last 30 minutes' fit behind CPUNotTrackingLoad: the share of CPU that
+  // does not follow requests, and how much requests swung.
+  recentFixedShare: '%s / %s' % [by(s.cpuRecentFixed), by(s.cpu)],
+  requestsVariation: by(s.requestsRecentVariation),
 
   // 2. One instance or all?
   instanceCpuPerRequest: by(s.instanceCpuPerRequest),
-  instanceToSiblings: '%s / on (%s) group_left () %s' % [
+  instanceToSiblings: '%s / on (%s) group_left () quantile by (%s) (0.5, %s)' % [
     by(s.instanceCpuPerRequest),
     c.serviceKey,
-    by(s.instanceCpuPerRequestMedian),
+    c.serviceKey,
+    by(s.instanceCpuPerRequest),
   ],
 
   // 3. Upstream?
   toUpstream: by(s.cpuPerRequestToUpstream),
+  toUpstreamBaseline: by(s.cpuPerRequestToUpstreamBaselineMedian),
   // This service's CPU per request and each upstream's, side by side: the
   // upstreams are the `upstream` values of the ratio series.
   withUpstreams: '%s or (%s{%s} and on (%s) label_replace(%s, "%s", "$1", "upstream", "(.*)"))' % [
@@ -46,11 +53,11 @@ function(cfg) {
   containerUsage: c.ofService(c.containerUsage),
   containerLimit: c.ofService(c.containerLimit),
   gomaxprocs: 'max by (%s) (%s{%s})' % [c.podKey, cfg.gomaxprocsMetric, sel],
-  podLimit: c.ofService('sum by (%s) (%s)' % [c.podKey, c.containerLimit]),
+  podLimit: 'sum by (%s) (%s)' % [c.podKey, c.ofService(c.containerLimit)],
 
   // 5. Allocations?
   allocPerRequest: by(s.allocPerRequest),
-  allocPerRequestBaseline: by(s.allocPerRequestBaseline),
+  allocPerRequestBaseline: by(s.allocPerRequestBaselinePredicted),
   alloc: by(s.alloc),
   heap: 'max by (%s) (%s{%s})' % [cfg.instanceLabel, cfg.heapMetric, sel],
   gcCycles: 'sum by (%s) (rate(%s_count{%s}[$__rate_interval]))' % [c.serviceKey, cfg.gcDurationMetric, sel],
