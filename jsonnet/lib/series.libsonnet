@@ -36,10 +36,11 @@
   requestsByHalf: 'job:requests:rate5m_by_half',
   cpuByHalf: 'job:cpu_seconds:rate5m_by_half',
   allocByHalf: 'job:alloc_bytes:rate5m_by_half',
-  // Medians of the gated series over the window, per half.
-  requestsHalfMedian: 'job:requests:baseline_half_median',
-  cpuHalfMedian: 'job:cpu_seconds:baseline_half_median',
-  allocHalfMedian: 'job:alloc_bytes:baseline_half_median',
+  // A low quantile (baselineHalfQuantile) of the gated series over the window,
+  // per half: the two points the model's line goes through.
+  requestsHalfQuantile: 'job:requests:baseline_half_quantile',
+  cpuHalfQuantile: 'job:cpu_seconds:baseline_half_quantile',
+  allocHalfQuantile: 'job:alloc_bytes:baseline_half_quantile',
   // The fallback when traffic did not vary enough to fit: the plain median.
   cpuPerRequestBaselineMedian: 'job:cpu_seconds_per_request:baseline_median',
   allocPerRequestBaselineMedian: 'job:alloc_bytes_per_request:baseline_median',
