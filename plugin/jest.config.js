@@ -9,7 +9,7 @@ module.exports = {
   testEnvironment: 'jest-environment-jsdom',
   testMatch: ['<rootDir>/src/**/*.{spec,test,jest}.{js,jsx,ts,tsx}'],
   transform: {
-    '^.+\\.(t|j)sx?$': [
+    '^.+\\.(t|j)sx?$|^.+\\.mjs$': [
       '@swc/jest',
       {
         sourceMaps: 'inline',
@@ -22,6 +22,6 @@ module.exports = {
   },
   // ES-module-only dependencies of @grafana/* (create-plugin's .config/jest/utils.js list).
   transformIgnorePatterns: [
-    'node_modules/(?!.*(@grafana/schema|@wojtekmaj/date-utils|d3|d3-color|d3-force|d3-interpolate|d3-scale-chromatic|get-user-locale|marked|memoize|mimic-function|ol|react-calendar|react-colorful|rxjs|uuid)/.*)',
+    'node_modules/(?!.*(@grafana/schema|@wojtekmaj/date-utils|d3|d3-[a-z-]+|internmap|delaunator|robust-predicates|get-user-locale|marked|memoize|mimic-function|ol|react-calendar|react-colorful|rxjs|uuid)/.*)',
   ],
 };

@@ -1,0 +1,104 @@
+import { createDataFrame, DataFrame, FieldType } from '@grafana/data';
+
+import { fromAscii, toAscii } from './ascii';
+import { readProfileFrame, treeToFrame } from './frame';
+
+function frame(fields: Record<string, unknown[]>, types: Record<string, FieldType> = {}): DataFrame {
+  return createDataFrame({
+    fields: Object.entries(fields).map(([name, values]) => ({ name, values, type: types[name] })),
+  });
+}
+
+const good = () => ({
+  level: [0, 1, 2, 1],
+  value: [10, 6, 4, 4],
+  self: [0, 2, 4, 4],
+  label: ['total', 'a', 'b', 'c'],
+});
+
+function error(f: DataFrame | undefined) {
+  const r = readProfileFrame(f);
+  if (r.ok) {
+    throw new Error('expected an error');
+  }
+  return r.error;
+}
+
+describe('readProfileFrame', () => {
+  it('reads a string-label frame', () => {
+    const r = readProfileFrame(frame(good()));
+    expect(r.ok && toAscii(r.tree)).toBe('total 10\n  a 6\n    b 4\n  c 4');
+  });
+
+  it('reads an enum label field (config.type.enum.text)', () => {
+    const f = createDataFrame({
+      fields: [
+        { name: 'level', values: [0, 1], type: FieldType.number },
+        { name: 'value', values: [3, 3], type: FieldType.number, config: { unit: 'ns' } },
+        { name: 'self', values: [0, 3], type: FieldType.number },
+        { name: 'label', values: [1, 0], type: FieldType.enum, config: { type: { enum: { text: ['leaf', 'total'] } } } },
+      ],
+    });
+    const r = readProfileFrame(f);
+    expect(r.ok && toAscii(r.tree)).toBe('total 3\n  leaf 3');
+    expect(r.ok && r.tree.unit).toBe('ns');
+  });
+
+  it('round-trips treeToFrame, diff trees included', () => {
+    const tree = fromAscii(`
+total 10 | 20
+  a 6 | 5
+    b 4 | 0
+  c 4 | 15`);
+    const r = readProfileFrame(treeToFrame(tree));
+    expect(r.ok && toAscii(r.tree)).toBe(toAscii(tree));
+  });
+
+  it.each([
+    ['no frame', undefined, 'no-data', /no data frames/],
+    ['a missing field', frame({ level: [0], value: [1], label: ['x'] }), 'missing-field', /missing field "self"/],
+    [
+      'only one side of a diff',
+      frame({ ...good(), valueRight: [1, 1, 1, 1] }),
+      'missing-field',
+      /has "valueRight" but no "selfRight"/,
+    ],
+    ['a string value field', frame({ ...good(), value: ['10', '6', '4', '4'] }, { value: FieldType.string }), 'wrong-type', /"value" has type string/],
+    ['strings in a number field', frame({ ...good(), value: [10, 6, '4', 4] }, { value: FieldType.number }), 'invalid-value', /"value" row 2 \("b"\): not a number \("4"\)/],
+    ['a numeric label without enum', frame({ ...good(), label: [1, 2, 3, 4] }), 'wrong-type', /"label" has type number/],
+    ['no rows', frame({ level: [], value: [], self: [], label: [] }, { level: FieldType.number, value: FieldType.number, self: FieldType.number, label: FieldType.string }), 'empty', /empty/],
+    ['NaN', frame({ ...good(), self: [0, NaN, 4, 4] }), 'invalid-value', /"self" row 1 \("a"\): NaN/],
+    ['a negative value', frame({ ...good(), value: [10, -6, 4, 4] }), 'invalid-value', /"value" row 1 \("a"\): negative value -6/],
+    ['a root below level 0', frame({ ...good(), level: [1, 1, 2, 1] }), 'order', /row 0 is 1/],
+    ['two roots', frame({ ...good(), level: [0, 1, 2, 0] }), 'order', /row 3 \("c"\) is a second root/],
+    ['a depth jump', frame({ ...good(), level: [0, 1, 3, 1] }), 'order', /row 2 \("b"\) jumps from depth 1 to 3/],
+    ['self above value', frame({ ...good(), self: [0, 7, 4, 4] }), 'invalid-value', /row 1 \("a"\): self 7 is larger than its value 6/],
+    ['children above the parent', frame({ ...good(), value: [10, 3, 4, 4], self: [0, 0, 4, 4] }), 'invalid-value', /row 1 \("a"\): its children add up to 4/],
+  ])('says what is wrong: %s', (_name, f, kind, message) => {
+    const e = error(f as DataFrame | undefined);
+    expect(e.kind).toBe(kind);
+    expect(e.message).toMatch(message);
+  });
+
+  it('names the field and row of a bad enum index', () => {
+    const f = createDataFrame({
+      fields: [
+        { name: 'level', values: [0, 1], type: FieldType.number },
+        { name: 'value', values: [3, 3], type: FieldType.number },
+        { name: 'self', values: [0, 3], type: FieldType.number },
+        { name: 'label', values: [0, 5], type: FieldType.enum, config: { type: { enum: { text: ['total'] } } } },
+      ],
+    });
+    const e = error(f);
+    expect(e.field).toBe('label');
+    expect(e.row).toBe(1);
+    expect(e.message).toMatch(/enum index 5 is outside config.type.enum.text \(1 names\)/);
+  });
+
+  it('keeps very long and unicode names intact', () => {
+    const long = 'ü'.repeat(5000) + '🔥';
+    const r = readProfileFrame(frame({ ...good(), label: ['total', long, 'b', '函数'] }));
+    expect(r.ok && r.tree.names).toContain(long);
+    expect(r.ok && r.tree.names).toContain('函数');
+  });
+});
