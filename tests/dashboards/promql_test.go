@@ -1,0 +1,161 @@
+package dashboards
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/rulefmt"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/hotpath/hotpath/tests/harness"
+)
+
+// A duration no dashboard writes by hand: after substitution, every range
+// that equals it came from $__rate_interval.
+const rateSentinel = "4242s"
+
+// parseAll parses every query of d with the real Prometheus parser, after
+// putting in sample values for the variables.
+func parseAll(t *testing.T, name string, d dashboard) map[string]parser.Expr {
+	t.Helper()
+	vals := sampleValues(d, rateSentinel)
+	out := map[string]parser.Expr{}
+	for _, q := range d.queries(t) {
+		expr, err := parser.ParseExpr(substitute(q.expr, vals))
+		if err != nil {
+			t.Errorf("%s %s: %v\n  %s", name, q.where, err, q.expr)
+			continue
+		}
+		out[q.where] = expr
+	}
+	return out
+}
+
+func TestQueriesParse(t *testing.T) {
+	plain, imported := shipped(t)
+	for _, set := range []map[string]dashboard{plain, imported} {
+		for name, d := range set {
+			if n := len(parseAll(t, name, d)); n < 5 {
+				t.Errorf("%s: only %d queries parsed", name, n)
+			}
+		}
+	}
+}
+
+// Counters are only read through rate() over $__rate_interval, or through a
+// recorded series; a counter selected without a range may only give labels to
+// a join (inside group()). And a counter the rule pack already rates is read
+// through its recorded series, never rated again.
+func TestQueriesUseRateIntervalOrRecordedSeries(t *testing.T) {
+	plain, _ := shipped(t)
+	rated := ratedByRulePack(t)
+	for name, d := range plain {
+		for where, expr := range parseAll(t, name, d) {
+			for _, problem := range rateProblems(expr, rated) {
+				t.Errorf("%s %s: %s", name, where, problem)
+			}
+		}
+	}
+}
+
+func rateProblems(expr parser.Expr, rated map[string]bool) []string {
+	var problems []string
+	sentinel, _ := time.ParseDuration(rateSentinel)
+	parser.Inspect(expr, func(node parser.Node, path []parser.Node) error {
+		switch n := node.(type) {
+		case *parser.SubqueryExpr:
+			problems = append(problems, "subquery "+n.String()+": use a recorded series")
+		case *parser.MatrixSelector:
+			vs := n.VectorSelector.(*parser.VectorSelector)
+			if n.Range != sentinel {
+				problems = append(problems, vs.Name+": range is not $__rate_interval")
+			}
+			if rated[vs.Name] {
+				problems = append(problems, vs.Name+": the rule pack records its rate, read the recorded series")
+			}
+		case *parser.VectorSelector:
+			if !isCounter(n.Name) || underMatrix(path) || underGroup(path) {
+				return nil
+			}
+			problems = append(problems, n.Name+": a counter read without rate()")
+		}
+		return nil
+	})
+	return problems
+}
+
+func isCounter(name string) bool {
+	return !strings.Contains(name, ":") &&
+		(strings.HasSuffix(name, "_total") || strings.HasSuffix(name, "_count") || strings.HasSuffix(name, "_sum") || strings.HasSuffix(name, "_bucket"))
+}
+
+func underMatrix(path []parser.Node) bool {
+	return len(path) > 0 && isMatrix(path[len(path)-1])
+}
+
+func isMatrix(n parser.Node) bool {
+	_, ok := n.(*parser.MatrixSelector)
+	return ok
+}
+
+func underGroup(path []parser.Node) bool {
+	for _, n := range path {
+		if a, ok := n.(*parser.AggregateExpr); ok && a.Op == parser.GROUP {
+			return true
+		}
+	}
+	return false
+}
+
+// ratedByRulePack lists the input series the generated recording rules read
+// through a range (rate, increase...).
+func ratedByRulePack(t *testing.T) map[string]bool {
+	path := filepath.Join(harness.RepoRoot(), "rules", "hotpath-rules.yaml")
+	groups, errs := rulefmt.ParseFile(path, false, model.UTF8Validation)
+	if len(errs) > 0 {
+		t.Fatalf("%s: %v", path, errs)
+	}
+	rated := map[string]bool{}
+	for _, g := range groups.Groups {
+		for _, r := range g.Rules {
+			expr, err := parser.ParseExpr(r.Expr)
+			if err != nil {
+				t.Fatalf("rule %s: %v", r.Record, err)
+			}
+			parser.Inspect(expr, func(node parser.Node, _ []parser.Node) error {
+				if m, ok := node.(*parser.MatrixSelector); ok {
+					if vs := m.VectorSelector.(*parser.VectorSelector); !strings.Contains(vs.Name, ":") {
+						rated[vs.Name] = true
+					}
+				}
+				return nil
+			})
+		}
+	}
+	return rated
+}
+
+// The checks above can fail: a query that rates a recorded input, uses a
+// fixed range or reads a counter raw is reported.
+func TestRateProblemsAreFound(t *testing.T) {
+	rated := map[string]bool{"process_cpu_seconds_total": true}
+	for q, want := range map[string]string{
+		`rate(process_cpu_seconds_total[4242s])`:                    "records its rate",
+		`rate(go_gc_duration_seconds_count[5m])`:                    "not $__rate_interval",
+		`http_requests_total`:                                       "without rate()",
+		`max_over_time(job:requests:rate5m[1h:1m])`:                 "subquery",
+		`x:y:z and on (pod) group by (pod) (http_requests_total{})`: "",
+	} {
+		expr, err := parser.ParseExpr(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(rateProblems(expr, rated), "; ")
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%s: problems %q, want one with %q", q, got, want)
+		}
+	}
+}

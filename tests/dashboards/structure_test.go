@@ -1,0 +1,421 @@
+package dashboards
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/rulefmt"
+
+	"github.com/hotpath/hotpath/tests/harness"
+)
+
+func TestShippedDashboards(t *testing.T) {
+	plain, imported := shipped(t)
+	if got, want := names(plain), names(imported); !reflect.DeepEqual(got, want) || len(got) != len(wantUIDs) {
+		t.Fatalf("dashboards/ has %v, dashboards/import/ has %v; want %d each", got, want, len(wantUIDs))
+	}
+	for name, d := range plain {
+		t.Run(name, func(t *testing.T) { checkStructure(t, name, d) })
+	}
+	for name, d := range imported {
+		t.Run("import/"+name, func(t *testing.T) { checkStructure(t, name, d) })
+	}
+}
+
+// checkStructure is what every dashboard, shipped or overlaid, must satisfy.
+func checkStructure(t *testing.T, name string, d dashboard) {
+	if want, ok := wantUIDs[name]; ok && d["uid"] != want {
+		t.Errorf("uid %v, want %s", d["uid"], want)
+	}
+	for _, k := range []string{"uid", "title", "description"} {
+		if s, _ := d[k].(string); s == "" {
+			t.Errorf("no %s", k)
+		}
+	}
+	if tags, _ := d["tags"].([]any); len(tags) == 0 {
+		t.Error("no tags")
+	}
+	if v, _ := d["schemaVersion"].(float64); v < 36 {
+		t.Errorf("schemaVersion %v, want >= 36 (datasource references by uid)", d["schemaVersion"])
+	}
+	checkLayout(t, d)
+	checkPanels(t, d)
+	checkDatasources(t, d)
+	checkVariableRefs(t, d)
+}
+
+type rect struct{ x, y, w, h int }
+
+func (a rect) overlaps(b rect) bool {
+	return a.x < b.x+b.w && b.x < a.x+a.w && a.y < b.y+b.h && b.y < a.y+a.h
+}
+
+// Unique ids, a gridPos for every panel inside the 24-column grid, and no
+// two panels on the same cells.
+func checkLayout(t *testing.T, d dashboard) {
+	ids := map[float64]string{}
+	var placed []rect
+	var titles []string
+	for _, p := range d.panels() {
+		title, _ := p["title"].(string)
+		id, ok := p["id"].(float64)
+		if !ok {
+			t.Errorf("panel %q has no id", title)
+		} else if other, dup := ids[id]; dup {
+			t.Errorf("panels %q and %q share id %v", other, title, id)
+		}
+		ids[id] = title
+		g, ok := p["gridPos"].(map[string]any)
+		if !ok {
+			t.Errorf("panel %q has no gridPos", title)
+			continue
+		}
+		r := rect{int(g["x"].(float64)), int(g["y"].(float64)), int(g["w"].(float64)), int(g["h"].(float64))}
+		if r.w <= 0 || r.h <= 0 || r.x < 0 || r.x+r.w > 24 {
+			t.Errorf("panel %q: gridPos %+v outside the 24-column grid", title, r)
+		}
+		for i, o := range placed {
+			if r.overlaps(o) {
+				t.Errorf("panels %q %+v and %q %+v overlap", titles[i], o, title, r)
+			}
+		}
+		placed, titles = append(placed, r), append(titles, title)
+	}
+}
+
+// Every panel but a row says how to read it and what unit it shows; a table
+// gives each value column a unit.
+func checkPanels(t *testing.T, d dashboard) {
+	for _, p := range d.panels() {
+		if p["type"] == "row" {
+			continue
+		}
+		title, _ := p["title"].(string)
+		if desc, _ := p["description"].(string); len(desc) < 40 {
+			t.Errorf("panel %q: description %q does not say how to read it", title, desc)
+		}
+		fc, _ := p["fieldConfig"].(map[string]any)
+		defaults, _ := fc["defaults"].(map[string]any)
+		if u, _ := defaults["unit"].(string); u == "" {
+			t.Errorf("panel %q has no unit", title)
+		}
+		if ts, _ := p["targets"].([]any); len(ts) == 0 {
+			t.Errorf("panel %q has no query", title)
+		}
+		if p["type"] == "table" {
+			checkTableUnits(t, title, p)
+		}
+	}
+}
+
+func checkTableUnits(t *testing.T, title string, p map[string]any) {
+	units := map[string]bool{}
+	for _, o := range p["fieldConfig"].(map[string]any)["overrides"].([]any) {
+		om := o.(map[string]any)
+		name, _ := om["matcher"].(map[string]any)["options"].(string)
+		for _, pr := range om["properties"].([]any) {
+			if pr.(map[string]any)["id"] == "unit" {
+				units[name] = true
+			}
+		}
+	}
+	for _, tr := range p["transformations"].([]any) {
+		tm := tr.(map[string]any)
+		if tm["id"] != "organize" {
+			continue
+		}
+		renames, _ := tm["options"].(map[string]any)["renameByName"].(map[string]any)
+		for _, col := range renames {
+			if !units[col.(string)] {
+				t.Errorf("table %q: column %q has no unit", title, col)
+			}
+		}
+	}
+}
+
+var datasourceVar = regexp.MustCompile(`^\$\{(\w+)\}$`)
+
+// Every datasource reference is a datasource variable of the matching type
+// (or Grafana's built-in Mixed); no uid is written into a dashboard.
+func checkDatasources(t *testing.T, d dashboard) {
+	dsVars := map[string]string{}
+	for _, v := range d.variables() {
+		if v["type"] == "datasource" {
+			dsVars[v["name"].(string)] = v["query"].(string)
+		}
+	}
+	for _, want := range []string{"prometheus", "grafana-pyroscope-datasource"} {
+		found := false
+		for _, typ := range dsVars {
+			found = found || typ == want
+		}
+		if !found {
+			t.Errorf("no datasource variable of type %s", want)
+		}
+	}
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				if k == "datasource" {
+					checkDatasourceRef(t, path+"."+k, c, dsVars)
+					continue
+				}
+				walk(c, path+"."+k)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c, path+"[]")
+			}
+		}
+	}
+	walk(map[string]any(d), "")
+}
+
+func checkDatasourceRef(t *testing.T, path string, ref any, dsVars map[string]string) {
+	m, ok := ref.(map[string]any)
+	if !ok {
+		t.Errorf("%s: datasource %v is not a {type, uid} reference", path, ref)
+		return
+	}
+	uid, _ := m["uid"].(string)
+	if m["type"] == "datasource" && uid == "-- Mixed --" {
+		return
+	}
+	v := datasourceVar.FindStringSubmatch(uid)
+	if v == nil {
+		t.Errorf("%s: hard-coded datasource uid %q", path, uid)
+		return
+	}
+	if typ, ok := dsVars[v[1]]; !ok || typ != m["type"] {
+		t.Errorf("%s: %s is not a datasource variable of type %v", path, uid, m["type"])
+	}
+}
+
+// Grafana's own variables ($__rate_interval, ${__data.fields...}), and
+// label_replace's $1.
+var builtinVar, replacementRef = regexp.MustCompile(`^__`), regexp.MustCompile(`^\d+$`)
+
+// Every $variable a dashboard uses is one of its variables.
+func checkVariableRefs(t *testing.T, d dashboard) {
+	defined := map[string]bool{}
+	for _, v := range d.variables() {
+		defined[v["name"].(string)] = true
+	}
+	imported := map[string]bool{}
+	if ins, ok := d["__inputs"].([]any); ok {
+		for _, in := range ins {
+			imported[in.(map[string]any)["name"].(string)] = true
+		}
+	}
+	eachString(map[string]any(d), "", func(path, s string) {
+		for _, m := range varRef.FindAllStringSubmatch(s, -1) {
+			n := refName(m)
+			if defined[n] || imported[n] || builtinVar.MatchString(n) || replacementRef.MatchString(n) {
+				continue
+			}
+			t.Errorf("%s: $%s is not a variable of this dashboard", path, n)
+		}
+	})
+}
+
+// The import flavour is the plain one plus __inputs/__requires, with the
+// placeholders only in the datasource variables: so the two cannot drift,
+// and the import dialog asks for every datasource a panel queries.
+func TestImportFlavour(t *testing.T) {
+	plain, imported := shipped(t)
+	for name, imp := range imported {
+		t.Run(name, func(t *testing.T) {
+			inputs := map[string]string{} // name -> plugin id
+			for _, in := range imp["__inputs"].([]any) {
+				m := in.(map[string]any)
+				if m["type"] != "datasource" {
+					t.Errorf("input %v is not a datasource", m["name"])
+				}
+				inputs[m["name"].(string)] = m["pluginId"].(string)
+			}
+			queried := map[string]bool{}
+			for _, p := range imp.panels() {
+				ts, _ := p["targets"].([]any)
+				for _, tg := range ts {
+					queried[tg.(map[string]any)["datasource"].(map[string]any)["type"].(string)] = true
+				}
+			}
+			asked := map[string]bool{}
+			for _, plugin := range inputs {
+				asked[plugin] = true
+			}
+			if !reflect.DeepEqual(asked, queried) {
+				t.Errorf("the import dialog asks for %v, the panels query %v", keys(asked), keys(queried))
+			}
+			checkRequires(t, imp)
+
+			// Undo the import additions: what is left must be the plain flavour.
+			undone := map[string]any{}
+			for k, v := range imp {
+				if k != "__inputs" && k != "__requires" {
+					undone[k] = v
+				}
+			}
+			b, _ := json.Marshal(undone)
+			var copyOf dashboard
+			_ = json.Unmarshal(b, &copyOf)
+			for _, v := range copyOf.variables() {
+				cur, _ := v["current"].(map[string]any)
+				val, _ := cur["value"].(string)
+				if m := datasourceVar.FindStringSubmatch(val); m != nil {
+					if inputs[m[1]] != v["query"] {
+						t.Errorf("variable %v defaults to %s, an input of another type", v["name"], val)
+					}
+					v["current"] = map[string]any{}
+				}
+			}
+			if !reflect.DeepEqual(map[string]any(copyOf), map[string]any(plain[name])) {
+				t.Error("differs from dashboards/" + name + " by more than __inputs, __requires and the datasource defaults")
+			}
+		})
+	}
+}
+
+func checkRequires(t *testing.T, d dashboard) {
+	required := map[string]bool{}
+	for _, r := range d["__requires"].([]any) {
+		m := r.(map[string]any)
+		required[m["type"].(string)+"/"+m["id"].(string)] = true
+	}
+	for _, p := range d.panels() {
+		if p["type"] != "row" && !required["panel/"+p["type"].(string)] {
+			t.Errorf("__requires lacks panel %v", p["type"])
+		}
+	}
+	if !required["grafana/grafana"] {
+		t.Error("__requires lacks grafana")
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// The service dashboard ends with the overlay panel, wired to CPU per
+// request, the anomaly alerts and a Pyroscope profile query, next to the
+// built-in flame graph fed by the same profile query.
+func TestServiceDashboardWhereInTheCode(t *testing.T) {
+	plain, _ := shipped(t)
+	d := plain["hotpath-service.json"]
+	ps := d.panels()
+	lastRow := 0
+	for i, p := range ps {
+		if p["type"] == "row" {
+			lastRow = i
+		}
+	}
+	var overlay, flame map[string]any
+	for _, p := range ps[lastRow:] {
+		switch p["type"] {
+		case "hotpath-overlay-panel":
+			overlay = p
+		case "flamegraph":
+			if flame == nil {
+				flame = p
+			}
+		}
+	}
+	if overlay == nil || flame == nil {
+		t.Fatalf("the last row lacks the overlay panel (%v) or a flame graph (%v)", overlay != nil, flame != nil)
+	}
+	targets := map[string]map[string]any{}
+	for _, tg := range overlay["targets"].([]any) {
+		m := tg.(map[string]any)
+		targets[m["refId"].(string)] = m
+	}
+	opts := overlay["options"].(map[string]any)
+	ts, an, pr := targets[opts["timeSeriesRefId"].(string)], targets[opts["anomalyRefId"].(string)], targets[opts["profileRefId"].(string)]
+	if ts == nil || an == nil || pr == nil {
+		t.Fatalf("options %v name refIds the panel lacks (%v)", opts, keys(map[string]bool{"A": ts != nil, "B": an != nil, "C": pr != nil}))
+	}
+	if ts["refId"] != "A" || !strings.HasPrefix(ts["expr"].(string), "job:cpu_seconds_per_request:ratio_rate5m{") {
+		t.Errorf("refId A is not CPU per request: %v", ts["expr"])
+	}
+	if !strings.Contains(an["expr"].(string), `alertname=~"CPUPerRequest.*|AllocationsPerRequestRegression|CPUNotTrackingLoad"`) ||
+		!strings.Contains(an["expr"].(string), `job="$job"`) {
+		t.Errorf("anomaly query: %v", an["expr"])
+	}
+	wantProfile := map[string]any{
+		"datasource":    map[string]any{"type": "grafana-pyroscope-datasource", "uid": "${profiles}"},
+		"queryType":     "profile",
+		"profileTypeId": "process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+		"labelSelector": `{service_name="$job"}`,
+		"groupBy":       []any{},
+	}
+	for k, v := range wantProfile {
+		if !reflect.DeepEqual(pr[k], v) {
+			t.Errorf("profile query %s = %v, want %v", k, pr[k], v)
+		}
+	}
+	fq := flame["targets"].([]any)[0].(map[string]any)
+	for k := range wantProfile {
+		if !reflect.DeepEqual(fq[k], pr[k]) {
+			t.Errorf("the flame graph's query differs from the overlay's in %s: %v vs %v", k, fq[k], pr[k])
+		}
+	}
+}
+
+// The alert names the dashboards show (annotations, counts) are exactly the
+// alerts the rule pack defines.
+func TestAlertNamesMatchRulePack(t *testing.T) {
+	path := filepath.Join(harness.RepoRoot(), "rules", "hotpath-alerts.yaml")
+	groups, errs := rulefmt.ParseFile(path, false, model.UTF8Validation)
+	if len(errs) > 0 {
+		t.Fatalf("%s: %v", path, errs)
+	}
+	var defined []string
+	for _, g := range groups.Groups {
+		for _, r := range g.Rules {
+			if r.Alert != "" {
+				defined = append(defined, r.Alert)
+			}
+		}
+	}
+	if len(defined) == 0 {
+		t.Skip("rules/hotpath-alerts.yaml defines no alert yet")
+	}
+	sort.Strings(defined)
+	plain, _ := shipped(t)
+	re := regexp.MustCompile(`alertname=~"([^"]+)"`)
+	for name, d := range plain {
+		for _, q := range d.queries(t) {
+			m := re.FindStringSubmatch(q.expr)
+			if m == nil || !strings.HasPrefix(q.where, "annotation") || strings.Contains(q.where, "CFS") {
+				continue
+			}
+			shown := strings.Split(m[1], "|")
+			sort.Strings(shown)
+			if !reflect.DeepEqual(shown, dedupe(defined)) {
+				t.Errorf("%s %s shows %v; the rule pack defines %v", name, q.where, shown, defined)
+			}
+		}
+	}
+}
+
+func dedupe(s []string) []string {
+	var out []string
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}

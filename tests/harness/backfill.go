@@ -1,0 +1,105 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// Stop kills the server and waits for it, so its data directory can be
+// changed (backfilled blocks moved in) and a new server started on it.
+// Stopping twice is harmless; t.Cleanup still runs.
+func (p *Prometheus) Stop() {
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
+}
+
+// BackfillOpenMetrics writes OpenMetrics text (samples with timestamps, ending
+// in "# EOF") into TSDB blocks in dataDir with
+// `promtool tsdb create-blocks-from openmetrics`: raw history for a server
+// started on dataDir afterwards.
+func BackfillOpenMetrics(t testing.TB, dataDir, text string) {
+	t.Helper()
+	in := filepath.Join(t.TempDir(), "history.om")
+	must(t, os.WriteFile(in, []byte(text), 0o644), "write openmetrics")
+	runTool(t, 2*time.Minute, "promtool", "tsdb", "create-blocks-from", "openmetrics", "--quiet", in, dataDir)
+}
+
+// BackfillRules evaluates the recording rules in ruleFiles over [start, end]
+// into dataDir, one dependency level per pass: promtool evaluates a pass
+// against a server on dataDir, whose results the next pass can read only once
+// their blocks are in dataDir and a server restarted on it. It stops when a
+// pass adds no new series name, or after maxPasses.
+func BackfillRules(t testing.TB, dataDir string, ruleFiles []string, start, end time.Time, maxPasses int) {
+	t.Helper()
+	names := func(p *Prometheus) map[string]bool {
+		var vals []string
+		must(t, p.API(context.Background(), "label/__name__/values", nil, &vals), "series names")
+		m := map[string]bool{}
+		for _, v := range vals {
+			m[v] = true
+		}
+		return m
+	}
+	var prev map[string]bool
+	for pass := 1; ; pass++ {
+		p := StartPrometheus(t, PromConfig{DataDir: dataDir})
+		cur := names(p)
+		added := 0
+		for n := range cur {
+			if !prev[n] {
+				added++
+			}
+		}
+		if prev != nil {
+			t.Logf("rules backfill: pass %d added %d series names", pass-1, added)
+		}
+		if (prev != nil && added == 0) || pass > maxPasses {
+			p.Stop()
+			return
+		}
+		out := filepath.Join(t.TempDir(), "blocks")
+		args := append([]string{
+			"tsdb", "create-blocks-from", "rules", "--quiet",
+			"--url=" + p.URL,
+			"--start=" + strconv.FormatInt(start.Unix(), 10),
+			"--end=" + strconv.FormatInt(end.Unix(), 10),
+			"--output-dir=" + out,
+		}, ruleFiles...)
+		runTool(t, 3*time.Minute, "promtool", args...)
+		p.Stop()
+		blocks, err := os.ReadDir(out)
+		must(t, err, "read backfilled blocks")
+		for _, b := range blocks {
+			must(t, os.Rename(filepath.Join(out, b.Name()), filepath.Join(dataDir, b.Name())), "move block %s", b.Name())
+		}
+		prev = cur
+	}
+}
+
+// runTool runs a pinned tool with a bounded wait, failing the test with its
+// output when it fails.
+func runTool(t testing.TB, timeout time.Duration, name string, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, Tool(t, name), args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, truncate(out.String(), 4000))
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("... (%d more bytes)", len(s)-n)
+}
