@@ -1,0 +1,147 @@
+package dashboards
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+)
+
+// fleet is a small scripted Kubernetes fleet holding every input series the
+// dashboards and rules read, as a function of time, so one model serves both
+// the backfilled history and the live /metrics page without a counter reset:
+//   - api (4 pods) calls cache (2 pods), seen by the service graph;
+//   - traffic swings over the day (so the cost model can fit fixed + marginal);
+//   - api's 4th pod costs 3x per request (CPUPerRequestOutlier);
+//   - from regressAt on, every api request costs 2.5x (CPUPerRequestRegression);
+//   - api's first pod is CFS-throttled (CPUThrottlingSustained).
+type fleet struct {
+	start     time.Time // counters are 0 here
+	regressAt time.Time
+}
+
+type pod struct {
+	job, name         string
+	reqPerSec         float64 // mean; swings ±50% over the day
+	fixed, perRequest float64 // CPU cores, CPU seconds per request
+	throttled         bool
+}
+
+var pods = []pod{
+	{"api", "api-7d9f8b6c5-aaaaa", 20, 0.05, 0.002, true},
+	{"api", "api-7d9f8b6c5-bbbbb", 20, 0.05, 0.002, false},
+	{"api", "api-7d9f8b6c5-ccccc", 20, 0.05, 0.002, false},
+	{"api", "api-7d9f8b6c5-ddddd", 20, 0.05, 0.006, false},
+	{"cache", "cache-0", 40, 0.01, 0.0002, false},
+	{"cache", "cache-1", 40, 0.01, 0.0002, false},
+}
+
+const day = 24 * time.Hour
+
+// requests is a pod's request counter at t: the integral of
+// rate * (1 + 0.5 sin(2πt/day)).
+func (f fleet) requests(p pod, t time.Time) float64 {
+	s := t.Sub(f.start).Seconds()
+	w := 2 * math.Pi / day.Seconds()
+	return p.reqPerSec * (s + 0.5*(1-math.Cos(w*s))/w)
+}
+
+// cpu is a pod's CPU seconds counter at t.
+func (f fleet) cpu(p pod, t time.Time) float64 {
+	c := p.fixed*t.Sub(f.start).Seconds() + p.perRequest*f.requests(p, t)
+	if p.job == "api" && t.After(f.regressAt) {
+		c += 1.5 * p.perRequest * (f.requests(p, t) - f.requests(p, f.regressAt))
+	}
+	return c
+}
+
+// series returns every series of the fleet at t, by metric name: label text
+// (without braces) -> value.
+func (f fleet) series(t time.Time) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	add := func(name, labels string, v float64) {
+		if out[name] == nil {
+			out[name] = map[string]float64{}
+		}
+		out[name][labels] = v
+	}
+	secs := t.Sub(f.start).Seconds()
+	for i, p := range pods {
+		target := fmt.Sprintf(`cluster="c1",namespace="shop",pod=%q,instance="10.0.0.%d:8080"`, p.name, i+1)
+		svc := fmt.Sprintf(`job=%q,%s`, p.job, target)
+		req, cpu := f.requests(p, t), f.cpu(p, t)
+		add("http_requests_total", svc+`,code="200"`, req)
+		add("process_cpu_seconds_total", svc, cpu)
+		add("go_memstats_alloc_bytes_total", svc, 20000*req)
+		add("go_memstats_heap_inuse_bytes", svc, 4e7+1e7*math.Mod(secs, 30)/30)
+		add("go_gc_duration_seconds_count", svc, 0.5*secs)
+		add("go_gc_duration_seconds_sum", svc, 0.001*secs)
+		add("go_sched_gomaxprocs_threads", svc, 8)
+
+		// cAdvisor's view of the pod's container: a 1-core limit.
+		cad := fmt.Sprintf(`job="kubelet",instance="node-1",cluster="c1",namespace="shop",pod=%q,container="app"`, p.name)
+		throttledShare, throttledSecs := 0.02, 0.005
+		if p.throttled {
+			throttledShare, throttledSecs = 0.5, 0.4
+		}
+		add("container_cpu_usage_seconds_total", cad, cpu)
+		add("container_cpu_cfs_periods_total", cad, 10*secs)
+		add("container_cpu_cfs_throttled_periods_total", cad, 10*throttledShare*secs)
+		add("container_cpu_cfs_throttled_seconds_total", cad, throttledSecs*secs)
+		add("container_spec_cpu_quota", cad, 100000)
+		add("container_spec_cpu_period", cad, 100000)
+	}
+	var apiReq float64
+	for _, p := range pods {
+		if p.job == "api" {
+			apiReq += f.requests(p, t)
+		}
+	}
+	add("traces_service_graph_request_total", `client="api",server="cache"`, apiReq)
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var k []string
+	for n := range m {
+		k = append(k, n)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// Text is the live /metrics page at t.
+func (f fleet) Text(t time.Time) string {
+	var b strings.Builder
+	all := f.series(t)
+	for _, name := range sortedKeys(all) {
+		for _, labels := range sortedKeys(all[name]) {
+			fmt.Fprintf(&b, "%s{%s} %g\n", name, labels, all[name][labels])
+		}
+	}
+	return b.String()
+}
+
+// OpenMetrics is the history from `from` to `to` every `step`, grouped by
+// series as `promtool tsdb create-blocks-from openmetrics` reads it.
+func (f fleet) OpenMetrics(from, to time.Time, step time.Duration) string {
+	var times []time.Time
+	for t := from; !t.After(to); t = t.Add(step) {
+		times = append(times, t)
+	}
+	snaps := make([]map[string]map[string]float64, len(times))
+	for i, t := range times {
+		snaps[i] = f.series(t)
+	}
+	var b strings.Builder
+	for _, name := range sortedKeys(snaps[0]) {
+		for _, labels := range sortedKeys(snaps[0][name]) {
+			for i, t := range times {
+				fmt.Fprintf(&b, "%s{%s} %g %d\n", name, labels, snaps[i][name][labels], t.Unix())
+			}
+		}
+	}
+	b.WriteString("# EOF\n")
+	return b.String()
+}

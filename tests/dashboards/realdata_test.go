@@ -1,0 +1,136 @@
+package dashboards
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/rulefmt"
+	"gopkg.in/yaml.v3"
+
+	"github.com/hotpath/hotpath/tests/harness"
+)
+
+// Every query of every shipped dashboard returns at least one series from the
+// real Prometheus running the generated rules over a scripted fleet with 26
+// hours of backfilled history (the baselines need a day). So a typo in a
+// selector, a label or a recorded name fails here.
+func TestEveryQueryReturnsData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Prometheus and backfills a day of history")
+	}
+	rules, alertRules := rulePack()
+	alerts := withoutForDurations(t, alertRules)
+
+	now := time.Now().Truncate(time.Minute)
+	f := fleet{start: now.Add(-26 * time.Hour), regressAt: now.Add(-40 * time.Minute)}
+	dataDir := filepath.Join(t.TempDir(), "data")
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	harness.BackfillOpenMetrics(t, dataDir, f.OpenMetrics(f.start, now, time.Minute))
+	harness.BackfillRules(t, dataDir, []string{rules}, f.start, now, 8)
+	t.Logf("backfilled 26h of raw and recorded history in %s", time.Since(began).Round(time.Second))
+
+	exp := harness.NewExporter(t, f.Text(time.Now()))
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-tick.C:
+				exp.Set(f.Text(now))
+			}
+		}
+	}()
+	p := harness.StartPrometheus(t, harness.PromConfig{
+		DataDir:   dataDir,
+		RuleFiles: []string{rules, alerts},
+		Targets:   []string{exp.Addr},
+	})
+
+	plain, _ := shipped(t)
+	var pending []string
+	harness.WaitFor(t, 150*time.Second, "every dashboard query returns data", func() (bool, string) {
+		pending = pending[:0]
+		for _, name := range names(plain) {
+			d := plain[name]
+			vals := sampleValues(d, "2m")
+			for _, q := range d.queries(t) {
+				n, err := countSeries(p, substitute(q.expr, vals), q.instant)
+				if err != nil || n == 0 {
+					pending = append(pending, fmt.Sprintf("%s %s: %d series, %v\n    %s", name, q.where, n, err, q.expr))
+				}
+			}
+		}
+		return len(pending) == 0, fmt.Sprintf("%d queries without data:\n  %s", len(pending), strings.Join(pending, "\n  "))
+	})
+}
+
+// rulePack is the generated rule files the test loads unchanged (a variable
+// so a test file can point it elsewhere while debugging).
+var rulePack = func() (rules, alerts string) {
+	dir := filepath.Join(harness.RepoRoot(), "rules")
+	return filepath.Join(dir, "hotpath-rules.yaml"), filepath.Join(dir, "hotpath-alerts.yaml")
+}
+
+// countSeries runs q as the dashboards do: instant, or over the last 3
+// minutes at a 15s step.
+func countSeries(p *harness.Prometheus, q string, instant bool) (int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var data struct {
+		Result []any `json:"result"`
+	}
+	if instant {
+		err := p.API(ctx, "query", url.Values{"query": {q}}, &data)
+		return len(data.Result), err
+	}
+	end := time.Now()
+	err := p.API(ctx, "query_range", url.Values{
+		"query": {q},
+		"start": {strconv.FormatInt(end.Add(-3*time.Minute).Unix(), 10)},
+		"end":   {strconv.FormatInt(end.Unix(), 10)},
+		"step":  {"15"},
+	}, &data)
+	return len(data.Result), err
+}
+
+// withoutForDurations writes a test overlay of the alert rules: the same
+// groups and expressions with every `for:` set to 0, so alerts the scripted
+// fleet triggers fire at once and the ALERTS-based queries (annotations,
+// counts, the overlay's anomalies) have firing series to return.
+func withoutForDurations(t *testing.T, path string) string {
+	t.Helper()
+	groups, errs := rulefmt.ParseFile(path, false, model.UTF8Validation)
+	if len(errs) > 0 {
+		t.Fatalf("%s: %v", path, errs)
+	}
+	for gi := range groups.Groups {
+		for ri := range groups.Groups[gi].Rules {
+			groups.Groups[gi].Rules[ri].For = 0
+		}
+	}
+	b, err := yaml.Marshal(groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "hotpath-alerts.no-for.yaml")
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
