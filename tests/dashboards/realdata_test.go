@@ -133,4 +133,3 @@ func withoutForDurations(t *testing.T, path string) string {
 	}
 	return out
 }
-
