@@ -139,6 +139,12 @@
     heapMetric: 'go_memstats_heap_inuse_bytes',
     gomaxprocsMetric: 'go_sched_gomaxprocs_threads',
 
+    // cAdvisor's CPU limit of a container is quota / period (both exist only
+    // when a limit is set); the rule pack records it as cores. Change them only
+    // for a kubelet that renames them.
+    containerCpuQuotaMetric: 'container_spec_cpu_quota',
+    containerCpuPeriodMetric: 'container_spec_cpu_period',
+
     // How many rows the "top" tables, movers and fleet heatmaps show. Raise it on
     // a large fleet with a tall screen, e.g. 25.
     dashboardTopN: 10,
