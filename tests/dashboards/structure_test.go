@@ -21,16 +21,16 @@ func TestShippedDashboards(t *testing.T) {
 		t.Fatalf("dashboards/ has %v, dashboards/import/ has %v; want %d each", got, want, len(wantUIDs))
 	}
 	for name, d := range plain {
-		t.Run(name, func(t *testing.T) { checkStructure(t, name, d) })
+		t.Run(name, func(t *testing.T) { checkStructure(t, wantUIDs[name], d) })
 	}
 	for name, d := range imported {
-		t.Run("import/"+name, func(t *testing.T) { checkStructure(t, name, d) })
+		t.Run("import/"+name, func(t *testing.T) { checkStructure(t, wantUIDs[name], d) })
 	}
 }
 
 // checkStructure is what every dashboard, shipped or overlaid, must satisfy.
-func checkStructure(t *testing.T, name string, d dashboard) {
-	if want, ok := wantUIDs[name]; ok && d["uid"] != want {
+func checkStructure(t *testing.T, uid string, d dashboard) {
+	if want := uid; d["uid"] != want {
 		t.Errorf("uid %v, want %s", d["uid"], want)
 	}
 	for _, k := range []string{"uid", "title", "description"} {
