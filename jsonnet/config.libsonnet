@@ -66,6 +66,25 @@
     // `client` and `server` carry the same values as the service label.
     serviceGraphMetric: 'traces_service_graph_request_total',
     serviceGraphSelector: '',
+    // The labels of an edge's two ends, for a service graph that names them
+    // otherwise (e.g. Alloy with a prefix: 'client_service', 'server_service').
+    serviceGraphClientLabel: 'client',
+    serviceGraphServerLabel: 'server',
+
+    // Upstreams the service graph does not see (no tracing, a cache behind a
+    // client library): service -> the services it calls, added to the edges.
+    // Example: `staticUpstreams: { api: ['cache', 'facebox'] }`.
+    staticUpstreams: {},
+
+    // cAdvisor's CFS counters. Change them only for a kubelet that renames them.
+    cfsPeriodsMetric: 'container_cpu_cfs_periods_total',
+    cfsThrottledPeriodsMetric: 'container_cpu_cfs_throttled_periods_total',
+    cfsThrottledSecondsMetric: 'container_cpu_cfs_throttled_seconds_total',
+
+    // cAdvisor's CPU limit of a container is quota / period (both exist only
+    // when a limit is set); recorded in cores for the usage-vs-limit panels.
+    containerCpuQuotaMetric: 'container_spec_cpu_quota',
+    containerCpuPeriodMetric: 'container_spec_cpu_period',
 
     // ---- Windows and evaluation -----------------------------------------------
 
@@ -78,15 +97,147 @@
     // (see the rules files); raise both on very large fleets, e.g. '2m'.
     evaluationInterval: '1m',
 
+    // ---- Rules and alerts: traffic floor --------------------------------------
+
+    // Below this many requests per second, CPU per request is noise (a health
+    // check, a cron): the efficiency alerts stay silent and the upstream ratio is
+    // not recorded. Lower it for small internal services, e.g. 0.2.
+    minRequestRate: 1,
+
+    // ---- Rules and alerts: the self baseline (cost model) ----------------------
+    // CPUPerRequestRegression and AllocationsPerRequestRegression judge a service
+    // against its own cost model, CPU = fixed + marginal * req/s, fitted on its
+    // history (jsonnet/rules/baseline.libsonnet explains the method).
+
+    // The history the model is fitted on. 1d sees a whole day and night. An
+    // incident longer than about half of a traffic half (roughly 6h at the daily
+    // peak with 1d) starts to become the new normal; '3d' tolerates longer ones
+    // but costs 3x the baseline group's time and keeps yesterday's regime longer
+    // after a deliberate change.
+    baselineWindow: '1d',
+
+    // How often the model is refitted. Its inputs change slowly; 5m keeps the
+    // pack cheap. Raise it on a very large fleet, e.g. '10m' (the alerts read the
+    // last fit for up to two intervals).
+    baselineInterval: '5m',
+
+    // No model, no fallback and so no regression alert until a service has this
+    // much history in the window: a new service is silent rather than judged
+    // against a morning. Example: '12h' to wait for a day and a night.
+    baselineMinHistory: '6h',
+
+    // The model is fitted only when traffic varied enough: the two halves' typical
+    // req/s must differ by this share of the median. Below it the plain median
+    // CPU/request is used; 0.25 bounds that fallback's error from fixed costs
+    // below the 1.5x threshold. Raise it (e.g. 0.5) if fits look noisy.
+    baselineMinTrafficSpread: 0.25,
+
+    // The line goes through this quantile of each traffic half (the same quantile
+    // of req/s and of CPU). A healthy service's points all lie on its cost curve,
+    // so any quantile finds it; a low one ignores an incident that pushes CPU up
+    // in up to (1 - q) of a half. 0.5 is the textbook resistant line.
+    baselineHalfQuantile: 0.25,
+
+    // CPUPerRequestRegression fires at CPU >= this multiple of the prediction;
+    // AllocationsPerRequestRegression at allocation bytes/s >= its multiple.
+    cpuRegressionFactor: 1.5,
+    allocRegressionFactor: 2,
+
+    // ---- Rules and alerts: CPU that does not track load -------------------------
+
+    // The recent window of the least-squares fit behind CPUNotTrackingLoad. Short
+    // windows see a busy loop within minutes, but only when traffic swings inside
+    // the window (bursty or batch traffic, load tests); a service whose traffic
+    // only follows the slow daily curve has too little swing in 30m and the
+    // alert stays silent there. For such services raise it (e.g. '3h'): it then
+    // sees the daily swing, at the price of firing hours rather than minutes
+    // after the onset.
+    loadFitWindow: '30m',
+
+    // Traffic "swung" when req/s varied by at least this coefficient of
+    // variation (stddev / mean) within the window. Below it the fit is noise.
+    loadFitMinVariation: 0.25,
+
+    // CPUNotTrackingLoad fires when the fixed part is at least this share of the
+    // CPU at the window's mean traffic, and the service uses at least
+    // notTrackingLoadMinCores. Lower the share (e.g. 0.6) to catch smaller loops;
+    // raise the cores for fleets of big, mostly idle JVMs.
+    notTrackingLoadFixedShare: 0.8,
+    notTrackingLoadMinCores: 0.25,
+
+    // ---- Rules and alerts: siblings and upstreams ------------------------------
+
+    // CPUPerRequestOutlier: an instance at >= outlierFactor times the median
+    // CPU/request of its service's instances, counted only when at least
+    // outlierMinInstances instances (itself included) serve >= minRequestRate.
+    outlierFactor: 1.5,
+    outlierMinInstances: 3,
+
+    // CPUPerRequestAboveUpstream: CPU/request relative to an upstream at >=
+    // upstreamBaselineFactor times its own median over the baseline window, or
+    // >= upstreamAbsoluteFactor whatever the history. Services that are heavy by
+    // design next to a cheap cache (templating, auth) may sit above 5x: raise the
+    // absolute factor (e.g. 50) rather than silence the alert.
+    upstreamBaselineFactor: 2,
+    upstreamAbsoluteFactor: 5,
+
+    // The edges of one service are expanded one "slot" at a time (PromQL cannot
+    // pair every namespace of a service with every upstream in one join); a
+    // service with more upstreams than this has the rest ignored. Raise it for
+    // fan-out services, e.g. 16 (each slot is one more join).
+    maxUpstreamsPerService: 8,
+
+    // ---- Rules and alerts: CFS throttling -------------------------------------
+
+    // CPUThrottlingSustained needs both: the share of CFS periods throttled and
+    // the throttled time per second. The time keeps an idle container with a
+    // high ratio silent (kubernetes-mixin #108, #515). Lower the seconds for
+    // latency-critical services, e.g. 0.05.
+    throttledPeriodsThreshold: 0.25,
+    throttledSecondsThreshold: 0.1,
+
+    // ---- Rules and alerts: for, severity, links --------------------------------
+
+    // How long a condition must hold before the alert fires. 15m outlasts a
+    // restart's warm-up and a 5m rate window's echo of a blip. The playground's
+    // demo overlay shortens these (and nothing else).
+    alertFor: {
+      CPUPerRequestRegression: '15m',
+      CPUPerRequestAboveUpstream: '15m',
+      CPUPerRequestOutlier: '15m',
+      CPUNotTrackingLoad: '15m',
+      CPUThrottlingSustained: '15m',
+      AllocationsPerRequestRegression: '15m',
+    },
+
+    // The severity label of each alert; route them in Alertmanager. All are
+    // efficiency problems rather than outages: 'warning'. Example override:
+    // `alertSeverity+: { CPUThrottlingSustained: 'critical' }`.
+    alertSeverity: {
+      CPUPerRequestRegression: 'warning',
+      CPUPerRequestAboveUpstream: 'warning',
+      CPUPerRequestOutlier: 'warning',
+      CPUNotTrackingLoad: 'warning',
+      CPUThrottlingSustained: 'warning',
+      AllocationsPerRequestRegression: 'warning',
+    },
+
     // ---- Links in alerts ------------------------------------------------------
 
-    // Where docs/runbook.md is published; alerts link to `<runbookURL>#<alertname>`.
+    // Where docs/runbook.md is published; alerts link to `<runbookURL>#<alertname>`
+    // (lower-cased, as GitHub makes its heading anchors).
     // Point it at your fork or wiki, e.g. 'https://wiki.example.com/hotpath'.
     runbookURL: 'https://github.com/hotpath/hotpath/blob/main/docs/runbook.md',
 
     // Your Grafana's base URL, for the alerts' dashboard_url. Example:
     // 'https://grafana.example.com'.
     grafanaURL: 'http://localhost:3000',
+
+    // A link to the service's profiles, added to every alert that names a
+    // service as `profile_url`; empty adds none. A Go template: `{{ $labels.<l> }}`
+    // expands the alert's labels. Example for Grafana's Explore Profiles app:
+    // 'https://grafana.example.com/a/grafana-pyroscope-app/explore?var-serviceName={{ $labels.job }}'.
+    profileURL: '',
 
     // ---- Dashboards -----------------------------------------------------------
 
@@ -138,12 +289,6 @@
     gcDurationMetric: 'go_gc_duration_seconds',
     heapMetric: 'go_memstats_heap_inuse_bytes',
     gomaxprocsMetric: 'go_sched_gomaxprocs_threads',
-
-    // cAdvisor's CPU limit of a container is quota / period (both exist only
-    // when a limit is set); the rule pack records it as cores. Change them only
-    // for a kubelet that renames them.
-    containerCpuQuotaMetric: 'container_spec_cpu_quota',
-    containerCpuPeriodMetric: 'container_spec_cpu_period',
 
     // How many rows the "top" tables, movers and fleet heatmaps show. Raise it on
     // a large fleet with a tall screen, e.g. 25.

@@ -62,8 +62,14 @@
   cpuTimesRequests: 'job:cpu_seconds_times_requests:rate5m',
   requestsSquared: 'job:requests_squared:rate5m',
   requestsRecentVariation: 'job:requests:recent_cv',
-  cpuRecentFixed: 'job:cpu_seconds:recent_fixed',
+  // The plain least-squares slope over the window, and the marginal cost used:
+  // the lower of that slope and the one a window earlier (see load-fit).
+  cpuPerRequestRecentSlope: 'job:cpu_seconds_per_request:recent_slope',
   cpuPerRequestRecentMarginal: 'job:cpu_seconds_per_request:recent_marginal',
+  // The fixed part now (cores), and its share of the CPU at the window's mean
+  // traffic: the value CPUNotTrackingLoad compares with its threshold.
+  cpuRecentFixed: 'job:cpu_seconds:recent_fixed',
+  cpuRecentFixedShare: 'job:cpu_seconds:recent_fixed_share',
 
   // Upstream edges (labels job, upstream): service graph plus the static map.
   upstreamEdges: 'job_upstream:edges:group',

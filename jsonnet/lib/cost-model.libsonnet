@@ -1,0 +1,158 @@
+// The self baseline's cost model, one builder for every cost a service has
+// (CPU seconds, allocated bytes): value = fixed + marginal * req/s, fitted per
+// service by a two-group resistant line (Wald, Tukey) over baselineWindow.
+//
+// Why this and not least squares or a plain median: CPU per request rises by
+// itself when traffic drops 10x at night (fixed costs spread over fewer
+// requests), so a plain "CPU/request vs its median" alert pages every night; and
+// least squares over a day is dragged by the incident itself, so the alert
+// resolves while the incident goes on. The resistant line uses only quantiles:
+//
+//   1. split the window's points at the median req/s into an upper and a lower
+//      half (gated series, label half="upper"|"lower", recorded every
+//      baselineInterval by comparing the current req/s with that median);
+//   2. take the same low quantile q (baselineHalfQuantile) of req/s and of the
+//      cost in each half: two points (x_lo, y_lo), (x_hi, y_hi). A healthy
+//      service's points lie on its increasing cost curve, so the pair found by
+//      one quantile is a point of that curve; an incident pushes the cost up in
+//      some of a half's points and moves the pair only when it covers more than
+//      (1 - q) of that half;
+//   3. marginal = (y_hi - y_lo) / (x_hi - x_lo), clamped at >= 0;
+//      fixed = mean over the halves of (y - marginal * x), clamped at >= 0;
+//   4. the model exists only when traffic varied enough, (x_hi - x_lo) / median
+//      >= baselineMinTrafficSpread, and the service has baselineMinHistory.
+//
+// The prediction at the current req/s, fixed + marginal * req/s, falls back to
+// median(cost per request) * req/s when no model exists (flat traffic), and is
+// absent without enough history: no baseline, no alert.
+local durations = import 'durations.libsonnet';
+local series = import 'series.libsonnet';
+
+function(cfg) {
+  local p = (import 'promql.libsonnet')(cfg),
+  local key = p.list(p.service),
+  local window = cfg.baselineWindow,
+  local minHistory = durations.seconds(cfg.baselineMinHistory),
+  local hasHistory = '%s >= %d' % [series.requestsBaselineHistory, minHistory],
+  local half(s, h) = 'sum by (%s) (%s{half="%s"})' % [key, s, h],
+
+  // The history check counts, at steps of a twelfth of baselineMinHistory, the
+  // steps at which the service had a request rate: interval-independent (the
+  // same in promtool at 1m as on a ruler at 5m) and cheap.
+  local historyStep = minHistory / 12,
+  historySeconds(s):: 'count_over_time(%s[%s:%s]) * %d' % [s, window, durations.format(historyStep), historyStep],
+  // `s` kept only where it has baselineMinHistory of history.
+  historyOK(s):: '%s >= %d' % [self.historySeconds(s), minHistory],
+
+  history:: {
+    record: series.requestsBaselineHistory,
+    expr: $.historySeconds(series.requests),
+  },
+
+  requestsMedian:: {
+    record: series.requestsBaselineMedian,
+    expr: 'quantile_over_time(0.5, %s[%s])' % [series.requests, window],
+  },
+
+  // `value` (a job-level rate) recorded under `record` with half="upper" when
+  // the current req/s is at or above the window's median, "lower" below it.
+  gate(record, value):: {
+    local when(op, h) = p.setLabel(
+      '%s and on (%s) (%s %s on (%s) %s)' % [value, key, series.requests, op, key, series.requestsBaselineMedian], 'half', h
+    ),
+    record: record,
+    expr: '%s\nor\n%s' % [when('>=', 'upper'), when('<', 'lower')],
+  },
+
+  halfQuantile(record, byHalf):: {
+    record: record,
+    expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.baselineHalfQuantile), byHalf, window],
+  },
+
+  // A cost's model. `m` names its series:
+  //   value, perRequest          the job-level rate and its per-request ratio
+  //   byHalf, halfQuantile       the gated rate and its per-half quantile
+  //   perRequestMedian           the fallback
+  //   marginal, fixed            the fitted parts
+  //   predicted, perRequestPredicted   the prediction at the current traffic
+  model(m):: {
+    local xHi = half(series.requestsHalfQuantile, 'upper'),
+    local xLo = half(series.requestsHalfQuantile, 'lower'),
+    local yHi = half(m.halfQuantile, 'upper'),
+    local yLo = half(m.halfQuantile, 'lower'),
+    local dx = '(%s - on (%s) %s)' % [xHi, key, xLo],
+
+    // Recorded by the baseline group (every baselineInterval), in this order.
+    slow:: [
+      $.gate(m.byHalf, m.value),
+      $.halfQuantile(m.halfQuantile, m.byHalf),
+      {
+        record: m.perRequestMedian,
+        expr: p.and('quantile_over_time(0.5, %s[%s])' % [m.perRequest, window], hasHistory, p.service),
+      },
+      {
+        record: m.marginal,
+        expr: |||
+          clamp_min(
+            (%(yHi)s - on (%(key)s) %(yLo)s)
+            / on (%(key)s)
+            %(dx)s,
+            0
+          )
+          and on (%(key)s)
+          (%(dx)s / on (%(key)s) (%(median)s > 0) >= %(spread)s)
+          and on (%(key)s)
+          %(historyOK)s
+        ||| % {
+          yHi: yHi,
+          yLo: yLo,
+          dx: dx,
+          key: key,
+          median: series.requestsBaselineMedian,
+          spread: p.num(cfg.baselineMinTrafficSpread),
+          historyOK: hasHistory,
+        },
+      },
+      {
+        // The line's intercept, averaged over the two points.
+        record: m.fixed,
+        expr: |||
+          clamp_min(
+            (
+              (%(yHi)s - on (%(key)s) (%(marginal)s * on (%(key)s) %(xHi)s))
+              + on (%(key)s)
+              (%(yLo)s - on (%(key)s) (%(marginal)s * on (%(key)s) %(xLo)s))
+            ) / 2,
+            0
+          )
+        ||| % { yHi: yHi, yLo: yLo, xHi: xHi, xLo: xLo, key: key, marginal: m.marginal },
+      },
+    ],
+
+    // Recorded every evaluationInterval: the prediction follows the traffic.
+    fast:: [
+      {
+        record: m.predicted,
+        expr: |||
+          (
+            %(fixed)s
+            + on (%(key)s)
+            (%(marginal)s * on (%(key)s) %(requests)s)
+          )
+          or
+          (%(median)s * on (%(key)s) %(requests)s)
+        ||| % {
+          fixed: p.lastOfSlow(m.fixed),
+          marginal: p.lastOfSlow(m.marginal),
+          median: p.lastOfSlow(m.perRequestMedian),
+          requests: series.requests,
+          key: key,
+        },
+      },
+      {
+        record: m.perRequestPredicted,
+        expr: p.ratio(m.predicted, series.requests, p.service),
+      },
+    ],
+  },
+}

@@ -1,0 +1,63 @@
+// Small PromQL builders for the rules and alerts. Every label name comes from
+// the config, so an overlay that renames a label renames it everywhere, and an
+// empty label knob ('' for no cluster label) simply drops out of every list.
+local durations = import 'durations.libsonnet';
+
+function(cfg) {
+  local p = self,
+
+  // ---- label lists ----------------------------------------------------------
+
+  local nonEmpty(labels) = [l for l in labels if l != ''],
+  // Kept in every aggregation when present: cluster, namespace.
+  scope:: nonEmpty([cfg.clusterLabel, cfg.namespaceLabel]),
+  // One service (job) and one instance of it.
+  service:: p.scope + [cfg.serviceLabel],
+  instance:: p.service + [cfg.instanceLabel],
+  // One container (cAdvisor) and the pod it runs in.
+  pod:: p.scope + [cfg.podLabel],
+  container:: p.pod + [cfg.containerLabel],
+
+  list(labels):: std.join(', ', labels),
+
+  // A knob's number as PromQL text: 0.8, not 0.80000000000000004.
+  num(x):: '%.15g' % x,
+
+  // ---- selectors --------------------------------------------------------------
+
+  // metric{m1, m2}: the non-empty matchers joined; bare metric when none.
+  selector(metric, matchers=[])::
+    local ms = nonEmpty(matchers);
+    if ms == [] then metric else '%s{%s}' % [metric, std.join(', ', ms)],
+
+  // cAdvisor's per-container series: the pod-level cgroup (container="") dropped.
+  containerSelector(metric, extra=[])::
+    p.selector(metric, ['%s!=""' % cfg.containerLabel, cfg.cadvisorSelector] + extra),
+
+  rate(metric, matchers=[]):: 'rate(%s[%s])' % [p.selector(metric, matchers), cfg.rateWindow],
+
+  sumBy(labels, expr):: 'sum by (%s) (%s)' % [p.list(labels), expr],
+
+  // ---- joins ----------------------------------------------------------------
+
+  // num / den, matched on `labels`, with no sample where den is 0: aggregate
+  // both first, then divide (never average ratios); never NaN or Inf.
+  ratio(num, den, labels):: '%s\n/ on (%s)\n(%s > 0)' % [num, p.list(labels), den],
+
+  // expr kept only where `cond` (a filter expression) has a sample.
+  and(expr, cond, labels):: '%s\nand on (%s)\n%s' % [expr, p.list(labels), cond],
+
+  // The latest sample of a series recorded by a slower group: a plain selector
+  // could miss it between that group's evaluations.
+  lastOfSlow(series):: 'last_over_time(%s[%s])' % [series, durations.format(2 * durations.seconds(cfg.baselineInterval))],
+
+  // Sets label `name` to a constant on every series of expr, without an empty
+  // source label: the service label always matches ".*" (absent = "").
+  setLabel(expr, name, value):: 'label_replace(%s, "%s", "%s", "%s", ".*")' % [expr, name, value, cfg.serviceLabel],
+
+  // ---- the traffic floor ----------------------------------------------------
+
+  // job-level series kept only while the service serves >= minRequestRate.
+  withTraffic(expr, requests, labels=p.service)::
+    p.and(expr, '%s >= %s' % [requests, p.num(cfg.minRequestRate)], labels),
+}

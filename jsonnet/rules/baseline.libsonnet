@@ -1,0 +1,62 @@
+// The self baseline: each service's cost model for CPU and for allocations,
+// refitted every baselineInterval on baselineWindow of history (the method is
+// described in lib/cost-model.libsonnet), and the upstream ratio's median. The
+// predictions at the current traffic are in cost-model.libsonnet's fast group.
+local series = import '../lib/series.libsonnet';
+
+{
+  prometheusRules+:: {
+    local cfg = $._config,
+    local p = (import '../lib/promql.libsonnet')(cfg),
+    local cm = (import '../lib/cost-model.libsonnet')(cfg),
+
+    groups+: [
+      {
+        name: 'hotpath-baseline',
+        interval: cfg.baselineInterval,
+        rules: [
+          cm.requestsMedian,
+          cm.history,
+          cm.gate(series.requestsByHalf, series.requests),
+          cm.halfQuantile(series.requestsHalfQuantile, series.requestsByHalf),
+        ] + cm.model($.hotpathCostModels.cpu).slow + cm.model($.hotpathCostModels.alloc).slow + [
+          {
+            // The same history rule as the self baseline, counted per edge.
+            record: series.cpuPerRequestToUpstreamBaselineMedian,
+            expr: p.and(
+              'quantile_over_time(0.5, %s[%s])' % [series.cpuPerRequestToUpstream, cfg.baselineWindow],
+              cm.historyOK(series.cpuPerRequestToUpstream),
+              p.service + ['upstream'],
+            ),
+          },
+        ],
+      },
+    ],
+  },
+
+  // The costs that get a model, by the names of their series.
+  hotpathCostModels:: {
+    cpu: {
+      value: series.cpu,
+      perRequest: series.cpuPerRequest,
+      byHalf: series.cpuByHalf,
+      halfQuantile: series.cpuHalfQuantile,
+      perRequestMedian: series.cpuPerRequestBaselineMedian,
+      marginal: series.cpuPerRequestBaselineMarginal,
+      fixed: series.cpuBaselineFixed,
+      predicted: series.cpuBaselinePredicted,
+      perRequestPredicted: series.cpuPerRequestBaselinePredicted,
+    },
+    alloc: {
+      value: series.alloc,
+      perRequest: series.allocPerRequest,
+      byHalf: series.allocByHalf,
+      halfQuantile: series.allocHalfQuantile,
+      perRequestMedian: series.allocPerRequestBaselineMedian,
+      marginal: series.allocPerRequestBaselineMarginal,
+      fixed: series.allocBaselineFixed,
+      predicted: series.allocBaselinePredicted,
+      perRequestPredicted: series.allocPerRequestBaselinePredicted,
+    },
+  },
+}

@@ -1,0 +1,118 @@
+// Every evaluationInterval: what each service's cost model predicts at the
+// current traffic (the fit itself is in baseline.libsonnet), and the recent
+// least-squares fit of CPU on req/s behind CPUNotTrackingLoad.
+//
+// The recent fit (the epoll busy-loop story: CPU stuck high whatever the
+// traffic). Over loadFitWindow W, with c = CPU and r = req/s (both rate5m):
+//
+//   slope = cov(c, r) / var(r)
+//         = (avg(c*r) - avg(c) * avg(r)) / (avg(r^2) - avg(r)^2)
+//
+// from the recorded products c*r and r^2 and avg_over_time; only where traffic
+// swung (coefficient of variation of r >= loadFitMinVariation), else the slope
+// is noise. A busy loop that starts inside the window is a step in c that least
+// squares partly reads as slope for the next W, hiding the step for up to W
+// when it happens to coincide with rising traffic. So the marginal cost used is
+// the lower of this slope and the slope one window earlier (clean before the
+// onset; after W the current window is clean again), clamped at >= 0. Then
+//
+//   fixed = c - marginal * r           (the fixed part now)
+//   share = fixed / (fixed + marginal * avg(r))
+//
+// i.e. the fixed part's share of the CPU at the window's mean traffic. Taking
+// the share at the mean, not at the current traffic, keeps a healthy service
+// with a real fixed cost from looking fixed-dominated at a traffic low.
+local series = import '../lib/series.libsonnet';
+
+{
+  prometheusRules+:: {
+    local cfg = $._config,
+    local p = (import '../lib/promql.libsonnet')(cfg),
+    local cm = (import '../lib/cost-model.libsonnet')(cfg),
+    local key = p.list(p.service),
+    local avg(s) = 'avg_over_time(%s[%s])' % [s, cfg.loadFitWindow],
+    local c = series.cpu,
+    local r = series.requests,
+
+    groups+: [
+      {
+        name: 'hotpath-cost-model',
+        interval: cfg.evaluationInterval,
+        rules:
+          cm.model($.hotpathCostModels.cpu).fast
+          + cm.model($.hotpathCostModels.alloc).fast
+          + [
+            {
+              record: series.cpuTimesRequests,
+              expr: '%s * on (%s) %s' % [c, key, r],
+            },
+            {
+              // Only where CPU is known too, so both products average the same points.
+              record: series.requestsSquared,
+              expr: p.and('%s ^ 2' % r, c, p.service),
+            },
+            {
+              record: series.requestsRecentVariation,
+              expr: p.ratio(
+                'sqrt(clamp_min(%s - on (%s) %s ^ 2, 0))' % [avg(series.requestsSquared), key, avg(r)],
+                avg(r),
+                p.service,
+              ),
+            },
+            {
+              record: series.cpuPerRequestRecentSlope,
+              expr: |||
+                (
+                  %(avgCR)s
+                  - on (%(key)s)
+                  (%(avgC)s * on (%(key)s) %(avgR)s)
+                )
+                / on (%(key)s)
+                ((%(avgRR)s - on (%(key)s) %(avgR)s ^ 2) > 0)
+                and on (%(key)s)
+                %(cv)s >= %(minCV)s
+              ||| % {
+                avgCR: avg(series.cpuTimesRequests),
+                avgC: avg(c),
+                avgR: avg(r),
+                avgRR: avg(series.requestsSquared),
+                cv: series.requestsRecentVariation,
+                minCV: p.num(cfg.loadFitMinVariation),
+                key: key,
+              },
+            },
+            {
+              // The lower of the slope now and one window ago (see above).
+              record: series.cpuPerRequestRecentMarginal,
+              expr: |||
+                clamp_min(
+                  (%(now)s <= on (%(key)s) %(before)s)
+                  or
+                  (%(before)s < on (%(key)s) %(now)s)
+                  or
+                  %(now)s,
+                  0
+                )
+              ||| % {
+                now: series.cpuPerRequestRecentSlope,
+                before: '%s offset %s' % [series.cpuPerRequestRecentSlope, cfg.loadFitWindow],
+                key: key,
+              },
+            },
+            {
+              record: series.cpuRecentFixed,
+              expr: 'clamp_min(%s - on (%s) (%s * on (%s) %s), 0)' % [c, key, series.cpuPerRequestRecentMarginal, key, r],
+            },
+            {
+              record: series.cpuRecentFixedShare,
+              expr: p.ratio(
+                series.cpuRecentFixed,
+                '%s + on (%s) (%s * on (%s) %s)' % [series.cpuRecentFixed, key, series.cpuPerRequestRecentMarginal, key, avg(r)],
+                p.service,
+              ),
+            },
+          ],
+      },
+    ],
+  },
+}

@@ -1,0 +1,76 @@
+// Request rate, CPU and allocations per service and instance, and their ratios:
+// the inputs of every other group and the first panels of the dashboards.
+local series = import '../lib/series.libsonnet';
+
+{
+  prometheusRules+:: {
+    local cfg = $._config,
+    local p = (import '../lib/promql.libsonnet')(cfg),
+
+    // CPU seconds per second per instance, from the process's own counter or
+    // from cAdvisor. cAdvisor knows pods, not services: each container's CPU is
+    // summed per pod and given the service and instance of the requests series
+    // scraped from that pod. The pod side is unique per pod by construction, so
+    // a pod that serves two jobs counts for both instead of breaking the join.
+    local instanceCpu =
+      if cfg.cpuSource == 'process' then
+        p.sumBy(p.instance, p.rate(cfg.processCpuMetric, [cfg.cpuSelector]))
+      else if cfg.cpuSource == 'cadvisor' then
+        |||
+          sum by (%(instance)s) (
+            group by (%(podInstance)s) (%(requests)s)
+            * on (%(pod)s) group_left ()
+            sum by (%(pod)s) (rate(%(cpu)s[%(window)s]))
+          )
+        ||| % {
+          instance: p.list(p.instance),
+          podInstance: p.list(p.pod + [cfg.serviceLabel, cfg.instanceLabel]),
+          pod: p.list(p.pod),
+          requests: p.selector(cfg.requestsMetric, [cfg.requestsSelector]),
+          cpu: p.containerSelector(cfg.containerCpuMetric, [cfg.cpuSelector]),
+          window: cfg.rateWindow,
+        }
+      else error 'cpuSource must be "process" or "cadvisor", not %s' % cfg.cpuSource,
+
+    groups+: [
+      {
+        name: 'hotpath-requests-cpu',
+        interval: cfg.evaluationInterval,
+        rules: [
+          {
+            record: series.instanceRequests,
+            expr: p.sumBy(p.instance, p.rate(cfg.requestsMetric, [cfg.requestsSelector])),
+          },
+          {
+            record: series.requests,
+            expr: p.sumBy(p.service, series.instanceRequests),
+          },
+          {
+            record: series.instanceCpu,
+            expr: std.rstripChars(instanceCpu, '\n'),
+          },
+          {
+            record: series.cpu,
+            expr: p.sumBy(p.service, series.instanceCpu),
+          },
+          {
+            record: series.instanceCpuPerRequest,
+            expr: p.ratio(series.instanceCpu, series.instanceRequests, p.instance),
+          },
+          {
+            record: series.cpuPerRequest,
+            expr: p.ratio(series.cpu, series.requests, p.service),
+          },
+          {
+            record: series.alloc,
+            expr: p.sumBy(p.service, p.rate(cfg.allocMetric, [cfg.allocSelector])),
+          },
+          {
+            record: series.allocPerRequest,
+            expr: p.ratio(series.alloc, series.requests, p.service),
+          },
+        ],
+      },
+    ],
+  },
+}

@@ -1,0 +1,117 @@
+// CPU per request relative to each upstream the service calls (the println
+// story: the API spent 10x the CPU per request of the cache it streams from).
+//
+// Edges come from the service graph (client -> server) and the static map in
+// the config; they carry only the service names, as the service graph does. An
+// edge becomes a ratio when both ends have a CPU-per-request series with traffic
+// >= minRequestRate; an edge to a server without one (a database, an external
+// API) is skipped.
+//
+// Two joins here could hit "many-to-many" errors, which would fail the whole
+// rule for every service, so both are built to be unique on their "one" side:
+//
+// - The client side: a service may run in several namespaces or clusters and
+//   call several upstreams, and PromQL cannot pair each of its namespaces with
+//   each upstream in one join (a join yields at most one output per element of
+//   its larger side). So the edges are taken one slot at a time: slot k is, per
+//   service, one edge not among the first k-1 (topk by service keeps one per
+//   service, so the join is many-to-one), up to maxUpstreamsPerService slots.
+// - The upstream side: an upstream name is looked up in the client's own
+//   namespace first, else anywhere in its cluster when that name is unique
+//   there. A name in two other namespaces is ambiguous and skipped.
+local series = import '../lib/series.libsonnet';
+
+{
+  prometheusRules+:: {
+    local cfg = $._config,
+    local p = (import '../lib/promql.libsonnet')(cfg),
+    local svc = cfg.serviceLabel,
+    local key = p.list(p.service),
+
+    // label_replace(label_replace(...)): the service graph's client/server as
+    // the service label and `upstream`.
+    local serviceGraphEdges =
+      'label_replace(label_replace(%s, "%s", "$1", "%s", "(.+)"), "upstream", "$1", "%s", "(.+)")' % [
+        p.selector(cfg.serviceGraphMetric, [cfg.serviceGraphSelector]),
+        svc,
+        cfg.serviceGraphClientLabel,
+        cfg.serviceGraphServerLabel,
+      ],
+    local staticEdges = [
+      p.setLabel(p.setLabel('vector(1)', svc, client), 'upstream', upstream)
+      for client in std.objectFields(cfg.staticUpstreams)
+      for upstream in cfg.staticUpstreams[client]
+    ],
+
+    local edges = series.upstreamEdges,
+    local slot(k) =
+      if k == 1 then 'topk by (%s) (1, %s)' % [svc, edges]
+      else 'topk by (%s) (1, %s unless on (%s, upstream) topk by (%s) (%d, %s))' % [svc, edges, svc, svc, k - 1, edges],
+
+    // The upstream's CPU per request under the label `upstream`, while it
+    // serves >= minRequestRate and is not 0 (a divisor), per namespace and,
+    // where the name is unique, per cluster.
+    local asUpstream = 'label_replace(%s > 0 and on (%s) %s >= %s, "upstream", "$1", "%s", "(.+)")' % [
+      series.cpuPerRequest,
+      key,
+      series.requests,
+      p.num(cfg.minRequestRate),
+      svc,
+    ],
+    local nsKey = p.list(p.scope + ['upstream']),
+    local clusterKey = p.list([l for l in p.scope if l != cfg.namespaceLabel] + ['upstream']),
+
+    groups+: [
+      {
+        name: 'hotpath-upstream',
+        interval: cfg.evaluationInterval,
+        rules: [
+          {
+            record: series.upstreamEdges,
+            expr: 'group by (%s, upstream) (\n  %s\n)' % [svc, std.join('\n  or\n  ', [serviceGraphEdges] + staticEdges)],
+          },
+          {
+            // The client's own CPU per request, once per edge.
+            record: series.upstreamClientCpuPerRequest,
+            expr: std.join('\nor\n', [
+              '%s * on (%s) group_left (upstream)\n  %s' % [series.cpuPerRequest, svc, slot(k)]
+              for k in std.range(1, cfg.maxUpstreamsPerService)
+            ]),
+          },
+          {
+            record: series.cpuPerRequestToUpstream,
+            expr: |||
+              (
+                (
+                  %(client)s
+                  / on (%(nsKey)s) group_left ()
+                  max by (%(nsKey)s) (%(upstream)s)
+                )
+                or
+                (
+                  %(client)s
+                  / on (%(clusterKey)s) group_left ()
+                  (
+                    max by (%(clusterKey)s) (%(upstream)s)
+                    and on (%(clusterKey)s)
+                    count by (%(clusterKey)s) (%(upstream)s) == 1
+                  )
+                )
+              )
+              and on (%(key)s)
+              %(requests)s >= %(floor)s
+            ||| % {
+              key: key,
+              requests: series.requests,
+              floor: p.num(cfg.minRequestRate),
+              client: series.upstreamClientCpuPerRequest,
+              upstream: asUpstream,
+              nsKey: nsKey,
+              clusterKey: clusterKey,
+            },
+          },
+        ],
+      },
+    ],
+  },
+}
