@@ -57,11 +57,17 @@ export function isProfileFrame(frame: DataFrame): boolean {
 }
 
 function fieldType(field: Field, values: ArrayLike<unknown>): string {
+  if (values.length === 0 && (!field.type || field.type === 'other')) {
+    return 'unknown'; // an empty column says nothing about its type
+  }
   if (field.type) {
     return field.type;
   }
   // DataFrameDTOs may omit types: infer from the first value
-  const first = values.length > 0 ? values[0] : undefined;
+  if (values.length === 0) {
+    return 'unknown';
+  }
+  const first = values[0];
   return typeof first === 'number' ? 'number' : typeof first === 'string' ? 'string' : 'other';
 }
 
@@ -127,14 +133,14 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
       continue;
     }
     const t = fieldType(field, columns.get(name)!);
-    if (t !== 'number') {
+    if (t !== 'number' && t !== 'unknown') {
       throw new ProfileError('wrong-type', `Field "${name}" has type ${t}, but a profile needs numbers there.`, name);
     }
   }
   const labelField = byName.get('label')!;
   const labelType = fieldType(labelField, columns.get('label')!);
   const enumText = labelField.config?.type?.enum?.text;
-  if (labelType !== 'string' && labelType !== 'enum' && !(labelType === 'number' && enumText)) {
+  if (labelType !== 'string' && labelType !== 'enum' && labelType !== 'unknown' && !(labelType === 'number' && enumText)) {
     throw new ProfileError(
       'wrong-type',
       `Field "label" has type ${labelType}, but a profile needs string or enum labels.`,

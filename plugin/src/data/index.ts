@@ -7,3 +7,4 @@ export * from './ops';
 export * from './pprof';
 export * from './summary';
 export { fromAscii, toAscii } from './ascii';
+export * from './select';

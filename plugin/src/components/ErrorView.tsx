@@ -1,0 +1,36 @@
+import { css } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { useStyles2 } from '@grafana/ui';
+
+import { TEST_IDS } from '../constants';
+
+interface Props {
+  title: string;
+  message: string;
+}
+
+/** What the panel shows instead of a graph: plain text, never HTML (names come from profiles). */
+export function ErrorView({ title, message }: Props) {
+  const styles = useStyles2(getStyles);
+  return (
+    <div className={styles.wrap} data-testid={TEST_IDS.error} role="alert">
+      <div className={styles.title}>{title}</div>
+      <div className={styles.message}>{message}</div>
+    </div>
+  );
+}
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  wrap: css({
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    justifyContent: 'center',
+    height: '100%',
+    padding: theme.spacing(2),
+    textAlign: 'center',
+    overflow: 'auto',
+  }),
+  title: css({ fontSize: theme.typography.h5.fontSize, marginBottom: theme.spacing(1) }),
+  message: css({ color: theme.colors.text.secondary, maxWidth: 640, overflowWrap: 'anywhere' }),
+});

@@ -1,0 +1,96 @@
+import { css } from '@emotion/css';
+import { memo, MouseEvent, useCallback, useRef } from 'react';
+
+import { TEST_IDS } from '../constants';
+import { DrawStats, DrawStyle, drawHover } from '../render/draw';
+import { hitTest, Layout, View } from '../render/layout';
+import { prepareCanvas, useFlameGraphDrawing } from '../render/useFlameGraphDrawing';
+
+interface Props {
+  layout: Layout;
+  view: View;
+  style: DrawStyle;
+  hoverColor: string;
+  matches?: Uint8Array;
+  /** node under the pointer (-1 when none), with the pointer's position relative to the canvas */
+  onHover: (node: number, x: number, y: number) => void;
+  onClick: (node: number) => void;
+  onDrawn?: (stats: DrawStats) => void;
+}
+
+/**
+ * The graph: one canvas for the nodes, one overlay canvas for the hover outline, so moving the
+ * pointer never redraws the graph. Presentational: all state lives in the container.
+ */
+export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
+  const { layout, view, style, hoverColor, matches, onHover, onClick, onDrawn } = props;
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const hovered = useRef(-1);
+  useFlameGraphDrawing(canvasRef, layout, view, style, matches, onDrawn);
+
+  const nodeAt = useCallback(
+    (e: MouseEvent<HTMLCanvasElement>) => {
+      const rect = e.currentTarget.getBoundingClientRect();
+      const x = e.clientX - rect.left;
+      const y = e.clientY - rect.top;
+      return { node: hitTest(layout, view, x, y), x, y };
+    },
+    [layout, view]
+  );
+
+  const onMouseMove = useCallback(
+    (e: MouseEvent<HTMLCanvasElement>) => {
+      const { node, x, y } = nodeAt(e);
+      if (node !== hovered.current) {
+        hovered.current = node;
+        const overlay = overlayRef.current;
+        const ctx = overlay && prepareCanvas(overlay, view.width, view.height);
+        if (ctx) {
+          drawHover(ctx, layout, view, node, hoverColor);
+        }
+      }
+      onHover(node, x, y);
+    },
+    [nodeAt, layout, view, hoverColor, onHover]
+  );
+
+  const onMouseLeave = useCallback(() => {
+    hovered.current = -1;
+    const overlay = overlayRef.current;
+    const ctx = overlay && prepareCanvas(overlay, view.width, view.height);
+    ctx?.clearRect(0, 0, view.width, view.height);
+    onHover(-1, 0, 0);
+  }, [view, onHover]);
+
+  const onMouseClick = useCallback(
+    (e: MouseEvent<HTMLCanvasElement>) => {
+      const { node } = nodeAt(e);
+      if (node >= 0) {
+        onClick(node);
+      }
+    },
+    [nodeAt, onClick]
+  );
+
+  return (
+    <div className={styles.wrap} style={{ width: view.width, height: view.height }}>
+      <canvas ref={canvasRef} data-testid={TEST_IDS.canvas} className={styles.canvas} />
+      <canvas
+        ref={overlayRef}
+        data-testid={TEST_IDS.overlay}
+        className={styles.overlay}
+        style={{ width: view.width, height: view.height }}
+        onMouseMove={onMouseMove}
+        onMouseLeave={onMouseLeave}
+        onClick={onMouseClick}
+      />
+    </div>
+  );
+});
+
+const styles = {
+  wrap: css({ position: 'relative' }),
+  canvas: css({ position: 'absolute', left: 0, top: 0 }),
+  overlay: css({ position: 'absolute', left: 0, top: 0, cursor: 'pointer' }),
+};

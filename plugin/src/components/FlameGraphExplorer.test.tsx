@@ -1,0 +1,71 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+
+import { TEST_IDS } from '../constants';
+import { fromAscii } from '../data/ascii';
+import { diffTrees } from '../data/ops';
+import { printlnAfter, printlnBefore } from '../data/testdata/trees';
+
+import { FlameGraphExplorer } from './FlameGraphExplorer';
+
+function setup(tree = printlnAfter()) {
+  const onDrawn = jest.fn();
+  render(<FlameGraphExplorer tree={tree} width={1002} height={600} onDrawn={onDrawn} />);
+  return { onDrawn, overlay: screen.getByTestId(TEST_IDS.overlay) };
+}
+
+describe('FlameGraphExplorer', () => {
+  it('searches and shows the share of samples matched', () => {
+    setup();
+    fireEvent.change(screen.getByTestId(TEST_IDS.search), { target: { value: 'println' } });
+    expect(screen.getByTestId(TEST_IDS.searchShare)).toHaveTextContent('1 frames, 75.00% of samples');
+  });
+
+  it('reports a bad regular expression instead of crashing', () => {
+    setup();
+    fireEvent.click(screen.getByTestId(TEST_IDS.searchRegex));
+    fireEvent.change(screen.getByTestId(TEST_IDS.search), { target: { value: '([' } });
+    expect(screen.getByTestId(TEST_IDS.searchShare)).toHaveTextContent(/Invalid regular expression/);
+  });
+
+  it('shows a tooltip on hover and focuses on click', () => {
+    const { overlay, onDrawn } = setup();
+    // row 3 (y 60..80) at x=100 is fmt.Println (300 of 400 from x=0)
+    fireEvent.mouseMove(overlay, { clientX: 100, clientY: 70 });
+    expect(screen.getByTestId(TEST_IDS.tooltip)).toHaveTextContent('fmt.Println');
+    expect(screen.getByTestId(TEST_IDS.tooltip)).toHaveTextContent('75.00%');
+    const draws = onDrawn.mock.calls.length;
+    fireEvent.click(overlay, { clientX: 100, clientY: 70 });
+    expect(screen.getByTestId(TEST_IDS.focusPath)).toHaveTextContent('main.main › main.handler › fmt.Println');
+    expect(onDrawn.mock.calls.length).toBe(draws + 1);
+    act(() => screen.getByTestId(TEST_IDS.resetFocus).click());
+    expect(screen.getByTestId(TEST_IDS.focusPath)).toHaveTextContent('');
+  });
+
+  it('hovering does not redraw the graph', () => {
+    const { overlay, onDrawn } = setup();
+    const draws = onDrawn.mock.calls.length;
+    fireEvent.mouseMove(overlay, { clientX: 10, clientY: 10 });
+    fireEvent.mouseMove(overlay, { clientX: 500, clientY: 30 });
+    expect(onDrawn.mock.calls.length).toBe(draws);
+  });
+
+  it('diff tooltip: baseline, comparison and change', () => {
+    const { overlay } = setup(diffTrees(printlnBefore(), printlnAfter()));
+    // widths are both sides' shares (200% in all): encoding/json.Marshal 30% + 7.5% -> [0, 187.5),
+    // fmt.Println 0% + 75% -> [187.5, 562.5) of 1000 px
+    fireEvent.mouseMove(overlay, { clientX: 300, clientY: 70 });
+    expect(screen.getByTestId(TEST_IDS.tooltip)).toHaveTextContent('fmt.Println');
+    const tip = screen.getByTestId(TEST_IDS.tooltip);
+    expect(tip).toHaveTextContent('Baseline');
+    expect(tip).toHaveTextContent('Comparison');
+    expect(tip).toHaveTextContent('+75.00 pp');
+  });
+
+  it('toggles icicle and flame', () => {
+    setup(fromAscii('total 1\n  a 1'));
+    const toggle = screen.getByTestId(TEST_IDS.modeToggle);
+    expect(toggle).toHaveTextContent('Icicle');
+    fireEvent.click(toggle);
+    expect(toggle).toHaveTextContent('Flame');
+  });
+});

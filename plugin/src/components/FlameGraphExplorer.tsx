@@ -1,0 +1,153 @@
+import { css } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { useStyles2, useTheme2 } from '@grafana/ui';
+import { useCallback, useMemo, useState } from 'react';
+
+import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../constants';
+import { biggestChanges, searchTree, topTable } from '../data/ops';
+import { isDiff, pathOf, Tree } from '../data/tree';
+import { diffPalette, DiffScheme } from '../render/colors';
+import { DrawStats, DrawStyle } from '../render/draw';
+import { computeLayout, GraphMode, ROW_HEIGHT, rowsNeeded, View } from '../render/layout';
+
+import { ChangesTable } from './ChangesTable';
+import { FlameGraphCanvas } from './FlameGraphCanvas';
+import { Toolbar } from './Toolbar';
+import { Tooltip } from './Tooltip';
+import { Sort, TopTable } from './TopTable';
+
+export interface ExplorerProps {
+  /** a profile, or a diff tree (baseline in total/self, comparison in totalRight/selfRight) */
+  tree: Tree;
+  width: number;
+  height: number;
+  options?: Partial<Pick<HotpathOptions, 'graphMode' | 'diffScheme' | 'showTable'>>;
+  /** lines to show above the graph (folded nodes, a missing baseline) */
+  notices?: string[];
+  onDrawn?: (stats: DrawStats) => void;
+}
+
+const TOOLBAR = 40;
+
+/**
+ * The one stateful container: owns focus, search, hover, sort and the layout toggle; computes
+ * the derived data (layout, search, tables) with the pure data layer and hands it to
+ * presentational views. Issue 5's overlay renders this with the tree of the selected window
+ * (or the diff against its baseline).
+ */
+export function FlameGraphExplorer({ tree, width, height, options = {}, notices = [], onDrawn }: ExplorerProps) {
+  const theme = useTheme2();
+  const styles = useStyles2(getStyles);
+  const diff = isDiff(tree);
+  const [focusState, setFocus] = useState<{ tree: Tree; node: number }>({ tree, node: 0 });
+  const focus = focusState.tree === tree && focusState.node < tree.size ? focusState.node : 0;
+  const [search, setSearch] = useState('');
+  const [regex, setRegex] = useState(false);
+  const [hover, setHover] = useState<{ node: number; x: number; y: number }>({ node: -1, x: 0, y: 0 });
+  const [sort, setSort] = useState<Sort>({ key: 'self', desc: true });
+  const [modeOverride, setMode] = useState<GraphMode | undefined>(undefined);
+  const mode = modeOverride ?? options.graphMode ?? DEFAULT_OPTIONS.graphMode;
+  const diffScheme: DiffScheme = options.diffScheme ?? DEFAULT_OPTIONS.diffScheme;
+  const showTable = (options.showTable ?? DEFAULT_OPTIONS.showTable) && height >= 260;
+
+  const layout = useMemo(() => computeLayout(tree), [tree]);
+  const searched = useMemo(() => searchTree(tree, { text: search, regex }), [tree, search, regex]);
+  const result = searched.ok ? searched.result : undefined;
+  const rows = useMemo(() => (showTable ? topTable(tree) : []), [tree, showTable]);
+  const changes = useMemo(() => (showTable && diff ? biggestChanges(tree) : []), [tree, showTable, diff]);
+
+  const style: DrawStyle = useMemo(
+    () => ({
+      dark: theme.isDark,
+      background: theme.colors.background.primary,
+      text: theme.isDark ? '#f4f5f5' : '#111217',
+      dimmed: theme.isDark ? '#3a3d44' : '#d8d9dc',
+      dimmedText: theme.colors.text.secondary,
+      font: `12px ${theme.typography.fontFamilyMonospace}`,
+      diffScheme,
+    }),
+    [theme, diffScheme]
+  );
+
+  const graphHeight = Math.max(ROW_HEIGHT * 2, (showTable ? Math.round((height - TOOLBAR) * 0.62) : height - TOOLBAR) - notices.length * 20 - (diff ? 20 : 0));
+  const canvasHeight = Math.max(graphHeight, Math.min(rowsNeeded(layout, focus) * ROW_HEIGHT, 20000));
+  const view: View = useMemo(
+    () => ({ focus, width: Math.max(width - 2, 10), height: canvasHeight, rowHeight: ROW_HEIGHT, mode }),
+    [focus, width, canvasHeight, mode]
+  );
+
+  const onHover = useCallback((node: number, x: number, y: number) => setHover({ node, x, y }), []);
+  const onClick = useCallback((node: number) => setFocus({ tree, node }), [tree]);
+  const onResetFocus = useCallback(() => setFocus({ tree, node: 0 }), [tree]);
+  const onSelectFunction = useCallback((name: string) => {
+    setRegex(true);
+    setSearch(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  }, []);
+  const focusPath = useMemo(() => (focus > 0 ? pathOf(tree, focus) : []), [tree, focus]);
+  const palette = useMemo(() => diffPalette(diffScheme), [diffScheme]);
+
+  return (
+    <div className={styles.wrap} style={{ width, height }} data-testid={TEST_IDS.panel}>
+      <Toolbar
+        search={search}
+        regex={regex}
+        result={result}
+        searchError={searched.ok ? undefined : searched.error}
+        diff={diff}
+        mode={mode}
+        focusPath={focusPath}
+        onSearch={setSearch}
+        onRegex={setRegex}
+        onMode={setMode}
+        onResetFocus={onResetFocus}
+      />
+      {notices.map((n) => (
+        <div key={n} className={styles.notice} data-testid={TEST_IDS.notice}>
+          {n}
+        </div>
+      ))}
+      {diff && (
+        <div className={styles.legend} data-testid={TEST_IDS.legend}>
+          <span>less in comparison</span>
+          <span className={styles.gradient} style={{ background: `linear-gradient(90deg, ${palette[0]}, ${palette[Math.floor(palette.length / 2)]}, ${palette[palette.length - 1]})` }} />
+          <span>more in comparison (share of each side&apos;s total)</span>
+        </div>
+      )}
+      <div className={styles.graph} style={{ height: graphHeight }}>
+        <FlameGraphCanvas
+          layout={layout}
+          view={view}
+          style={style}
+          hoverColor={theme.colors.text.maxContrast}
+          matches={result?.matches}
+          onHover={onHover}
+          onClick={onClick}
+          onDrawn={onDrawn}
+        />
+        {hover.node >= 0 && hover.node < tree.size && <Tooltip tree={tree} node={hover.node} x={hover.x} y={hover.y} />}
+      </div>
+      {showTable && (
+        <div className={styles.tables}>
+          {diff && <ChangesTable rows={changes} onSelect={onSelectFunction} />}
+          <TopTable
+            rows={rows}
+            unit={tree.unit}
+            total={tree.total[0]}
+            sort={sort}
+            onSort={setSort}
+            onSelect={onSelectFunction}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  wrap: css({ display: 'flex', flexDirection: 'column', overflow: 'hidden' }),
+  notice: css({ color: theme.colors.warning.text, fontSize: theme.typography.bodySmall.fontSize, height: 20, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }),
+  legend: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), height: 20, fontSize: theme.typography.bodySmall.fontSize, color: theme.colors.text.secondary }),
+  gradient: css({ width: 120, height: 10, borderRadius: 2 }),
+  graph: css({ position: 'relative', overflowY: 'auto', overflowX: 'hidden', flexShrink: 0 }),
+  tables: css({ flex: 1, overflow: 'auto', marginTop: theme.spacing(0.5), display: 'flex', flexDirection: 'column', gap: theme.spacing(1) }),
+});

@@ -1,0 +1,96 @@
+import { css } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { Button, Input, useStyles2 } from '@grafana/ui';
+import { memo } from 'react';
+
+import { TEST_IDS } from '../constants';
+import { SearchResult } from '../data/ops';
+import { GraphMode } from '../render/layout';
+
+import { formatPercent } from './format';
+
+interface Props {
+  search: string;
+  regex: boolean;
+  result?: SearchResult;
+  searchError?: string;
+  diff: boolean;
+  mode: GraphMode;
+  focusPath: string[];
+  onSearch: (text: string) => void;
+  onRegex: (regex: boolean) => void;
+  onMode: (mode: GraphMode) => void;
+  onResetFocus: () => void;
+}
+
+export const Toolbar = memo(function Toolbar(props: Props) {
+  const { search, regex, result, searchError, diff, mode, focusPath, onSearch, onRegex, onMode, onResetFocus } = props;
+  const styles = useStyles2(getStyles);
+  return (
+    <div className={styles.bar}>
+      <div className={styles.search}>
+        <Input
+          value={search}
+          placeholder={regex ? 'Search functions (regular expression)' : 'Search functions'}
+          onChange={(e) => onSearch(e.currentTarget.value)}
+          data-testid={TEST_IDS.search}
+          width={36}
+        />
+        <Button
+          variant={regex ? 'primary' : 'secondary'}
+          size="sm"
+          fill="outline"
+          onClick={() => onRegex(!regex)}
+          data-testid={TEST_IDS.searchRegex}
+          tooltip="Regular expression"
+        >
+          .*
+        </Button>
+      </div>
+      {searchError ? (
+        <span className={styles.error} data-testid={TEST_IDS.searchShare}>
+          {searchError}
+        </span>
+      ) : result ? (
+        <span className={styles.share} data-testid={TEST_IDS.searchShare}>
+          {result.matchCount.toLocaleString('en-US')} frames, {formatPercent(result.share)} of samples
+          {diff && result.shareRight !== undefined ? ` (baseline) → ${formatPercent(result.shareRight)} (comparison)` : ''}
+        </span>
+      ) : null}
+      <span className={styles.path} data-testid={TEST_IDS.focusPath} title={focusPath.join(' › ')}>
+        {focusPath.length ? `Focus: ${focusPath.join(' › ')}` : ''}
+      </span>
+      {focusPath.length > 0 && (
+        <Button size="sm" variant="secondary" onClick={onResetFocus} data-testid={TEST_IDS.resetFocus} icon="search-minus">
+          Reset
+        </Button>
+      )}
+      <Button
+        size="sm"
+        variant="secondary"
+        fill="outline"
+        onClick={() => onMode(mode === 'icicle' ? 'flame' : 'icicle')}
+        data-testid={TEST_IDS.modeToggle}
+      >
+        {mode === 'icicle' ? 'Icicle' : 'Flame'}
+      </Button>
+    </div>
+  );
+});
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  bar: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), padding: theme.spacing(0.5, 0), minHeight: 36 }),
+  search: css({ display: 'flex', gap: theme.spacing(0.5), alignItems: 'center' }),
+  share: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap' }),
+  error: css({ color: theme.colors.error.text, fontSize: theme.typography.bodySmall.fontSize }),
+  path: css({
+    flex: 1,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    color: theme.colors.text.secondary,
+    fontSize: theme.typography.bodySmall.fontSize,
+    direction: 'rtl',
+    textAlign: 'left',
+  }),
+});

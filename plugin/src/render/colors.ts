@@ -1,0 +1,98 @@
+/**
+ * Colours: by package (a stable hue per package, the way Grafana's flame graph colours), and
+ * for diffs by the change of a node's share (each side against its own total): more = red,
+ * less = green, or blue/orange-red in the colour-blind palette. Colour strings are computed
+ * once per name / per bucket, never per frame.
+ */
+export type DiffScheme = 'red-green' | 'colorblind';
+
+/** Package of a frame name: Go (`github.com/x/y.(*T).M` -> `github.com/x/y`), paths, `::`. */
+export function packageOf(name: string): string {
+  const slash = name.lastIndexOf('/');
+  const dot = name.indexOf('.', slash + 1);
+  if (dot > 0) {
+    return name.slice(0, dot);
+  }
+  const colons = name.indexOf('::');
+  if (colons > 0) {
+    return name.slice(0, colons);
+  }
+  return slash > 0 ? name.slice(0, slash) : name;
+}
+
+function hash(s: string): number {
+  // FNV-1a
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Warm hues (red .. yellow) as flame graphs traditionally use, spread by package. */
+export function packageColor(name: string, dark: boolean): string {
+  const h = hash(packageOf(name));
+  const hue = 10 + (h % 45);
+  const sat = 65 + ((h >>> 8) % 25);
+  const light = dark ? 38 + ((h >>> 16) % 14) : 62 + ((h >>> 16) % 14);
+  return `hsl(${hue}, ${sat}%, ${light}%)`;
+}
+
+export function packageColors(names: string[], dark: boolean): string[] {
+  const byPackage = new Map<string, string>();
+  return names.map((n) => {
+    const p = packageOf(n);
+    let c = byPackage.get(p);
+    if (!c) {
+      c = packageColor(n, dark);
+      byPackage.set(p, c);
+    }
+    return c;
+  });
+}
+
+const PALETTES: Record<DiffScheme, [number[], number[], number[]]> = {
+  'red-green': [
+    [0, 170, 0],
+    [148, 142, 142],
+    [200, 0, 0],
+  ],
+  colorblind: [
+    [26, 133, 255],
+    [148, 142, 142],
+    [220, 50, 32],
+  ],
+};
+
+export const DIFF_BUCKETS = 41;
+
+/** DIFF_BUCKETS colours from "much less" (0) through "same" (middle) to "much more" (last). */
+export function diffPalette(scheme: DiffScheme): string[] {
+  const [less, same, more] = PALETTES[scheme];
+  const out: string[] = [];
+  const mid = (DIFF_BUCKETS - 1) / 2;
+  for (let b = 0; b < DIFF_BUCKETS; b++) {
+    const t = (b - mid) / mid;
+    const to = t < 0 ? less : more;
+    const a = Math.abs(t);
+    const c = same.map((v, k) => Math.round(v + (to[k] - v) * a));
+    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
+  }
+  return out;
+}
+
+/**
+ * Bucket of a node's change: the relative change of its share, (right - left) / left,
+ * clamped to [-100%, +100%] as Grafana's diff colouring does; new nodes are "much more".
+ */
+export function diffBucket(left: number, leftTotal: number, right: number, rightTotal: number): number {
+  const mid = (DIFF_BUCKETS - 1) / 2;
+  const l = leftTotal > 0 ? left / leftTotal : 0;
+  const r = rightTotal > 0 ? right / rightTotal : 0;
+  if (l === 0) {
+    return r === 0 ? mid : DIFF_BUCKETS - 1;
+  }
+  const rel = Math.max(-1, Math.min(1, (r - l) / l));
+  return Math.round(mid + rel * mid);
+}

@@ -1,0 +1,150 @@
+import { isDiff } from '../data/tree';
+
+import { diffBucket, diffPalette, DiffScheme, packageColors } from './colors';
+import { Layout, MIN_NODE_PX, nodeRect, rowY, View } from './layout';
+
+/** Everything drawing needs besides the layout and the view; plain values, no React. */
+export interface DrawStyle {
+  dark: boolean;
+  background: string;
+  text: string;
+  /** colour of nodes that do not match an active search, and of ancestors above a focus */
+  dimmed: string;
+  dimmedText: string;
+  font: string;
+  diffScheme: DiffScheme;
+}
+
+/** Per-tree colour tables, computed once per tree and style. */
+export interface Paint {
+  /** colour per name id (package colouring) */
+  byName: string[];
+  /** colour per node (diff trees) */
+  byNode?: Uint8Array;
+  palette?: string[];
+  charWidth: number;
+}
+
+export function makePaint(layout: Layout, style: DrawStyle, ctx?: CanvasRenderingContext2D | null): Paint {
+  const tree = layout.tree;
+  const paint: Paint = { byName: packageColors(tree.names, style.dark), charWidth: 7 };
+  if (ctx) {
+    ctx.font = style.font;
+    const w = ctx.measureText('abcdefghijklmnopqrstuvwxyz').width / 26;
+    paint.charWidth = w > 0 ? w : 7;
+  }
+  if (isDiff(tree)) {
+    const lt = tree.total[0];
+    const rt = tree.totalRight[0];
+    paint.byNode = new Uint8Array(tree.size);
+    for (let i = 0; i < tree.size; i++) {
+      paint.byNode[i] = diffBucket(tree.total[i], lt, tree.totalRight[i], rt);
+    }
+    paint.palette = diffPalette(style.diffScheme);
+  }
+  return paint;
+}
+
+/** Fits a label into `px` pixels: keeps the end of the name (the function), elides the start. */
+export function fitLabel(label: string, px: number, charWidth: number): string {
+  const room = Math.floor((px - 6) / charWidth);
+  if (room < 3) {
+    return '';
+  }
+  if (label.length <= room) {
+    return label;
+  }
+  return '…' + label.slice(label.length - (room - 1));
+}
+
+export interface DrawStats {
+  drawn: number;
+  skipped: number;
+}
+
+/**
+ * Draws the visible part of the graph. Cost is proportional to the nodes drawn: a node
+ * narrower than MIN_NODE_PX is skipped with its whole subtree (O(1) thanks to `end`), and so
+ * is a node whose row is below the canvas.
+ */
+export function drawGraph(
+  ctx: CanvasRenderingContext2D,
+  layout: Layout,
+  view: View,
+  style: DrawStyle,
+  paint: Paint,
+  matches?: Uint8Array
+): DrawStats {
+  const tree = layout.tree;
+  ctx.fillStyle = style.background;
+  ctx.fillRect(0, 0, view.width, view.height);
+  ctx.font = style.font;
+  ctx.textBaseline = 'middle';
+  const stats: DrawStats = { drawn: 0, skipped: 0 };
+  if (tree.size === 0) {
+    return stats;
+  }
+  const f = view.focus;
+  const rh = view.rowHeight;
+  const maxRow = Math.ceil(view.height / rh);
+  const colorOf = (i: number) => {
+    if (matches && !matches[i]) {
+      return style.dimmed;
+    }
+    return paint.byNode && paint.palette ? paint.palette[paint.byNode[i]] : paint.byName[tree.nameId[i]];
+  };
+  const label = (i: number, x: number, y: number, w: number, color: string) => {
+    if (w < 20) {
+      return;
+    }
+    const text = fitLabel(tree.names[tree.nameId[i]], w, paint.charWidth);
+    if (text) {
+      ctx.fillStyle = color;
+      ctx.fillText(text, x + 3, y + rh / 2, w - 6);
+    }
+  };
+  // ancestors of the focus: full width, dimmed
+  for (let a = tree.parent[f]; a >= 0; a = tree.parent[a]) {
+    const y = rowY(view, tree.level[a]);
+    ctx.fillStyle = style.dimmed;
+    ctx.fillRect(0, y + 0.5, view.width, rh - 1);
+    label(a, 0, y, view.width, style.dimmedText);
+    stats.drawn++;
+  }
+  const scale = view.width / (layout.weight[f] || 1);
+  const x0 = layout.start[f];
+  const end = tree.end[f];
+  for (let i = f; i < end; ) {
+    const w = layout.weight[i] * scale;
+    const row = tree.level[i];
+    if (w < MIN_NODE_PX || row >= maxRow) {
+      stats.skipped += tree.end[i] - i;
+      i = tree.end[i];
+      continue;
+    }
+    const x = (layout.start[i] - x0) * scale;
+    const y = rowY(view, row);
+    ctx.fillStyle = colorOf(i);
+    // a 1px gap between neighbours when there is room for it
+    ctx.fillRect(x, y + 0.5, w > 2 ? w - 0.5 : w, rh - 1);
+    label(i, x, y, w, matches && !matches[i] ? style.dimmedText : style.text);
+    stats.drawn++;
+    i++;
+  }
+  return stats;
+}
+
+/** The hover highlight, drawn on the overlay canvas so hovering never redraws the graph. */
+export function drawHover(ctx: CanvasRenderingContext2D, layout: Layout, view: View, node: number, color: string) {
+  ctx.clearRect(0, 0, view.width, view.height);
+  if (node < 0) {
+    return;
+  }
+  const r = nodeRect(layout, view, node);
+  if (!r) {
+    return;
+  }
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2;
+  ctx.strokeRect(r.x + 1, r.y + 1, Math.max(r.w - 2, 1), r.h - 2);
+}

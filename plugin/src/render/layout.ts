@@ -1,0 +1,137 @@
+import { weightOf } from '../data/ops';
+import { Tree } from '../data/tree';
+
+/**
+ * Horizontal layout of a tree: each node's start and width in weight units (its total; for a
+ * diff the sum of both sides' shares). Computed once per tree in O(n); everything after that
+ * (drawing, hit testing, zoom) only looks at the nodes that are visible.
+ */
+export interface Layout {
+  tree: Tree;
+  weight: Float64Array;
+  start: Float64Array;
+  maxLevel: number;
+}
+
+export function computeLayout(tree: Tree): Layout {
+  const weight = weightOf(tree);
+  const start = new Float64Array(tree.size);
+  const next = new Float64Array(tree.size > 0 ? maxLevelOf(tree) + 2 : 1);
+  for (let i = 0; i < tree.size; i++) {
+    const l = tree.level[i];
+    const s = next[l];
+    start[i] = s;
+    next[l] = s + weight[i];
+    next[l + 1] = s;
+  }
+  return { tree, weight, start, maxLevel: tree.size > 0 ? maxLevelOf(tree) : 0 };
+}
+
+function maxLevelOf(tree: Tree): number {
+  let m = 0;
+  for (let i = 0; i < tree.size; i++) {
+    if (tree.level[i] > m) {
+      m = tree.level[i];
+    }
+  }
+  return m;
+}
+
+export type GraphMode = 'icicle' | 'flame';
+
+/** What is on screen: the focused node spans the width; its ancestors stay above it, full width. */
+export interface View {
+  focus: number;
+  width: number;
+  height: number;
+  rowHeight: number;
+  mode: GraphMode;
+}
+
+export const ROW_HEIGHT = 20;
+/** nodes narrower than this many pixels are not drawn, nor is anything below them */
+export const MIN_NODE_PX = 0.75;
+
+export function rowsNeeded(layout: Layout, focus: number): number {
+  const tree = layout.tree;
+  let deepest = tree.level[focus] ?? 0;
+  const end = tree.end[focus] ?? 0;
+  for (let i = focus; i < end; i++) {
+    if (tree.level[i] > deepest) {
+      deepest = tree.level[i];
+    }
+  }
+  return deepest + 1;
+}
+
+/** y of the top of a row, for both modes (flame: root at the bottom). */
+export function rowY(view: View, row: number): number {
+  return view.mode === 'icicle' ? row * view.rowHeight : view.height - (row + 1) * view.rowHeight;
+}
+
+export function rowAt(view: View, y: number): number {
+  return view.mode === 'icicle' ? Math.floor(y / view.rowHeight) : Math.floor((view.height - y) / view.rowHeight);
+}
+
+/** Pixel rectangle of node i under the view, or undefined when i is not in the focused branch. */
+export function nodeRect(layout: Layout, view: View, i: number): { x: number; y: number; w: number; h: number } | undefined {
+  const tree = layout.tree;
+  const f = view.focus;
+  const y = rowY(view, tree.level[i]);
+  if (i < f || i >= tree.end[f]) {
+    // an ancestor of the focus spans the full width
+    for (let a = tree.parent[f]; a >= 0; a = tree.parent[a]) {
+      if (a === i) {
+        return { x: 0, y, w: view.width, h: view.rowHeight };
+      }
+    }
+    return undefined;
+  }
+  const scale = view.width / (layout.weight[f] || 1);
+  return { x: (layout.start[i] - layout.start[f]) * scale, y, w: layout.weight[i] * scale, h: view.rowHeight };
+}
+
+/**
+ * The node under (x, y), or -1. Walks from the focus down the rows, picking the child that
+ * contains x at each level: O(depth x fan-out), independent of the profile's size.
+ */
+export function hitTest(layout: Layout, view: View, x: number, y: number): number {
+  const tree = layout.tree;
+  if (tree.size === 0 || x < 0 || x > view.width || y < 0 || y > view.height) {
+    return -1;
+  }
+  const row = rowAt(view, y);
+  const f = view.focus;
+  const fl = tree.level[f];
+  if (row < 0) {
+    return -1;
+  }
+  if (row < fl) {
+    let a = f;
+    while (a >= 0 && tree.level[a] > row) {
+      a = tree.parent[a];
+    }
+    return a;
+  }
+  const scale = view.width / (layout.weight[f] || 1);
+  const wx = layout.start[f] + x / scale;
+  let node = f;
+  for (let level = fl; level < row; level++) {
+    let found = -1;
+    const end = tree.end[node];
+    for (let c = node + 1; c < end; c = tree.end[c]) {
+      if (wx >= layout.start[c] && wx < layout.start[c] + layout.weight[c]) {
+        found = c;
+        break;
+      }
+      if (layout.start[c] > wx) {
+        break;
+      }
+    }
+    if (found < 0) {
+      return -1;
+    }
+    node = found;
+  }
+  return layout.weight[node] * scale >= MIN_NODE_PX ? node : -1;
+}
