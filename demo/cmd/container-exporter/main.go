@@ -11,7 +11,7 @@
 // Served: container_cpu_usage_seconds_total, container_cpu_cfs_periods_total,
 // container_cpu_cfs_throttled_periods_total, container_cpu_cfs_throttled_seconds_total,
 // container_spec_cpu_quota, container_spec_cpu_period (and cAdvisor's other
-// cpu and memory series) for /hotpath-demo/<pod> (container="") and
+// cpu series) for /hotpath-demo/<pod> (container="") and
 // /hotpath-demo/<pod>/<container>.
 package main
 
@@ -58,10 +58,7 @@ func main() {
 	}
 	defer m.Stop()
 
-	reg := prometheus.NewRegistry()
-	// The kubelet's request options: every container below "/", latest stats only.
-	opts := v2.RequestOptions{IdType: v2.TypeName, Count: 1, Recursive: true}
-	reg.MustRegister(metrics.NewPrometheusCollector(m, PodLabels(*parent, *namespace), includedMetrics, clock.RealClock{}, opts))
+	reg := newRegistry(m, *parent, *namespace)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 
@@ -84,12 +81,20 @@ func main() {
 	}
 }
 
-// includedMetrics is what hotpath reads (cpu: usage and CFS) plus memory,
-// which dashboards commonly put beside it. Everything else (disk, network,
-// perf) costs housekeeping time and is left out.
+// newRegistry serves the manager's containers as the kubelet's
+// /metrics/cadvisor does: every container below "/", latest stats only.
+func newRegistry(m manager.Manager, parent, namespace string) *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	opts := v2.RequestOptions{IdType: v2.TypeName, Count: 1, Recursive: true}
+	reg.MustRegister(metrics.NewPrometheusCollector(m, PodLabels(parent, namespace), includedMetrics, clock.RealClock{}, opts))
+	return reg
+}
+
+// includedMetrics is what hotpath reads: cpu usage and CFS. cgroup-helper
+// makes groups in the cpu and cpuacct hierarchies only, so memory, disk and
+// network series would be zeros, not measurements: they are left out.
 var includedMetrics = container.MetricSet{
-	container.CpuUsageMetrics:    struct{}{},
-	container.MemoryUsageMetrics: struct{}{},
+	container.CpuUsageMetrics: struct{}{},
 }
 
 // newManager starts cAdvisor as the kubelet does (pkg/kubelet/cadvisor): an

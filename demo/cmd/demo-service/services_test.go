@@ -1,0 +1,80 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hotpath/hotpath/demo/service"
+)
+
+func build(t *testing.T, name string, args ...string) (service.Spec, error) {
+	t.Helper()
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	b := builders[name](fs)
+	if err := fs.Parse(args); err != nil {
+		return service.Spec{}, err
+	}
+	return b()
+}
+
+// Every service builds with its defaults, serves its route and has a default
+// port; the ones with a story have its switch.
+func TestEveryServiceBuildsWithDefaults(t *testing.T) {
+	stories := map[string]string{"api": "println", "poller": "epoll", "worker": "cfs", "gzipper": "gzip", "cache": "", "catalog": ""}
+	var names []string
+	for name := range builders {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if strings.Join(names, ",") != "api,cache,catalog,gzipper,poller,worker" {
+		t.Fatalf("services: %v", names)
+	}
+	for _, name := range names {
+		spec, err := build(t, name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if spec.Incident != stories[name] || (spec.Incident != "") != (spec.Switch != nil) || len(spec.Routes) != 1 || defaultPorts[name] == "" {
+			t.Errorf("%s: incident %q, switch %v, %d routes, port %q", name, spec.Incident, spec.Switch != nil, len(spec.Routes), defaultPorts[name])
+		}
+		if _, err := service.New(spec, 0); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// Knobs out of range are refused before anything starts.
+func TestBadKnobsAreRefused(t *testing.T) {
+	for _, c := range [][]string{
+		{"cache", "-blob-size", "0"},
+		{"poller", "-tick", "0s"},
+		{"worker", "-pool", "0"},
+		{"gzipper", "-level", "12"},
+	} {
+		if _, err := build(t, c[0], c[1:]...); err == nil {
+			t.Errorf("%v accepted", c)
+		}
+	}
+}
+
+// The worker and the catalog answer their routes.
+func TestRoutesAnswer(t *testing.T) {
+	for name, path := range map[string]string{"worker": "/builds", "catalog": "/items", "cache": "/blob"} {
+		spec, err := build(t, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := httptest.NewRecorder()
+		spec.Routes[path].ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != http.StatusOK || rec.Body.Len() == 0 {
+			t.Errorf("%s %s: %d", name, path, rec.Code)
+		}
+	}
+}
