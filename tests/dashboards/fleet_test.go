@@ -12,7 +12,8 @@ import (
 // dashboards and rules read, as a function of time, so one model serves both
 // the backfilled history and the live /metrics page without a counter reset:
 //   - api (4 pods) calls cache (2 pods), seen by the service graph;
-//   - traffic swings over the day (so the cost model can fit fixed + marginal);
+//   - traffic swings over the day and every 20 minutes (so the cost model and
+//     the recent fit can fit fixed + marginal);
 //   - api's 4th pod costs 3x per request (CPUPerRequestOutlier);
 //   - from regressAt on, every api request costs 2.5x (CPUPerRequestRegression);
 //   - api's first pod is CFS-throttled (CPUThrottlingSustained).
@@ -40,11 +41,15 @@ var pods = []pod{
 const day = 24 * time.Hour
 
 // requests is a pod's request counter at t: the integral of
-// rate * (1 + 0.5 sin(2πt/day)).
+// rate * (1 + 0.5 sin(2πt/day) + 0.3 sin(2πt/20m)). The daily swing feeds the
+// cost model's fit, the 20-minute one the recent fit (last 30 minutes).
 func (f fleet) requests(p pod, t time.Time) float64 {
 	s := t.Sub(f.start).Seconds()
-	w := 2 * math.Pi / day.Seconds()
-	return p.reqPerSec * (s + 0.5*(1-math.Cos(w*s))/w)
+	swing := func(share float64, period time.Duration) float64 {
+		w := 2 * math.Pi / period.Seconds()
+		return share * (1 - math.Cos(w*s)) / w
+	}
+	return p.reqPerSec * (s + swing(0.5, day) + swing(0.3, 20*time.Minute))
 }
 
 // cpu is a pod's CPU seconds counter at t.

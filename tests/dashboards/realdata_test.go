@@ -2,9 +2,11 @@ package dashboards
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,9 +21,9 @@ import (
 )
 
 // Every query of every shipped dashboard returns at least one series from the
-// real Prometheus running the generated rules over a scripted fleet with 26
-// hours of backfilled history (the baselines need a day). So a typo in a
-// selector, a label or a recorded name fails here.
+// real Prometheus running the generated rules over a scripted fleet with
+// backfilled history (raw and recorded), long enough for the baselines. So a
+// typo in a selector, a label or a recorded name fails here.
 func TestEveryQueryReturnsData(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Prometheus and backfills a day of history")
@@ -33,15 +35,15 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	alerts := withoutForDurations(t, alertRules)
 
 	now := time.Now().Truncate(time.Minute)
-	f := fleet{start: now.Add(-26 * time.Hour), regressAt: now.Add(-40 * time.Minute)}
+	f := fleet{start: now.Add(-history(t)), regressAt: now.Add(-40 * time.Minute)}
 	dataDir := filepath.Join(t.TempDir(), "data")
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	began := time.Now()
 	harness.BackfillOpenMetrics(t, dataDir, f.OpenMetrics(f.start, now, time.Minute))
-	harness.BackfillRules(t, dataDir, []string{rules}, f.start, now, 8)
-	t.Logf("backfilled 26h of raw and recorded history in %s", time.Since(began).Round(time.Second))
+	harness.BackfillRules(t, dataDir, []string{rules}, f.start, now, 12)
+	t.Logf("backfilled %s of raw and recorded history in %s", now.Sub(f.start), time.Since(began).Round(time.Second))
 
 	exp := harness.NewExporter(t, f.Text(time.Now()))
 	stop := make(chan struct{})
@@ -80,6 +82,29 @@ func TestEveryQueryReturnsData(t *testing.T) {
 		}
 		return len(pending) == 0, fmt.Sprintf("%d queries without data:\n  %s", len(pending), strings.Join(pending, "\n  "))
 	})
+}
+
+// history is how much history the fleet gets: the rule pack's
+// baselineMinHistory (with less, a service has no baseline series at all)
+// plus 2h, so the baseline and cost-model panels have data. Not the full 1d
+// window: the rules backfill evaluates one dependency level per pass over the
+// whole history, and the baseline chain is deep.
+func history(t *testing.T) time.Duration {
+	root := harness.RepoRoot()
+	out, err := exec.Command(harness.Tool(t, "jsonnet"), "-J", filepath.Join(root, "jsonnet"),
+		"-e", "std.get((import 'mixin.libsonnet')._config, 'baselineMinHistory', '24h')").Output()
+	if err != nil {
+		t.Fatalf("read baselineMinHistory: %v", err)
+	}
+	var s string
+	if err := json.Unmarshal(out, &s); err != nil {
+		t.Fatal(err)
+	}
+	d, err := model.ParseDuration(s)
+	if err != nil {
+		t.Fatalf("baselineMinHistory %q: %v", s, err)
+	}
+	return time.Duration(d) + 2*time.Hour
 }
 
 // rulePack is the generated rule files the test loads unchanged (a variable
