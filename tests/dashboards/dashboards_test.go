@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -51,15 +50,6 @@ func load(t *testing.T, dir string) map[string]dashboard {
 func shipped(t *testing.T) (plain, imported map[string]dashboard) {
 	root := harness.RepoRoot()
 	return load(t, filepath.Join(root, "dashboards")), load(t, filepath.Join(root, "dashboards", "import"))
-}
-
-func names(m map[string]dashboard) []string {
-	var n []string
-	for k := range m {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
 }
 
 func (d dashboard) panels() []map[string]any {

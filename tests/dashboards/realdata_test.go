@@ -70,7 +70,7 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	var pending []string
 	harness.WaitFor(t, 150*time.Second, "every dashboard query returns data", func() (bool, string) {
 		pending = pending[:0]
-		for _, name := range names(plain) {
+		for _, name := range sortedKeys(plain) {
 			d := plain[name]
 			vals := sampleValues(d, "2m")
 			for _, q := range d.queries(t) {

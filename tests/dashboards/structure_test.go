@@ -17,7 +17,7 @@ import (
 
 func TestShippedDashboards(t *testing.T) {
 	plain, imported := shipped(t)
-	if got, want := names(plain), names(imported); !reflect.DeepEqual(got, want) || len(got) != len(wantUIDs) {
+	if got, want := sortedKeys(plain), sortedKeys(imported); !reflect.DeepEqual(got, want) || len(got) != len(wantUIDs) {
 		t.Fatalf("dashboards/ has %v, dashboards/import/ has %v; want %d each", got, want, len(wantUIDs))
 	}
 	for name, d := range plain {
@@ -253,7 +253,7 @@ func TestImportFlavour(t *testing.T) {
 				asked[plugin] = true
 			}
 			if !reflect.DeepEqual(asked, queried) {
-				t.Errorf("the import dialog asks for %v, the panels query %v", keys(asked), keys(queried))
+				t.Errorf("the import dialog asks for %v, the panels query %v", sortedKeys(asked), sortedKeys(queried))
 			}
 			checkRequires(t, imp)
 
@@ -300,15 +300,6 @@ func checkRequires(t *testing.T, d dashboard) {
 	}
 }
 
-func keys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // The service dashboard ends with the overlay panel, wired to CPU per
 // request, the anomaly alerts and a Pyroscope profile query, next to the
 // built-in flame graph fed by the same profile query.
@@ -344,7 +335,7 @@ func TestServiceDashboardWhereInTheCode(t *testing.T) {
 	opts := overlay["options"].(map[string]any)
 	ts, an, pr := targets[opts["timeSeriesRefId"].(string)], targets[opts["anomalyRefId"].(string)], targets[opts["profileRefId"].(string)]
 	if ts == nil || an == nil || pr == nil {
-		t.Fatalf("options %v name refIds the panel lacks (%v)", opts, keys(map[string]bool{"A": ts != nil, "B": an != nil, "C": pr != nil}))
+		t.Fatalf("options %v name refIds the panel lacks (%v)", opts, sortedKeys(map[string]bool{"A": ts != nil, "B": an != nil, "C": pr != nil}))
 	}
 	if ts["refId"] != "A" || !strings.HasPrefix(ts["expr"].(string), "job:cpu_seconds_per_request:ratio_rate5m{") {
 		t.Errorf("refId A is not CPU per request: %v", ts["expr"])
