@@ -20,8 +20,9 @@ function(cfg) {
   // The marginal cost (CPU seconds per request) times the current load.
   cpuMarginal: '%s * %s' % [by(s.cpuPerRequestBaselineMarginal), by(s.requests)],
   // The last 30 minutes' fit behind CPUNotTrackingLoad: the share of CPU that
-  // does not follow requests, and how much requests swung.
-  recentFixedShare: '%s / %s' % [by(s.cpuRecentFixed), by(s.cpu)],
+  // does not follow requests (the value the alert compares), and how much
+  // requests swung.
+  recentFixedShare: by(s.cpuRecentFixedShare),
   requestsVariation: by(s.requestsRecentVariation),
 
   // 2. One instance or all?
