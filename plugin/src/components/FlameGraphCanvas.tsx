@@ -90,7 +90,7 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
 });
 
 const styles = {
-  wrap: css({ position: 'relative' }),
+  wrap: css({ position: 'relative', flexShrink: 0 }),
   canvas: css({ position: 'absolute', left: 0, top: 0 }),
   overlay: css({ position: 'absolute', left: 0, top: 0, cursor: 'pointer' }),
 };

@@ -113,7 +113,8 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
           <span>more in comparison (share of each side&apos;s total)</span>
         </div>
       )}
-      <div className={styles.graph} style={{ height: graphHeight }}>
+      {/* flame mode: the root is at the bottom, so the scroll area starts there */}
+      <div className={styles.graph} style={{ height: graphHeight, flexDirection: mode === 'flame' ? 'column-reverse' : 'column' }}>
         <FlameGraphCanvas
           layout={layout}
           view={view}
@@ -148,6 +149,6 @@ const getStyles = (theme: GrafanaTheme2) => ({
   notice: css({ color: theme.colors.warning.text, fontSize: theme.typography.bodySmall.fontSize, height: 20, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }),
   legend: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), height: 20, fontSize: theme.typography.bodySmall.fontSize, color: theme.colors.text.secondary }),
   gradient: css({ width: 120, height: 10, borderRadius: 2 }),
-  graph: css({ position: 'relative', overflowY: 'auto', overflowX: 'hidden', flexShrink: 0 }),
+  graph: css({ position: 'relative', display: 'flex', overflowY: 'auto', overflowX: 'hidden', flexShrink: 0 }),
   tables: css({ flex: 1, overflow: 'auto', marginTop: theme.spacing(0.5), display: 'flex', flexDirection: 'column', gap: theme.spacing(1) }),
 });

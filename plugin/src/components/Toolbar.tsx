@@ -30,11 +30,11 @@ export const Toolbar = memo(function Toolbar(props: Props) {
     <div className={styles.bar}>
       <div className={styles.search}>
         <Input
+          className={styles.input}
           value={search}
           placeholder={regex ? 'Search functions (regular expression)' : 'Search functions'}
           onChange={(e) => onSearch(e.currentTarget.value)}
           data-testid={TEST_IDS.search}
-          width={36}
         />
         <Button
           variant={regex ? 'primary' : 'secondary'}
@@ -80,7 +80,8 @@ export const Toolbar = memo(function Toolbar(props: Props) {
 
 const getStyles = (theme: GrafanaTheme2) => ({
   bar: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), padding: theme.spacing(0.5, 0), minHeight: 36 }),
-  search: css({ display: 'flex', gap: theme.spacing(0.5), alignItems: 'center' }),
+  search: css({ display: 'flex', gap: theme.spacing(0.5), alignItems: 'center', flexShrink: 0 }),
+  input: css({ width: 280 }),
   share: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap' }),
   error: css({ color: theme.colors.error.text, fontSize: theme.typography.bodySmall.fontSize }),
   path: css({
