@@ -3,11 +3,13 @@ package cgroup
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,6 +129,23 @@ func TestRemoveEvictsProcessesAndEmptyLevels(t *testing.T) {
 	}
 }
 
+// Shares are written on every level of the group.
+func TestSetShares(t *testing.T) {
+	m := testManager(t)
+	g, err := m.Create("poller-0/poller", 0, 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetShares(128); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range g.levels() {
+		if b, _ := os.ReadFile(filepath.Join(dir, "cpu.shares")); strings.TrimSpace(string(b)) != "128" {
+			t.Errorf("%s: cpu.shares %q", dir, b)
+		}
+	}
+}
+
 // CleanStale removes what a crashed run left: every group under the parent.
 func TestCleanStaleRemovesEveryGroup(t *testing.T) {
 	m := testManager(t)
@@ -156,10 +175,23 @@ func TestRejectsBadNamesAndQuotas(t *testing.T) {
 		}
 	}
 	g := &Group{m: m, Name: "x"}
+	if err := g.SetShares(1); err == nil {
+		t.Error("shares of 1 accepted")
+	}
 	if err := g.SetQuota(0.001, 100*time.Millisecond); err == nil {
 		t.Error("a 100us quota was accepted")
 	}
 	if err := g.SetQuota(0.2, 0); err == nil {
 		t.Error("a zero period was accepted")
+	}
+}
+
+// Where there is no cpu controller, Check says so, and says it is the
+// "unavailable" case the demo works around.
+func TestCheckExplainsAMissingController(t *testing.T) {
+	m := &Manager{CPU: filepath.Join(t.TempDir(), "no-cpu"), Parent: "x"}
+	err := m.Check()
+	if !errors.Is(err, ErrUnavailable) || (os.Geteuid() == 0 && !strings.Contains(err.Error(), "no cgroup v1 cpu controller")) {
+		t.Errorf("got %v", err)
 	}
 }

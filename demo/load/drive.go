@@ -78,9 +78,10 @@ func Drive(ctx context.Context, client *http.Client, t Target, maxInFlight int, 
 		wg.Add(1)
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			if get(ctx, client, t.URL) {
+			switch {
+			case get(ctx, client, t.URL):
 				stats.OK.Add(1)
-			} else {
+			case ctx.Err() == nil: // cut short by the end of the run is no failure
 				stats.Failed.Add(1)
 			}
 		}()

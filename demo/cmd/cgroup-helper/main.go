@@ -4,7 +4,7 @@
 //	cgroup-helper check                                   exit 0 if groups can be made, else say why (exit 3)
 //	cgroup-helper run -name worker-0/worker -cpus 0.2 -- CMD [ARGS]
 //	                                                      start CMD inside a new group, remove the group when CMD exits
-//	cgroup-helper create -name worker-0/worker -cpus 0.2 [-pid N]
+//	cgroup-helper create -name worker-0/worker -cpus 0.2 [-shares 1024] [-pid N]
 //	cgroup-helper set -name worker-0/worker -cpus 1.2     change the quota of a running group (0: unlimited)
 //	cgroup-helper stat -name worker-0/worker [-every 5s]  throttled periods, throttled s/s, usage
 //	cgroup-helper remove -name worker-0/worker
@@ -40,6 +40,7 @@ func main() {
 	acctRoot := fs.String("cpuacct-root", "/sys/fs/cgroup/cpuacct", "mount point of the cgroup v1 cpuacct controller")
 	name := fs.String("name", "", "group name below -parent, e.g. worker-0/worker (pod/container)")
 	cpus := fs.Float64("cpus", 0, "CPU limit in cores (0: unlimited)")
+	shares := fs.Int("shares", 0, "cpu.shares, the weight under contention (0: leave the default 1024); run the spinning poller with e.g. 128")
 	period := fs.Duration("period", 100*time.Millisecond, "CFS period")
 	pid := fs.Int("pid", 0, "create: process to move into the group")
 	every := fs.Duration("every", 0, "stat: print rates every interval until interrupted (0: print the counters once)")
@@ -53,10 +54,12 @@ func main() {
 			fmt.Printf("cgroups writable: groups go under %s/%s\n", m.CPU, m.Parent)
 		}
 	case "run":
-		err = run(m, *name, *cpus, *period, fs.Args())
+		err = run(m, *name, *cpus, *shares, *period, fs.Args())
+	case "exec-in": // run's first step, in the child; see run
+		err = execIn(m, *name, fs.Args())
 	case "create":
 		var g *cgroup.Group
-		if g, err = create(m, *name, *cpus, *period); err == nil && *pid > 0 {
+		if g, err = create(m, *name, *cpus, *shares, *period); err == nil && *pid > 0 {
 			err = g.Add(*pid)
 		}
 	case "set":
@@ -80,6 +83,10 @@ func main() {
 	default:
 		usage()
 	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() > 0 {
+		os.Exit(exit.ExitCode()) // run: the command's own status
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cgroup-helper %s: %v\n", cmd, err)
 		if errors.Is(err, cgroup.ErrUnavailable) {
@@ -89,37 +96,48 @@ func main() {
 	}
 }
 
-func create(m *cgroup.Manager, name string, cpus float64, period time.Duration) (*cgroup.Group, error) {
+func create(m *cgroup.Manager, name string, cpus float64, shares int, period time.Duration) (*cgroup.Group, error) {
 	if err := m.Check(); err != nil {
 		return nil, err
 	}
-	return m.Create(name, cpus, period)
+	g, err := m.Create(name, cpus, period)
+	if err != nil {
+		return nil, err
+	}
+	if shares > 0 {
+		if err := g.SetShares(shares); err != nil {
+			_ = g.Remove()
+			return nil, err
+		}
+	}
+	return g, nil
 }
 
-// run starts the command, moves it into the group at once (before its
-// runtime has started any real work), forwards SIGINT/SIGTERM to it, and
-// removes the group once it has exited: the supervisor the demo runs the
-// throttled service under.
-func run(m *cgroup.Manager, name string, cpus float64, period time.Duration, argv []string) error {
+// run starts the command inside the group and removes the group once the
+// command has exited, forwarding SIGINT/SIGTERM to it: the supervisor the demo
+// runs the throttled service under. The command is started through this
+// binary's exec-in step, which joins the group before it execs the command,
+// so no instruction of the command runs outside the group.
+func run(m *cgroup.Manager, name string, cpus float64, shares int, period time.Duration, argv []string) error {
 	if len(argv) == 0 {
 		return errors.New("run: give the command after --")
 	}
-	g, err := create(m, name, cpus, period)
+	g, err := create(m, name, cpus, shares, period)
 	if err != nil {
 		return err
 	}
 	defer g.Remove()
-	c := exec.Command(argv[0], argv[1:]...)
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	args := append([]string{"exec-in", "-parent", m.Parent, "-cpu-root", m.CPU, "-cpuacct-root", m.CPUAcct, "-name", name, "--"}, argv...)
+	c := exec.Command(self, args...)
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := c.Start(); err != nil {
 		return err
 	}
-	if err := g.Add(c.Process.Pid); err != nil {
-		_ = c.Process.Kill()
-		_ = c.Wait()
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "cgroup-helper: pid %d runs in %s with %.2f cores per %s\n", c.Process.Pid, g.CgroupName(), cpus, period)
+	fmt.Fprintf(os.Stderr, "cgroup-helper: pid %d runs in %s (%.2f cores per %s, 0 = unlimited)\n", c.Process.Pid, g.CgroupName(), cpus, period)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -128,6 +146,25 @@ func run(m *cgroup.Manager, name string, cpus float64, period time.Duration, arg
 		}
 	}()
 	return c.Wait()
+}
+
+// execIn moves this process into the group, then becomes the command.
+func execIn(m *cgroup.Manager, name string, argv []string) error {
+	if len(argv) == 0 {
+		return errors.New("exec-in: give the command after --")
+	}
+	g, err := m.Open(name)
+	if err != nil {
+		return err
+	}
+	if err := g.Add(os.Getpid()); err != nil {
+		return err
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return err
+	}
+	return syscall.Exec(path, argv, os.Environ())
 }
 
 func stat(m *cgroup.Manager, name string, every time.Duration) error {

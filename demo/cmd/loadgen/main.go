@@ -28,14 +28,9 @@ import (
 	"github.com/hotpath/hotpath/demo/load"
 )
 
-type targetFlags []string
-
-func (t *targetFlags) String() string     { return strings.Join(*t, " ") }
-func (t *targetFlags) Set(v string) error { *t = append(*t, v); return nil }
-
 func main() {
-	var specs targetFlags
-	flag.Var(&specs, "target", "NAME=URL@RATE, repeatable")
+	var specs []string
+	flag.Func("target", "NAME=URL@RATE, repeatable", func(v string) error { specs = append(specs, v); return nil })
 	duration := flag.Duration("duration", 10*time.Minute, "how long to run; the generator stops by itself")
 	maxInFlight := flag.Int("max-in-flight", 32, "outstanding requests per target at most")
 	every := flag.Duration("report", 30*time.Second, "print per-target counts this often (0: only at the end)")

@@ -25,14 +25,9 @@ import (
 	"github.com/hotpath/hotpath/demo/profilestore"
 )
 
-type targetFlags []string
-
-func (t *targetFlags) String() string     { return strings.Join(*t, " ") }
-func (t *targetFlags) Set(v string) error { *t = append(*t, v); return nil }
-
 func main() {
-	var specs targetFlags
-	flag.Var(&specs, "target", "SERVICE=BASE_URL of a service serving /debug/pprof/, repeatable")
+	var specs []string
+	flag.Func("target", "SERVICE=BASE_URL of a service serving /debug/pprof/, repeatable", func(v string) error { specs = append(specs, v); return nil })
 	listen := flag.String("listen", "127.0.0.1:9190", "address to serve the query API on")
 	window := flag.Duration("window", 10*time.Second, "length of each collected profile (whole seconds)")
 	retention := flag.Duration("retention", 3*time.Hour, "how long profiles are kept")
