@@ -29,11 +29,16 @@ import (
 	"github.com/hotpath/hotpath/demo/cgroup"
 )
 
-func main() {
-	if len(os.Args) < 2 {
-		usage()
+func main() { os.Exit(realMain(os.Args[1:])) }
+
+// realMain runs one subcommand and returns the exit status: 0, 1 for an
+// error, 2 for bad usage, 3 when cgroups are unavailable, or the status of
+// the command `run` ran.
+func realMain(args []string) int {
+	if len(args) < 1 {
+		return usage()
 	}
-	cmd := os.Args[1]
+	cmd := args[0]
 	fs := flag.NewFlagSet(cmd, flag.ExitOnError)
 	parent := fs.String("parent", "hotpath-demo", "directory under each cgroup hierarchy that holds the demo's groups")
 	cpuRoot := fs.String("cpu-root", "/sys/fs/cgroup/cpu", "mount point of the cgroup v1 cpu controller")
@@ -44,7 +49,7 @@ func main() {
 	period := fs.Duration("period", 100*time.Millisecond, "CFS period")
 	pid := fs.Int("pid", 0, "create: process to move into the group")
 	every := fs.Duration("every", 0, "stat: print rates every interval until interrupted (0: print the counters once)")
-	_ = fs.Parse(os.Args[2:])
+	_ = fs.Parse(args[1:])
 	m := &cgroup.Manager{CPU: *cpuRoot, CPUAcct: *acctRoot, Parent: *parent}
 
 	var err error
@@ -81,19 +86,20 @@ func main() {
 			fmt.Printf("removed stale groups: %s\n", strings.Join(removed, " "))
 		}
 	default:
-		usage()
+		return usage()
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() > 0 {
-		os.Exit(exit.ExitCode()) // run: the command's own status
+		return exit.ExitCode() // run: the command's own status
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cgroup-helper %s: %v\n", cmd, err)
 		if errors.Is(err, cgroup.ErrUnavailable) {
-			os.Exit(3)
+			return 3
 		}
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 func create(m *cgroup.Manager, name string, cpus float64, shares int, period time.Duration) (*cgroup.Group, error) {
@@ -203,7 +209,7 @@ func stat(m *cgroup.Manager, name string, every time.Duration) error {
 	}
 }
 
-func usage() {
+func usage() int {
 	fmt.Fprintln(os.Stderr, "usage: cgroup-helper check|run|create|set|stat|remove|clean [-name POD/CONTAINER] [-cpus N] [-- CMD ARGS]")
-	os.Exit(2)
+	return 2
 }

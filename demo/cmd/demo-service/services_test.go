@@ -78,3 +78,39 @@ func TestRoutesAnswer(t *testing.T) {
 		}
 	}
 }
+
+// The api, wired as the binary wires it, counts each call to the cache on
+// the service-graph edge and serves the cache's bytes.
+func TestAPICountsTheEdgeToTheCache(t *testing.T) {
+	cacheSpec, err := build(t, "cache", "-blob-size", "1024")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := httptest.NewServer(cacheSpec.Routes["/blob"])
+	defer cache.Close()
+	spec, err := build(t, "api", "-cache-url", cache.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := service.New(spec, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		rec := httptest.NewRecorder()
+		svc.Mux.ServeHTTP(rec, httptest.NewRequest("GET", "/emoji", nil))
+		if rec.Code != 200 || rec.Body.Len() != 1024 {
+			t.Fatalf("/emoji: %d, %d bytes", rec.Code, rec.Body.Len())
+		}
+	}
+	rec := httptest.NewRecorder()
+	svc.Mux.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, want := range []string{
+		`traces_service_graph_request_total{client="api",server="cache"} 3`,
+		`http_requests_total{code="200",handler="/emoji",method="get"} 3`,
+	} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
