@@ -8,7 +8,9 @@
 //   slope = cov(c, r) / var(r)
 //         = (avg(c*r) - avg(c) * avg(r)) / (avg(r^2) - avg(r)^2)
 //
-// from the recorded products c*r and r^2 and avg_over_time; only where traffic
+// from the products c*r and r^2 (recorded in hotpath-requests-cpu, next to c
+// and r, so that all four averages read samples of the same evaluations) and
+// avg_over_time; only where traffic
 // swung (coefficient of variation of r >= loadFitMinVariation), else the slope
 // is noise. A busy loop that starts inside the window is a step in c that least
 // squares partly reads as slope for the next W, hiding the step for up to W
@@ -42,15 +44,6 @@ local series = import '../lib/series.libsonnet';
           cm.model($.hotpathCostModels.cpu).fast
           + cm.model($.hotpathCostModels.alloc).fast
           + [
-            {
-              record: series.cpuTimesRequests,
-              expr: '%s * on (%s) %s' % [c, key, r],
-            },
-            {
-              // Only where CPU is known too, so both products average the same points.
-              record: series.requestsSquared,
-              expr: p.and('%s ^ 2' % r, c, p.service),
-            },
             {
               record: series.requestsRecentVariation,
               expr: p.ratio(

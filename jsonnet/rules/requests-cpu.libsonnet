@@ -61,6 +61,17 @@ local series = import '../lib/series.libsonnet';
             record: series.cpuPerRequest,
             expr: p.ratio(series.cpu, series.requests, p.service),
           },
+          // The products behind the recent fit of CPU on req/s (cost-model.libsonnet),
+          // recorded here with c and r of the same evaluation: its averages then
+          // all read samples at the same timestamps, whichever group reads them.
+          {
+            record: series.cpuTimesRequests,
+            expr: '%s * on (%s) %s' % [series.cpu, p.list(p.service), series.requests],
+          },
+          {
+            record: series.requestsSquared,
+            expr: p.and('%s ^ 2' % series.requests, series.cpu, p.service),
+          },
           {
             record: series.alloc,
             expr: p.sumBy(p.service, p.rate(cfg.allocMetric, [cfg.allocSelector])),

@@ -1,0 +1,180 @@
+package main
+
+import "fmt"
+
+// The annotations each alert must render, written out here rather than read
+// from the rule files, so a test fails when a rule renders other words, labels
+// or numbers than these.
+
+const (
+	runbookURL = "https://github.com/hotpath/hotpath/blob/main/docs/runbook.md#"
+	grafanaURL = "http://localhost:3000"
+)
+
+// service is one service's identity labels.
+type service struct{ cluster, namespace, job string }
+
+func (s service) labels() map[string]string {
+	m := map[string]string{"job": s.job}
+	if s.cluster != "" {
+		m["cluster"] = s.cluster
+	}
+	if s.namespace != "" {
+		m["namespace"] = s.namespace
+	}
+	return m
+}
+
+// sel is a series of this service: metric{cluster=..., namespace=..., job=..., extra...}.
+func (s service) sel(metric string, extra ...string) string {
+	ls := ""
+	add := func(kv string) {
+		if ls != "" {
+			ls += ", "
+		}
+		ls += kv
+	}
+	if s.cluster != "" {
+		add(fmt.Sprintf("cluster=%q", s.cluster))
+	}
+	if s.namespace != "" {
+		add(fmt.Sprintf("namespace=%q", s.namespace))
+	}
+	add(fmt.Sprintf("job=%q", s.job))
+	for _, e := range extra {
+		add(e)
+	}
+	return metric + "{" + ls + "}"
+}
+
+func (s service) where() string {
+	w := s.job
+	if s.namespace != "" {
+		w += " in namespace " + s.namespace
+	}
+	if s.cluster != "" {
+		w += " (cluster " + s.cluster + ")"
+	}
+	return w
+}
+
+func (s service) dashboard() string {
+	return fmt.Sprintf("%s/d/hotpath-service?var-cluster=%s&var-namespace=%s&var-job=%s", grafanaURL, s.cluster, s.namespace, s.job)
+}
+
+func with(m map[string]string, kv ...string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i]] = kv[i+1]
+	}
+	return out
+}
+
+func ratio(v float64) string { return fmt.Sprintf("%.2f", v) }
+
+func regressionFiring(s service, value float64) firing {
+	return firing{
+		labels: with(s.labels(), "severity", "warning"),
+		annotations: map[string]string{
+			"summary":       "A service uses more CPU than its own cost model predicts at its current traffic.",
+			"description":   fmt.Sprintf("%s uses %sx the CPU its own cost model (fixed + marginal CPU per request, fitted on the last 1d) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.", s.where(), ratio(value)),
+			"runbook_url":   runbookURL + "cpuperrequestregression",
+			"dashboard_url": s.dashboard(),
+		},
+	}
+}
+
+func allocFiring(s service, value float64) firing {
+	return firing{
+		labels: with(s.labels(), "severity", "warning"),
+		annotations: map[string]string{
+			"summary":       "A service allocates more memory per request than its own history predicts.",
+			"description":   fmt.Sprintf("%s allocates %sx the bytes per second its own cost model (fitted on the last 1d) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.", s.where(), ratio(value)),
+			"runbook_url":   runbookURL + "allocationsperrequestregression",
+			"dashboard_url": s.dashboard(),
+		},
+	}
+}
+
+func outlierFiring(s service, instance string, value float64) firing {
+	return firing{
+		labels: with(s.labels(), "instance", instance, "severity", "warning"),
+		annotations: map[string]string{
+			"summary":       "One instance of a service spends much more CPU per request than its siblings.",
+			"description":   fmt.Sprintf("Instance %s of %s spends %sx the median CPU per request of its service's instances. Compare its CPU flame graph with a sibling's: a difference in code paths points at data or state, none at the host.", instance, s.where(), ratio(value)),
+			"runbook_url":   runbookURL + "cpuperrequestoutlier",
+			"dashboard_url": s.dashboard(),
+		},
+	}
+}
+
+// share is humanizePercentage: %.4g of the value times 100, then "%".
+func notTrackingFiring(s service, share string) firing {
+	return firing{
+		labels: with(s.labels(), "severity", "warning"),
+		annotations: map[string]string{
+			"summary":       "A service burns CPU that does not follow its traffic.",
+			"description":   fmt.Sprintf("%s: %s of its CPU is a fixed cost that did not follow its request rate over the last 30m, although the traffic swung. A busy loop (a poll with a zero timeout, a spinning retry) looks like this: find the frame that dominates its CPU flame graph at any traffic.", s.where(), share),
+			"runbook_url":   runbookURL + "cpunottrackingload",
+			"dashboard_url": s.dashboard(),
+		},
+	}
+}
+
+func upstreamFiring(s service, upstream string, value float64) firing {
+	return firing{
+		labels: with(s.labels(), "upstream", upstream, "severity", "warning"),
+		annotations: map[string]string{
+			"summary":       "A service spends much more CPU per request than an upstream it calls.",
+			"description":   fmt.Sprintf("%s spends %sx the CPU per request of its upstream %s (alert at 2x its own median over the last 1d, or 5x). A service that mostly passes data through should cost about what its upstream costs: look for serialization, logging or copying in its flame graph.", s.where(), ratio(value), upstream),
+			"runbook_url":   runbookURL + "cpuperrequestaboveupstream",
+			"dashboard_url": s.dashboard(),
+		},
+	}
+}
+
+// container is one cAdvisor container.
+type container struct{ cluster, namespace, pod, name string }
+
+func (c container) labels() map[string]string {
+	return map[string]string{"cluster": c.cluster, "namespace": c.namespace, "pod": c.pod, "container": c.name}
+}
+
+func (c container) sel(metric string, extra ...string) string {
+	ls := fmt.Sprintf("cluster=%q, namespace=%q, pod=%q, container=%q", c.cluster, c.namespace, c.pod, c.name)
+	for _, e := range extra {
+		ls += ", " + e
+	}
+	return metric + "{" + ls + "}"
+}
+
+func throttlingFiring(c container, seconds float64) firing {
+	return firing{
+		labels: with(c.labels(), "severity", "warning"),
+		annotations: map[string]string{
+			"summary":       "A container is throttled by its CPU limit for a significant time.",
+			"description":   fmt.Sprintf("container %s of pod %s in namespace %s (cluster %s) is throttled %.2f seconds per second, in at least 25%% of its CFS periods. Its CPU limit, not its code, adds latency: compare its usage with its limit, and raise or remove the limit.", c.name, c.pod, c.namespace, c.cluster, seconds),
+			"runbook_url":   runbookURL + "cputhrottlingsustained",
+			"dashboard_url": fmt.Sprintf("%s/d/hotpath-throttling?var-cluster=%s&var-namespace=%s", grafanaURL, c.cluster, c.namespace),
+		},
+	}
+}
+
+// labelString renders labels for exp_samples: {a="1", b="2"} with the name first.
+func labelString(name string, m map[string]string) string {
+	keys := sortedKeys(m)
+	s := name + "{"
+	if name == "" {
+		s = "{"
+	}
+	for i, k := range keys {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%s=%q", k, m[k])
+	}
+	return s + "}"
+}
