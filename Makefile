@@ -62,6 +62,31 @@ test-demo-units: ## Go unit tests of the playground (demo/): services, store, lo
 fixtures: ## recapture tests/fixtures/*.pb.gz from demo/incidents (fails if a story does not reproduce)
 	@cd demo && go run ./cmd/capture-fixtures -out ../tests/fixtures
 
+# ---- panel plugin (plugin/, tests/browser/) ----------------------------------
+
+# npm ci when the lockfile is newer than the last install (a clean checkout always installs).
+plugin/node_modules/.ci-stamp: plugin/package-lock.json plugin/package.json
+	@cd plugin && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+.PHONY: plugin
+plugin: plugin/node_modules/.ci-stamp ## build the panel plugin into plugin/dist and package hotpath-overlay-panel-<version>.zip
+	@cd plugin && npm run --silent build -- --no-stats && node ../tests/browser/package-plugin.mjs
+
+.PHONY: test-plugin
+test-plugin: plugin/node_modules/.ci-stamp ## plugin typecheck (tsc), lint (eslint) and unit/property/component tests (jest)
+	@cd plugin && npm run --silent typecheck && npm run --silent lint && npx jest --ci --maxWorkers 2
+
+.PHONY: test-browser
+test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, hover, focus, search, diff, errors
+	@tools/install-chromium.sh
+	@node --test --test-concurrency=1 tests/browser/panel.test.mjs
+
+.PHONY: bench-plugin
+bench-plugin: plugin ## benchmark vs @grafana/flamegraph in chromium (10k/200k/1M nodes); writes tests/browser/BENCHMARK.md
+	@tools/install-chromium.sh
+	@node tests/browser/bench.mjs --write
+
 # The test command (README, .ci/run). Each part is also a target of its own.
 TEST_TARGETS := lint test-generated test-go test-demo-units
 

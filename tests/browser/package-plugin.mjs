@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// Packages plugin/dist as hotpath-overlay-panel-<version>.zip (the layout Grafana's plugin
+// installer expects: a folder named after the plugin id), into plugin/.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+import { DIST_DIR, PLUGIN_DIR, requirePlugin } from './lib/env.mjs';
+
+const { zipSync } = requirePlugin('fflate');
+const { version } = JSON.parse(readFileSync(join(PLUGIN_DIR, 'package.json'), 'utf8'));
+const id = JSON.parse(readFileSync(join(DIST_DIR, 'plugin.json'), 'utf8')).id;
+const files = {};
+const walk = (dir) => {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      walk(path);
+    } else if (!name.endsWith('.map')) {
+      files[`${id}/${relative(DIST_DIR, path)}`] = readFileSync(path);
+    }
+  }
+};
+walk(DIST_DIR);
+const out = join(PLUGIN_DIR, `${id}-${version}.zip`);
+writeFileSync(out, zipSync(files, { level: 9 }));
+process.stdout.write(`package: ${relative(process.cwd(), out)} (${Object.keys(files).length} files)\n`);
