@@ -1,0 +1,16 @@
+// Every label knob renamed, a static upstream edge and the cAdvisor CPU
+// source: the rules must use these names and no default one.
+(import 'lib/render.libsonnet')(
+  (import 'mixin.libsonnet') + {
+    _config+:: {
+      serviceLabel: 'service',
+      instanceLabel: 'target',
+      clusterLabel: 'k8s_cluster',
+      namespaceLabel: 'k8s_namespace',
+      podLabel: 'k8s_pod',
+      containerLabel: 'k8s_container',
+      cpuSource: 'cadvisor',
+      staticUpstreams: { api: ['cache'] },
+    },
+  }
+)
