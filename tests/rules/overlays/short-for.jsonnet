@@ -3,5 +3,5 @@
 // alert then fires within 10 minutes of its start.
 local mixin = import 'mixin.libsonnet';
 (import 'lib/render.libsonnet')(
-  mixin + { _config+:: { alertFor: { [a]: '2m' for a in std.objectFields(mixin._config.alertFor) } } }
+  mixin { _config+:: { alertFor: { [a]: '2m' for a in std.objectFields(mixin._config.alertFor) } } }
 )
