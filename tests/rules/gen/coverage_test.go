@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Every recording rule of the shipped pack has a promql_expr_test that names
+// it, and every alert has both a firing case and a case that must stay silent.
+func TestSuitesCoverEveryRule(t *testing.T) {
+	type ruleFile struct {
+		Groups []struct {
+			Rules []struct{ Record, Alert string } `yaml:"rules"`
+		} `yaml:"groups"`
+	}
+	var records, alerts []string
+	for _, f := range []string{"hotpath-rules.yaml", "hotpath-alerts.yaml"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", "rules", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rf ruleFile
+		if err := yaml.Unmarshal(b, &rf); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range rf.Groups {
+			for _, r := range g.Rules {
+				if r.Record != "" {
+					records = append(records, r.Record)
+				} else {
+					alerts = append(alerts, r.Alert)
+				}
+			}
+		}
+	}
+	named := map[string]bool{}
+	firing, silent := map[string]bool{}, map[string]bool{}
+	word := regexp.MustCompile(`[a-zA-Z_:][a-zA-Z0-9_:]*`)
+	for _, s := range suites() {
+		for _, g := range s.groups {
+			for _, e := range g.exprs {
+				for _, w := range word.FindAllString(e.expr, -1) {
+					named[w] = true
+				}
+			}
+			for _, a := range g.alerts {
+				if len(a.firing) > 0 {
+					firing[a.name] = true
+				} else {
+					silent[a.name] = true
+				}
+			}
+		}
+	}
+	for _, r := range records {
+		if !named[r] {
+			t.Errorf("recording rule %s: no promql_expr_test names it", r)
+		}
+	}
+	for _, a := range alerts {
+		if !firing[a] || !silent[a] {
+			t.Errorf("alert %s: firing case %v, silent case %v", a, firing[a], silent[a])
+		}
+	}
+	if len(records) < 40 || len(alerts) != 6 {
+		t.Errorf("read %d records and %d alerts: %s", len(records), len(alerts), strings.Join(alerts, ", "))
+	}
+}
