@@ -69,10 +69,10 @@ await page.evaluate(
         if (!r.ok) throw new Error(r.error.message);
         return { ms: t1 - t0, nodes: r.tree.size };
       },
-      async firstRender(which, key, opts = {}) {
+      async firstRender(which, key, opts = {}, measureHeap = true) {
         host.unmount();
         await frame();
-        const before = heap();
+        const before = measureHeap ? heap() : 0;
         const t0 = performance.now();
         if (which === 'ours') {
           await host.render({ series: [this.frames[key]], width: WIDTH, height: HEIGHT, options: { maxNodes: 2_000_000, ...opts } });
@@ -86,45 +86,43 @@ await page.evaluate(
           if (performance.now() - t0 > 120000) throw new Error('did not draw within 120 s');
         }
         const t1 = performance.now();
-        return { ms: t1 - t0, syncMs: tSync - t0, heapMB: (heap() - before) / 1048576 };
+        return { ms: t1 - t0, syncMs: tSync - t0, heapMB: measureHeap ? (heap() - before) / 1048576 : undefined };
       },
-      /** mean time of synchronous work + React commit + layout for an event, per event */
-      async eventTimes(which, type, points) {
+      /**
+       * A sweep of events, one per animation frame, as a moving pointer produces them: the
+       * interval between consecutive frames (16.7 ms when everything fits in a frame; more
+       * when frames are dropped) and the synchronous handler time of each event.
+       */
+      async sweep(which, type, points) {
         const c = which === 'ours' ? document.querySelector('[data-testid="hotpath-flamegraph-overlay"]') : canvasOf('grafana');
         const rect = c.getBoundingClientRect();
-        const times = [];
-        for (const [x, y] of points) {
-          await frame();
-          const t0 = performance.now();
-          c.dispatchEvent(new MouseEvent(type, { clientX: rect.left + x, clientY: rect.top + y, bubbles: true }));
-          await tick();
-          document.body.getBoundingClientRect();
-          void document.body.offsetHeight;
-          times.push(performance.now() - t0);
-        }
-        return stats(times);
+        const ts = [];
+        const work = [];
+        await new Promise((resolve) => {
+          let i = 0;
+          const step = (t) => {
+            ts.push(t);
+            if (i === points.length) {
+              resolve();
+              return;
+            }
+            const [x, y] = points[i++];
+            const t0 = performance.now();
+            c.dispatchEvent(new MouseEvent(type, { clientX: rect.left + x, clientY: rect.top + y, bubbles: true }));
+            work.push(performance.now() - t0);
+            requestAnimationFrame(step);
+          };
+          requestAnimationFrame(step);
+        });
+        await frame();
+        const intervals = ts.slice(2).map((t, k) => t - ts[k + 1]);
+        return { frame: stats(intervals), handler: stats(work), events: points.length };
       },
       points(n, rows) {
         const pts = [];
         let s = 7;
         for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) % 2147483648; pts.push([20 + (s % (WIDTH - 40)), 10 + 20 * (i % rows)]); }
         return pts;
-      },
-      async zoomOurs(points) {
-        const times = [];
-        const c = document.querySelector('[data-testid="hotpath-flamegraph-overlay"]');
-        const rect = c.getBoundingClientRect();
-        for (const [x, y] of points) {
-          await frame();
-          const t0 = performance.now();
-          c.dispatchEvent(new MouseEvent('click', { clientX: rect.left + x, clientY: rect.top + y, bubbles: true }));
-          await tick();
-          void document.body.offsetHeight;
-          times.push(performance.now() - t0);
-          document.querySelector('[data-testid="hotpath-reset-focus"]')?.click();
-          await tick();
-        }
-        return stats(times);
       },
       async zoomGrafana(points) {
         const times = [];
@@ -213,17 +211,20 @@ for (const n of SIZES) {
   log(`== ${n} nodes (${rows} rows)`);
   const r = { rows };
   r.build = await page.evaluate((key) => window.bench.buildTree(key), key);
-  // warm-up render, then measure
+  // warm-up render, a timed render, then a profiled one (without the heap probe's gc())
   await page.evaluate((key) => window.bench.firstRender('ours', key), key);
-  const ours = await profiled(() => page.evaluate((key) => window.bench.firstRender('ours', key), key));
-  r.oursFirst = ours.result;
-  results.profiles[`first render ${n}`] = ours.top;
+  r.oursFirst = await page.evaluate((key) => window.bench.firstRender('ours', key), key);
+  results.profiles[`first render ${n}`] = (await profiled(() => page.evaluate((key) => window.bench.firstRender('ours', key, {}, false), key))).top;
   const pts = await page.evaluate(({ n }) => window.bench.points(n, 6), { n: SAMPLES });
-  const hover = await profiled(() => page.evaluate((pts) => window.bench.eventTimes('ours', 'mousemove', pts), pts));
-  r.oursHover = hover.result;
+  const hover = await profiled(() => page.evaluate((pts) => window.bench.sweep('ours', 'mousemove', pts), pts));
+  r.oursHover = { ...hover.result, cpuPerEventMs: hover.totalMs / pts.length };
   if (n === SIZES[SIZES.length - 1]) results.profiles[`hover ${n}`] = hover.top;
-  r.oursZoom = await page.evaluate((pts) => window.bench.zoomOurs(pts), pts.slice(0, 15).map(([x]) => [x, 50]));
-  log(`ours: build ${r.build.ms.toFixed(1)} ms, first render ${r.oursFirst.ms.toFixed(1)} ms, hover p50 ${r.oursHover.median.toFixed(2)} ms, zoom p50 ${r.oursZoom.median.toFixed(2)} ms, heap +${r.oursFirst.heapMB.toFixed(1)} MB`);
+  // zoom: click a node on row 2 (focus), then the root row above it (back out): every click redraws
+  const zoomPts = pts.slice(0, 20).map(([x], i) => [x, i % 2 ? 10 : 50]);
+  const zoom = await profiled(() => page.evaluate((pts) => window.bench.sweep('ours', 'click', pts), zoomPts));
+  r.oursZoom = { ...zoom.result, cpuPerEventMs: zoom.totalMs / zoomPts.length };
+  if (n === SIZES[SIZES.length - 1]) results.profiles[`zoom ${n}`] = zoom.top;
+  log(`ours: build ${r.build.ms.toFixed(1)} ms, first render ${r.oursFirst.ms.toFixed(1)} ms, hover frame p50 ${r.oursHover.frame.median.toFixed(1)} ms (cpu/event ${r.oursHover.cpuPerEventMs.toFixed(2)} ms), zoom frame p50 ${r.oursZoom.frame.median.toFixed(1)} ms (cpu/event ${r.oursZoom.cpuPerEventMs.toFixed(2)} ms), heap +${r.oursFirst.heapMB.toFixed(1)} MB`);
   if (!(n >= 1_000_000 && args['no-grafana-1m'])) {
     try {
       await Promise.race([
@@ -232,12 +233,13 @@ for (const n of SIZES) {
             await page.evaluate((key) => window.bench.firstRender('grafana', key), key); // warm-up
           }
           r.grafanaFirst = await page.evaluate((key) => window.bench.firstRender('grafana', key), key);
-          r.grafanaHover = await page.evaluate((pts) => window.bench.eventTimes('grafana', 'mousemove', pts), pts.map(([x, y]) => [x, y + 40]));
+          const gh = await profiled(() => page.evaluate((pts) => window.bench.sweep('grafana', 'mousemove', pts), pts.map(([x, y]) => [x, y + 40])));
+          r.grafanaHover = { ...gh.result, cpuPerEventMs: gh.totalMs / pts.length };
           r.grafanaZoom = await page.evaluate((pts) => window.bench.zoomGrafana(pts), pts.slice(0, 8).map(([x]) => [x, 70]));
         })(),
         new Promise((_, reject) => setTimeout(() => reject(new Error(`no result within ${GRAFANA_TIMEOUT_MS / 1000} s`)), GRAFANA_TIMEOUT_MS)),
       ]);
-      log(`grafana: first render ${r.grafanaFirst.ms.toFixed(1)} ms, hover p50 ${r.grafanaHover.median.toFixed(2)} ms, zoom p50 ${r.grafanaZoom?.median?.toFixed(2)} ms, heap +${r.grafanaFirst.heapMB.toFixed(1)} MB`);
+      log(`grafana: first render ${r.grafanaFirst.ms.toFixed(1)} ms, hover frame p50 ${r.grafanaHover.frame.median.toFixed(1)} ms (cpu/event ${r.grafanaHover.cpuPerEventMs.toFixed(2)} ms), zoom p50 ${r.grafanaZoom?.median?.toFixed(1)} ms, heap +${r.grafanaFirst.heapMB.toFixed(1)} MB`);
     } catch (e) {
       r.grafanaError = e.message;
       log(`grafana: ${e.message}`);
@@ -272,10 +274,11 @@ const lines = [];
 lines.push('# Benchmark: hotpath panel vs @grafana/flamegraph', '');
 lines.push(`Recorded by \`npm run bench -- --write\` (\`make bench-plugin\`), ${new Date().toISOString().slice(0, 10)}.`, '');
 lines.push(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${browserVersion} (Debian chromium, headless, --disable-gpu), Node ${process.version}. Both render the same generated nested-set frames (\`plugin/src/data/generate.ts\`) at ${WIDTH}x${HEIGHT} in the same run; ours from the built \`plugin/dist/module.js\`, Grafana's from \`@grafana/flamegraph\` 11.3.1; React 18.2, dark theme, device pixel ratio 1. Ours renders without folding (Max nodes 2,000,000) so every size is the real size.`, '');
-lines.push('| nodes | tree build (ours) | first render ours | first render Grafana | speed-up | hover p50 / p95 ours | hover p50 / p95 Grafana | zoom p50 / p95 ours | zoom p50 Grafana | heap after render ours / Grafana |');
+lines.push('| nodes | tree build (ours) | first render ours | first render Grafana | speed-up | hover frame p50 / p95 ours (CPU per event) | hover frame p50 / p95 Grafana (CPU per event) | zoom frame p50 / p95 ours (CPU per event) | zoom Grafana p50 | heap after render ours / Grafana |');
 lines.push('|---|---|---|---|---|---|---|---|---|---|');
+const fr = (x) => (x ? `${f(x.frame.median)} / ${f(x.frame.p95)} ms (${f(x.cpuPerEventMs, 2)} ms)` : 'n/a');
 for (const [n, r] of Object.entries(results.sizes)) {
-  lines.push(`| ${Number(n).toLocaleString('en-US')} | ${f(r.build.ms)} ms | ${f(r.oursFirst.ms)} ms | ${r.grafanaFirst ? `${f(r.grafanaFirst.ms)} ms` : r.grafanaError ?? 'skipped'} | ${ratio(r.oursFirst.ms, r.grafanaFirst?.ms)} | ${f(r.oursHover.median, 2)} / ${f(r.oursHover.p95, 2)} ms | ${r.grafanaHover ? `${f(r.grafanaHover.median, 2)} / ${f(r.grafanaHover.p95, 2)} ms` : 'n/a'} | ${f(r.oursZoom.median, 2)} / ${f(r.oursZoom.p95, 2)} ms | ${r.grafanaZoom ? `${f(r.grafanaZoom.median, 2)} ms` : 'n/a'} | +${f(r.oursFirst.heapMB)} MB / ${r.grafanaFirst ? `+${f(r.grafanaFirst.heapMB)} MB` : 'n/a'} |`);
+  lines.push(`| ${Number(n).toLocaleString('en-US')} | ${f(r.build.ms)} ms | ${f(r.oursFirst.ms)} ms | ${r.grafanaFirst ? `${f(r.grafanaFirst.ms)} ms` : r.grafanaError ?? 'skipped'} | ${ratio(r.oursFirst.ms, r.grafanaFirst?.ms)} | ${fr(r.oursHover)} | ${fr(r.grafanaHover)} | ${fr(r.oursZoom)} | ${r.grafanaZoom ? `${f(r.grafanaZoom.median)} ms` : 'n/a'} | +${f(r.oursFirst.heapMB)} MB / ${r.grafanaFirst ? `+${f(r.grafanaFirst.heapMB)} MB` : 'n/a'} |`);
 }
 lines.push('');
 lines.push(`Diff of two 200k-node profiles (${results.diff.nodes.toLocaleString('en-US')} nodes in the union): diff tree ${f(results.diff.diffMs)} ms, biggest-changes table ${f(results.diff.changesMs)} ms; from the two frames to the diff tree (validation of both included) ${f(results.diff.pipelineMs)} ms; whole panel rendered ${f(results.diff.renderMs)} ms.`, '');
@@ -286,7 +289,7 @@ for (const [name, top] of Object.entries(results.profiles)) {
 lines.push('## How it is measured', '');
 lines.push('- *tree build*: `readProfileFrame` (validation, label interning, typed arrays) on the frame, in the page.');
 lines.push('- *first render*: from handing the frame to the panel (`root.render` in `flushSync`) until its graph canvas holds pixels, polled each animation frame; Grafana\'s FlameGraph measures its width with a ResizeObserver first, so it draws one frame later by design. Both include their top table.');
-lines.push('- *hover* / *zoom*: one synthetic `mousemove` (or `click`, for Grafana a click on "Focus block" in its context menu) on the graph, until the handler, React\'s commit (a MessageChannel tick after the event) and a forced layout are done; paint is not included. p50 and p95 over the sampled points.');
+lines.push('- *hover* / *zoom frame*: a sweep of synthetic `mousemove` events (zoom: `click`s alternating a node two rows down and the root row above it, so every click refocuses and redraws), one per animation frame as a moving pointer sends them; the figure is the interval between consecutive frames: 16.7 ms when the work fits in a frame (headless chromium paces frames at 60 Hz), more when frames are dropped. *CPU per event*: main-thread CPU in the CDP profile of the sweep divided by the events (handler, React, style, layout, canvas). Grafana\'s zoom is a click on "Focus block" in its context menu, timed until React committed and layout ran.');
 lines.push('- *heap*: `performance.memory.usedJSHeapSize` after `gc()`, relative to before the render (frames excluded; they exist before).');
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);

@@ -31,9 +31,16 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
 
   const nodeAt = useCallback(
     (e: MouseEvent<HTMLCanvasElement>) => {
-      const rect = e.currentTarget.getBoundingClientRect();
-      const x = e.clientX - rect.left;
-      const y = e.clientY - rect.top;
+      // offsetX/Y: relative to the overlay canvas, no bounding-rect query per move (browsers);
+      // jsdom has no offsetX, so fall back to the rect there
+      const ne = e.nativeEvent;
+      let x = ne.offsetX;
+      let y = ne.offsetY;
+      if (typeof x !== 'number' || typeof y !== 'number') {
+        const rect = e.currentTarget.getBoundingClientRect();
+        x = e.clientX - rect.left;
+        y = e.clientY - rect.top;
+      }
       return { node: hitTest(layout, view, x, y), x, y };
     },
     [layout, view]

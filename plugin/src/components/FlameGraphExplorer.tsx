@@ -53,7 +53,7 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const layout = useMemo(() => computeLayout(tree), [tree]);
   const searched = useMemo(() => searchTree(tree, { text: search, regex }), [tree, search, regex]);
   const result = searched.ok ? searched.result : undefined;
-  const rows = useMemo(() => (showTable ? topTable(tree) : []), [tree, showTable]);
+  const topRows = useMemo(() => (showTable ? topTable(tree) : []), [tree, showTable]);
   const changes = useMemo(() => (showTable && diff ? biggestChanges(tree) : []), [tree, showTable, diff]);
 
   const style: DrawStyle = useMemo(
@@ -70,7 +70,9 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   );
 
   const graphHeight = Math.max(ROW_HEIGHT * 2, (showTable ? Math.round((height - TOOLBAR) * 0.62) : height - TOOLBAR) - notices.length * 20 - (diff ? 20 : 0));
-  const canvasHeight = Math.max(graphHeight, Math.min(rowsNeeded(layout, focus) * ROW_HEIGHT, 20000));
+  // rows of the whole tree, not of the focus: zooming never resizes (reallocates) the canvas
+  const rows = useMemo(() => rowsNeeded(layout, 0), [layout]);
+  const canvasHeight = Math.max(graphHeight, Math.min(rows * ROW_HEIGHT, 20000));
   const view: View = useMemo(
     () => ({ focus, width: Math.max(width - 2, 10), height: canvasHeight, rowHeight: ROW_HEIGHT, mode }),
     [focus, width, canvasHeight, mode]
@@ -131,7 +133,7 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
         <div className={styles.tables}>
           {diff && <ChangesTable rows={changes} onSelect={onSelectFunction} />}
           <TopTable
-            rows={rows}
+            rows={topRows}
             unit={tree.unit}
             total={tree.total[0]}
             sort={sort}
@@ -150,5 +152,5 @@ const getStyles = (theme: GrafanaTheme2) => ({
   legend: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), height: 20, fontSize: theme.typography.bodySmall.fontSize, color: theme.colors.text.secondary }),
   gradient: css({ width: 120, height: 10, borderRadius: 2 }),
   graph: css({ position: 'relative', display: 'flex', overflowY: 'auto', overflowX: 'hidden', flexShrink: 0 }),
-  tables: css({ flex: 1, overflow: 'auto', marginTop: theme.spacing(0.5), display: 'flex', flexDirection: 'column', gap: theme.spacing(1) }),
+  tables: css({ flex: 1, overflow: 'auto', contain: 'strict', marginTop: theme.spacing(0.5), display: 'flex', flexDirection: 'column', gap: theme.spacing(1) }),
 });

@@ -23,7 +23,7 @@ export function Tooltip({ tree, node, x, y }: Props) {
   const shown = name.length > MAX_NAME ? name.slice(0, MAX_NAME) + '…' : name;
   const unit = tree.unit;
   return (
-    <div className={styles.tooltip} style={{ left: x + 14, top: y + 14 }} data-testid={TEST_IDS.tooltip}>
+    <div className={styles.tooltip} style={{ transform: `translate(${Math.round(x + 14)}px, ${Math.round(y + 14)}px)` }} data-testid={TEST_IDS.tooltip}>
       <div className={styles.name}>{shown}</div>
       {isDiff(tree) ? (
         <table className={styles.table}>
@@ -80,6 +80,9 @@ export function Tooltip({ tree, node, x, y }: Props) {
 const getStyles = (theme: GrafanaTheme2) => ({
   tooltip: css({
     position: 'absolute',
+    left: 0,
+    top: 0,
+    contain: 'content',
     zIndex: theme.zIndex.tooltip,
     pointerEvents: 'none',
     maxWidth: 480,

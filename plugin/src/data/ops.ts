@@ -5,7 +5,7 @@ export function mergeTrees(trees: Tree[]): Tree {
   if (trees.length === 0) {
     throw new Error('mergeTrees needs at least one tree');
   }
-  const builder = new TreeBuilder(undefined, trees[0].names[trees[0].nameId[0]]);
+  const builder = new TreeBuilder(undefined, trees[0].names[trees[0].nameId[0]], Math.max(...trees.map((t) => t.size)) * 1.25);
   for (const t of trees) {
     addTree(builder, t, 0);
   }
@@ -18,7 +18,7 @@ export function mergeTrees(trees: Tree[]): Tree {
  * diff frame). Shares are computed against each side's own total (see shareOf/changeOf).
  */
 export function diffTrees(baseline: Tree, comparison: Tree): Tree {
-  const builder = new TreeBuilder(undefined, baseline.names[baseline.nameId[0]]);
+  const builder = new TreeBuilder(undefined, baseline.names[baseline.nameId[0]], Math.max(baseline.size, comparison.size) * 1.25);
   addTree(builder, baseline, 0);
   addTree(builder, comparison, 1);
   return builder.build(baseline.unit, { diff: true });

@@ -128,6 +128,13 @@ export class Interner {
   }
 }
 
+function hash2(a: number, b: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return (h ^ (h >>> 13)) >>> 0;
+}
+
 function grow(a: Float64Array, n: number): Float64Array {
   if (n <= a.length) {
     return a;
@@ -158,27 +165,63 @@ export class TreeBuilder {
   private nameIds: Int32Array = new Int32Array(1024);
   private totals: [Float64Array, Float64Array] = [new Float64Array(1024), new Float64Array(1024)];
   private selfs: [Float64Array, Float64Array] = [new Float64Array(1024), new Float64Array(1024)];
-  private index = new Map<number, number>();
+  /** open-addressing hash of (parent, nameId) -> node + 1; 0 = empty */
+  private slots: Int32Array = new Int32Array(2048);
   private usedRight = false;
 
-  constructor(interner = new Interner(), rootName = ROOT_NAME) {
+  /** `capacity`: expected node count (sizes the arrays and the hash once, no regrowth) */
+  constructor(interner = new Interner(), rootName = ROOT_NAME, capacity = 1024) {
     this.interner = interner;
+    if (capacity > 1024) {
+      capacity = Math.ceil(capacity);
+      this.ensure(capacity);
+      let slots = 2048;
+      while (slots < capacity * 2) {
+        slots *= 2;
+      }
+      this.slots = new Int32Array(slots);
+    }
     this.parents[0] = -1;
     this.nameIds[0] = interner.id(rootName);
   }
 
   /** Index of the child of `parent` named `nameId`, created when missing. */
   child(parent: number, nameId: number): number {
-    const key = parent * 2097152 + nameId; // 2^21 names, 2^32 nodes: exact in a double
-    let c = this.index.get(key);
-    if (c === undefined) {
-      c = this.count++;
-      this.ensure(this.count);
-      this.parents[c] = parent;
-      this.nameIds[c] = nameId;
-      this.index.set(key, c);
+    let mask = this.slots.length - 1;
+    let h = hash2(parent, nameId) & mask;
+    for (;;) {
+      const s = this.slots[h];
+      if (s === 0) {
+        break;
+      }
+      if (this.parents[s - 1] === parent && this.nameIds[s - 1] === nameId) {
+        return s - 1;
+      }
+      h = (h + 1) & mask;
+    }
+    const c = this.count++;
+    this.ensure(this.count);
+    this.parents[c] = parent;
+    this.nameIds[c] = nameId;
+    if (this.count * 2 > this.slots.length) {
+      this.rehash(this.slots.length * 2);
+    } else {
+      this.slots[h] = c + 1;
     }
     return c;
+  }
+
+  private rehash(size: number) {
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    for (let c = 1; c < this.count; c++) {
+      let h = hash2(this.parents[c], this.nameIds[c]) & mask;
+      while (slots[h] !== 0) {
+        h = (h + 1) & mask;
+      }
+      slots[h] = c + 1;
+    }
+    this.slots = slots;
   }
 
   childNamed(parent: number, name: string): number {
@@ -229,17 +272,17 @@ export class TreeBuilder {
     for (let i = 1; i < n; i++) {
       children[fill[this.parents[i]]++] = i;
     }
-    const byName = (a: number, b: number) => {
-      const x = names[this.nameIds[a]];
-      const y = names[this.nameIds[b]];
-      return x < y ? -1 : x > y ? 1 : 0;
-    };
+    // siblings by name: compare precomputed name ranks, not strings
+    const order = names.map((_, i) => i).sort((a, b) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
+    const rank = new Int32Array(names.length);
+    order.forEach((id, r) => (rank[id] = r));
+    const nameIds = this.nameIds;
+    const byName = (a: number, b: number) => rank[nameIds[a]] - rank[nameIds[b]];
     for (let p = 0; p < n; p++) {
       const from = firstChild[p];
       const to = firstChild[p + 1];
       if (to - from > 1) {
-        const sorted = Array.from(children.subarray(from, to)).sort(byName);
-        children.set(sorted, from);
+        children.subarray(from, to).sort(byName);
       }
     }
     const level = new Int32Array(n);
