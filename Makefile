@@ -91,6 +91,26 @@ bench-plugin: plugin ## benchmark vs @grafana/flamegraph in chromium (10k/200k/1
 	@tools/install-chromium.sh
 	@node tests/browser/bench.mjs --write
 
+# ---- the playground (demo/) ------------------------------------------------
+
+DEMO_BIN := .cache/demo/bin
+
+.PHONY: demo-bin
+demo-bin:
+	@cd demo && go build -o ../$(DEMO_BIN)/hotpath-demo ./cmd/hotpath-demo
+
+.PHONY: demo
+demo: tools demo-bin ## the playground: services, cAdvisor, real Prometheus with rules/ unchanged over a backfilled day, incidents on a schedule, live status table (Ctrl-C stops it; DEMO_FLAGS='-h' lists flags)
+	@$(DEMO_BIN)/hotpath-demo run $(DEMO_FLAGS)
+
+.PHONY: demo-test
+demo-test: tools demo-bin ## the playground as a test: demo overlay (only for: shortened), every incident at once, each alert must fire for the right service within 10 min; writes demo/demo-test-results.md
+	@trap '$(DEMO_BIN)/hotpath-demo clean -only demo-test' EXIT; $(DEMO_BIN)/hotpath-demo test $(DEMO_TEST_FLAGS)
+
+.PHONY: demo-incident
+demo-incident: demo-bin ## switch one incident of the running playground by hand: make demo-incident NAME=println|epoll|cfs|gzip|outlier ON=1|0
+	@$(DEMO_BIN)/hotpath-demo incident $(NAME) $(if $(filter 1 on true,$(ON)),on,off)
+
 # The test command (README, .ci/run). Each part is also a target of its own.
 TEST_TARGETS := lint test-generated test-rules test-go test-demo-units
 

@@ -7,6 +7,7 @@ require (
 	github.com/google/pprof v0.0.0-20251213031049-b05bdaca462f
 	golang.org/x/sys v0.39.0
 	google.golang.org/protobuf v1.36.11
+	gopkg.in/yaml.v3 v3.0.1
 	k8s.io/utils v0.0.0-20230406110748-d93618cff8a2
 )
 

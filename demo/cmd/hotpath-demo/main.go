@@ -1,0 +1,365 @@
+// Command hotpath-demo runs the hotpath playground (demo/playground):
+//
+//	hotpath-demo run       `make demo`: the world on its well-known ports with rules/ unchanged,
+//	                       a day of backfilled history, the incident schedule and a live status table
+//	hotpath-demo test      `make demo-test`: the same world on free ports with the demo overlay
+//	                       (only `for:` shortened), every incident at once, alerts asserted
+//	hotpath-demo incident NAME on|off   switch one incident of the running playground by hand
+//	hotpath-demo clean     stop what a killed run left running and remove its cgroups
+//
+// Run it from the repository root (the Makefile does); -h after a
+// subcommand lists its flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hotpath/hotpath/demo/cgroup"
+	"github.com/hotpath/hotpath/demo/playground"
+)
+
+const overlayEntry = "demo/overlay-short-for.jsonnet"
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	root, err := os.Getwd()
+	if err == nil {
+		if _, err = os.Stat(filepath.Join(root, "demo", "go.mod")); err != nil {
+			err = fmt.Errorf("run hotpath-demo from the repository root (no demo/go.mod in %s)", root)
+		}
+	}
+	if err != nil {
+		fail(err)
+	}
+	switch os.Args[1] {
+	case "run":
+		os.Exit(run(root, os.Args[2:]))
+	case "test":
+		os.Exit(test(root, os.Args[2:]))
+	case "incident":
+		os.Exit(incident(root, os.Args[2:]))
+	case "clean":
+		os.Exit(clean(root, os.Args[2:]))
+	default:
+		usage()
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: hotpath-demo run|test|incident NAME on|off|clean [flags]")
+	os.Exit(2)
+}
+
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "hotpath-demo: %v\n", err)
+	os.Exit(1)
+}
+
+// signals cancels the context at the first SIGINT/SIGTERM (orderly
+// shutdown) and kills every child at the second.
+func signals(o **playground.Orchestrator) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-ch
+		fmt.Fprintf(os.Stderr, "\nhotpath-demo: %s: stopping every process and removing the cgroups (again to kill at once)\n", s)
+		cancel()
+		<-ch
+		if *o != nil && (*o).Sup != nil {
+			(*o).Sup.KillAll()
+		}
+		os.Exit(130)
+	}()
+	return ctx, cancel
+}
+
+func buildStep(ctx context.Context, root, binDir string) (time.Duration, error) {
+	fmt.Printf("==> build: the demo binaries (go build, cached after the first run) into %s\n", binDir)
+	began := time.Now()
+	if err := playground.Build(ctx, root, binDir); err != nil {
+		return 0, err
+	}
+	d := time.Since(began)
+	fmt.Printf("    done in %s\n", d.Round(100*time.Millisecond))
+	return d, nil
+}
+
+func splitCmd(s string) []string { return strings.Fields(s) }
+
+func run(root string, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	duration := fs.Duration("duration", 3*time.Hour, "how long the playground runs before it stops by itself (the load generator's bound)")
+	schedule := fs.Bool("schedule", true, "switch the incidents on and off by the schedule (false: only by hand)")
+	normal := fs.Duration("normal", 10*time.Minute, "normal traffic before the first incident")
+	on := fs.Duration("on", 25*time.Minute, "how long each incident stays on (rules/ fire 15-20 min after the start)")
+	off := fs.Duration("off", 5*time.Minute, "pause after each incident")
+	history := fs.Duration("history", 24*time.Hour, "normal history backfilled before the start")
+	noCgroups := fs.Bool("no-cgroups", false, "run without cgroups (no CFS incident) even where they are writable")
+	sandbox := fs.String("sandbox", "", "command of an extra process started once Prometheus is live, served as the sandbox "+
+		"({prometheus}, {profiles}, {addr} are replaced; the panel sandbox of issue 5 plugs in here)")
+	refresh := fs.Duration("refresh", 10*time.Second, "status table refresh")
+	_ = fs.Parse(args)
+
+	stateDir := filepath.Join(root, ".cache", "demo")
+	var o *playground.Orchestrator
+	ctx, cancel := signals(&o)
+	defer cancel()
+	binDir := filepath.Join(root, ".cache", "demo", "bin")
+	buildTook, err := buildStep(ctx, root, binDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo: %v\n", err)
+		return 1
+	}
+	w := playground.DefaultWorld(func(p int) int { return p }, "hotpath-demo")
+	o = playground.New(playground.Options{
+		Root: root, StateDir: stateDir, BinDir: binDir,
+		RuleFiles: []string{filepath.Join(root, "rules", "hotpath-rules.yaml"), filepath.Join(root, "rules", "hotpath-alerts.yaml")},
+		Duration:  *duration, History: *history,
+		CalSettle: 5 * time.Second, CalMeasure: 30 * time.Second,
+		NoCgroups: *noCgroups, Sandbox: splitCmd(*sandbox), Out: os.Stdout,
+	}, w)
+	o.Timings["build"] = buildTook
+	began := time.Now()
+	err = o.Up(ctx)
+	if err == nil {
+		fmt.Printf("==> live after %s (build %s): Prometheus %s, rules loaded unchanged\n", time.Since(began).Round(time.Second), buildTook.Round(time.Second), o.Prom.URL)
+		var sched []playground.Step
+		if *schedule {
+			sched = playground.DemoSchedule(playground.Stories, *normal, *on, *off)
+		}
+		fi, _ := os.Stdout.Stat()
+		tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
+		r := *refresh
+		if !tty && r < time.Minute {
+			r = time.Minute
+		}
+		err = o.RunLive(ctx, playground.LiveOptions{
+			Schedule: sched, Refresh: r, Redraw: tty,
+			RuleNote: "rules/hotpath-rules.yaml, rules/hotpath-alerts.yaml, unchanged (for: 15m: an alert fires 15-20 min after its incident starts)",
+		})
+	}
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	if derr := o.Down(); derr != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo: cleanup: %v\n", derr)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo: %v\n", err)
+		fmt.Fprintf(os.Stderr, "logs: %s\n", filepath.Join(stateDir, "logs"))
+		return 1
+	}
+	return 0
+}
+
+func test(root string, args []string) int {
+	fs := flag.NewFlagSet("test", flag.ExitOnError)
+	normal := fs.Duration("normal", 5*time.Minute, "normal traffic after the rules went live, before the incidents (no alert may fire)")
+	within := fs.Duration("within", 10*time.Minute, "each incident's alert must fire within this of its start")
+	timeout := fs.Duration("timeout", 35*time.Minute, "bound on the whole test, build included")
+	results := fs.String("results", "demo/demo-test-results.md", "where to write the results (committed)")
+	noCgroups := fs.Bool("no-cgroups", false, "run without cgroups (no CFS incident)")
+	browser := fs.String("browser-check", "", "command run once every alert fired: the sandbox's Chromium check (issue 5)")
+	sandbox := fs.String("sandbox", "", "command of the sandbox process (see run -sandbox)")
+	_ = fs.Parse(args)
+
+	started := time.Now()
+	stateDir := filepath.Join(root, ".cache", "demo-test")
+	var o *playground.Orchestrator
+	ctx, cancel := signals(&o)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, *timeout)
+	defer cancelT()
+
+	binDir := filepath.Join(root, ".cache", "demo", "bin")
+	buildTook, err := buildStep(ctx, root, binDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo test: %v\n", err)
+		return 1
+	}
+	overlayDir := filepath.Join(stateDir, "overlay-short-for")
+	forChanges, err := renderOverlay(ctx, root, overlayDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo test: %v\n", err)
+		return 1
+	}
+	ports, err := playground.FreePorts()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo test: %v\n", err)
+		return 1
+	}
+	w := playground.DefaultWorld(ports, "hotpath-demotest")
+	o = playground.New(playground.Options{
+		Root: root, StateDir: stateDir, BinDir: binDir,
+		RuleFiles: []string{filepath.Join(overlayDir, "rules", "hotpath-rules.yaml"), filepath.Join(overlayDir, "rules", "hotpath-alerts.yaml")},
+		Duration:  *timeout, History: 24 * time.Hour,
+		CalSettle: 5 * time.Second, CalMeasure: 30 * time.Second,
+		NoCgroups: *noCgroups, Sandbox: splitCmd(*sandbox), Out: os.Stdout,
+	}, w)
+	o.Timings["build"] = buildTook
+	var rep *playground.TestReport
+	err = o.Up(ctx)
+	if err == nil {
+		fmt.Printf("==> live %s after the start: Prometheus %s with the demo overlay's rules\n", time.Since(started).Round(time.Second), o.Prom.URL)
+		rep, err = o.RunTest(ctx, playground.TestOptions{Normal: *normal, Within: *within, Poll: 5 * time.Second, BrowserCheck: splitCmd(*browser)}, started)
+	}
+	code := 0
+	if rep != nil {
+		rep.Total = time.Since(started)
+		if !rep.Passed() || err != nil {
+			diag := filepath.Join(stateDir, "diagnostics.txt")
+			if derr := o.Diagnose(context.Background(), rep, diag); derr != nil {
+				fmt.Fprintf(os.Stderr, "diagnostics: %v\n", derr)
+			} else {
+				fmt.Printf("diagnostics (the recorded series over the run): %s\n", diag)
+			}
+		}
+		path := *results
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
+		if werr := o.WriteResults(path, rep, overlayEntry, forChanges); werr != nil {
+			fmt.Fprintf(os.Stderr, "results: %v\n", werr)
+		}
+		fmt.Printf("\n==> results (%s)\n", path)
+		for _, r := range rep.Results {
+			after := "DID NOT FIRE within " + within.String()
+			if r.Fired {
+				after = "fired after " + r.After.Round(time.Second).String()
+			}
+			fmt.Printf("    %-8s %-32s %-70s %s\n", r.Story, r.Alert, playground.FormatLabels(r.Labels), after)
+		}
+		for _, v := range rep.Violations {
+			fmt.Printf("    VIOLATION %s\n", v)
+		}
+		fmt.Printf("    browser check: %s\n", rep.BrowserCheck)
+		fmt.Printf("    total %s\n", rep.Total.Round(time.Second))
+		if !rep.Passed() {
+			code = 1
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo test: %v\nlogs: %s\n", err, filepath.Join(stateDir, "logs"))
+		code = 1
+	}
+	teardown := time.Now()
+	if derr := o.Down(); derr != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo test: cleanup: %v\n", derr)
+		code = 1
+	}
+	fmt.Printf("    teardown %s\n", time.Since(teardown).Round(100*time.Millisecond))
+	if code == 0 {
+		fmt.Printf("demo-test: %d passed, 0 failed\n", len(rep.Results))
+	} else {
+		passed := 0
+		if rep != nil {
+			for _, r := range rep.Results {
+				if r.Fired {
+					passed++
+				}
+			}
+			fmt.Printf("demo-test: %d passed, %d failed\n", passed, len(rep.Results)-passed+len(rep.Violations))
+		}
+	}
+	return code
+}
+
+// renderOverlay renders the demo overlay with tests/generated/render.sh and
+// proves that its rules differ from rules/ only in `for:`.
+func renderOverlay(ctx context.Context, root, dir string) ([]string, error) {
+	fmt.Printf("==> demo overlay: %s rendered into %s\n", overlayEntry, dir)
+	cmd := exec.CommandContext(ctx, filepath.Join(root, "tests", "generated", "render.sh"), filepath.Join(root, overlayEntry), dir)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("render %s: %v\n%s", overlayEntry, err, out)
+	}
+	var all []string
+	for _, f := range []string{"hotpath-rules.yaml", "hotpath-alerts.yaml"} {
+		shipped, err := playground.ReadRules(filepath.Join(root, "rules", f))
+		if err != nil {
+			return nil, err
+		}
+		overlay, err := playground.ReadRules(filepath.Join(dir, "rules", f))
+		if err != nil {
+			return nil, err
+		}
+		diffs, forChanges := playground.DiffExceptFor(shipped, overlay)
+		if len(diffs) > 0 {
+			return nil, fmt.Errorf("the demo overlay's %s differs from rules/%s beyond for: (is rules/ generated from jsonnet/? make generate):\n  %s", f, f, strings.Join(diffs, "\n  "))
+		}
+		all = append(all, forChanges...)
+	}
+	fmt.Printf("    same rules as rules/ except for: %s\n", strings.Join(all, "; "))
+	return all, nil
+}
+
+func incident(root string, args []string) int {
+	if len(args) != 2 || (args[1] != "on" && args[1] != "off" && args[1] != "1" && args[1] != "0") {
+		fmt.Fprintf(os.Stderr, "usage: hotpath-demo incident %s on|off\n", strings.Join(playground.Stories, "|"))
+		return 2
+	}
+	w, err := playground.LoadWorld(filepath.Join(root, ".cache", "demo", "run", "world.json"))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo incident: no running playground (%v): start it with make demo\n", err)
+		return 1
+	}
+	on := args[1] == "on" || args[1] == "1"
+	if err := w.Switch(context.Background(), args[0], on); err != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo incident: %v\n", err)
+		return 1
+	}
+	fmt.Printf("%s incident %s\n", args[0], map[bool]string{true: "ON", false: "off"}[on])
+	return 0
+}
+
+func clean(root string, args []string) int {
+	fs := flag.NewFlagSet("clean", flag.ExitOnError)
+	only := fs.String("only", "", "demo or demo-test (default: both)")
+	_ = fs.Parse(args)
+	code := 0
+	for _, c := range []struct{ dir, parent string }{{"demo", "hotpath-demo"}, {"demo-test", "hotpath-demotest"}} {
+		if *only != "" && *only != c.dir {
+			continue
+		}
+		// A running playground holds its lock: leave it alone.
+		unlock, err := playground.TryLock(filepath.Join(root, ".cache", c.dir, "run", "lock"))
+		if err != nil {
+			fmt.Printf("clean: %v: left alone\n", err)
+			continue
+		}
+		killed, err := playground.CleanStale(filepath.Join(root, ".cache", c.dir, "run", "pids.json"))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "clean: %v\n", err)
+			code = 1
+		}
+		if len(killed) > 0 {
+			fmt.Printf("stopped: %s\n", strings.Join(killed, ", "))
+		}
+		m := cgroup.Default(c.parent)
+		if m.Check() == nil {
+			removed, err := m.CleanStale()
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "clean: %v\n", err)
+				code = 1
+			}
+			if len(removed) > 0 {
+				fmt.Printf("removed cgroups: %s\n", strings.Join(removed, " "))
+			}
+		}
+		unlock()
+	}
+	return code
+}

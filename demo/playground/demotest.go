@@ -1,0 +1,434 @@
+package playground
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Expectation is the alert an incident must fire, with the labels that say
+// it fired for the right service.
+type Expectation struct {
+	Story  string
+	Alert  string
+	Labels map[string]string
+}
+
+// Expectations are demo-test's assertions, one per story that runs here.
+func (o *Orchestrator) Expectations() []Expectation {
+	w := o.World
+	var out []Expectation
+	for _, story := range Stories {
+		s := w.StoryService(story)
+		if s == nil {
+			continue
+		}
+		switch story {
+		case "println":
+			out = append(out, Expectation{story, "CPUPerRequestAboveUpstream", map[string]string{"job": s.Job, "upstream": "cache"}})
+		case "epoll":
+			out = append(out, Expectation{story, "CPUNotTrackingLoad", map[string]string{"job": s.Job}})
+		case "cfs":
+			if o.Cgroups == nil || s.Cgroup == nil {
+				continue
+			}
+			out = append(out, Expectation{story, "CPUThrottlingSustained", map[string]string{
+				"namespace": w.Namespace, "pod": s.Cgroup.Pod, "container": s.Cgroup.Container}})
+		case "gzip":
+			out = append(out, Expectation{story, "AllocationsPerRequestRegression", map[string]string{"job": s.Job}})
+		case "outlier":
+			out = append(out, Expectation{story, "CPUPerRequestOutlier", map[string]string{"job": s.Job, "instance": s.Instances[w.OutlierInstance].Addr()}})
+		}
+	}
+	return out
+}
+
+func (e Expectation) matches(a Alert) bool {
+	if a.Labels["alertname"] != e.Alert {
+		return false
+	}
+	for k, v := range e.Labels {
+		if a.Labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// healthyReason says why an alert concerns a healthy service or instance
+// ("" when it does not): the control and the cache, the outlier service's
+// other instances, and any container but the throttled one.
+func (o *Orchestrator) healthyReason(a Alert) string {
+	w := o.World
+	for _, s := range w.Services {
+		if s.Healthy && a.Labels["job"] == s.Job {
+			return "healthy service " + s.Job
+		}
+	}
+	if out := w.StoryService("outlier"); out != nil && a.Labels["job"] == out.Job && a.Labels["instance"] != "" {
+		if a.Labels["instance"] != out.Instances[w.OutlierInstance].Addr() {
+			return "healthy instance " + a.Labels["instance"] + " of " + out.Job
+		}
+	}
+	if pod := a.Labels["pod"]; pod != "" && a.Labels["job"] == "" {
+		if cfs := w.StoryService("cfs"); cfs == nil || cfs.Cgroup == nil || cfs.Cgroup.Pod != pod {
+			return "healthy container " + pod + "/" + a.Labels["container"]
+		}
+	}
+	return ""
+}
+
+func alertID(a Alert) string {
+	var parts []string
+	for _, k := range sortedKeys(a.Labels) {
+		switch k {
+		case "alertname", "severity":
+			continue
+		}
+		parts = append(parts, k+"="+a.Labels[k])
+	}
+	return a.Labels["alertname"] + "{" + strings.Join(parts, ",") + "}"
+}
+
+// Fired is one expectation's outcome.
+type Fired struct {
+	Expectation
+	After time.Duration // from the incident's start to the first poll that saw it firing
+	Fired bool
+	Value string
+}
+
+// TestReport is what demo-test measured.
+type TestReport struct {
+	Started, IncidentsOn time.Time
+	Results              []Fired
+	// Violations are firing alerts that must never fire: any during the
+	// normal phase, any for a healthy service or instance at any time.
+	Violations []string
+	// AlsoFired are other alerts that fired for an incident's service (e.g.
+	// the api's own CPUPerRequestRegression): true, and not asserted.
+	AlsoFired    []string
+	BrowserCheck string
+	Total        time.Duration
+	NoCFSWhy     string
+}
+
+// Passed reports whether every expectation fired in time and nothing fired
+// that must not.
+func (r *TestReport) Passed() bool {
+	for _, f := range r.Results {
+		if !f.Fired {
+			return false
+		}
+	}
+	return len(r.Violations) == 0 && !strings.HasPrefix(r.BrowserCheck, "FAILED")
+}
+
+// TestOptions configure the compressed schedule.
+type TestOptions struct {
+	Normal time.Duration // normal traffic before the incidents
+	Within time.Duration // each alert must fire within this of its incident's start
+	Poll   time.Duration
+	// BrowserCheck is the seam for the sandbox's Chromium check (issue 5):
+	// a command run once every alert fired, with HOTPATH_PROMETHEUS_URL,
+	// HOTPATH_PROFILES_URL, HOTPATH_SANDBOX_URL and HOTPATH_INCIDENTS (a
+	// JSON file: each story's service, alert and start/end in unix ms).
+	BrowserCheck []string
+}
+
+// RunTest runs demo-test's compressed schedule on the live world: normal
+// first, then every incident at once on its own service, polling
+// Prometheus's alerts API until every expected alert fired with the right
+// labels or the time is up.
+func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time.Time) (*TestReport, error) {
+	rep := &TestReport{Started: started, NoCFSWhy: o.NoCFSWhy}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	watch := make(chan error, 1)
+	go func() { watch <- o.Watch(watchCtx) }()
+	seenViolation := map[string]bool{}
+	seenOther := map[string]bool{}
+	exps := o.Expectations()
+	results := make([]Fired, len(exps))
+	for i, e := range exps {
+		results[i] = Fired{Expectation: e}
+	}
+	poll := func(phase string) error {
+		ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		alerts, err := o.Prom.Alerts(ctx)
+		if err != nil {
+			return err
+		}
+		for _, a := range alerts {
+			if a.State != "firing" {
+				continue
+			}
+			id := alertID(a)
+			if phase == "normal" {
+				if !seenViolation[id] {
+					seenViolation[id] = true
+					v := fmt.Sprintf("%s fired during the normal phase, %s after the rules went live (value %s)", id, time.Since(o.LiveAt).Round(time.Second), a.Value)
+					rep.Violations = append(rep.Violations, v)
+					o.logf("    VIOLATION: %s", v)
+				}
+				continue
+			}
+			if why := o.healthyReason(a); why != "" {
+				if !seenViolation[id] {
+					seenViolation[id] = true
+					v := fmt.Sprintf("%s fired for a %s, %s after the incidents started (value %s)", id, why, time.Since(rep.IncidentsOn).Round(time.Second), a.Value)
+					rep.Violations = append(rep.Violations, v)
+					o.logf("    VIOLATION: %s", v)
+				}
+				continue
+			}
+			matched := false
+			for i := range results {
+				if results[i].matches(a) {
+					matched = true
+					if !results[i].Fired {
+						results[i].Fired, results[i].After, results[i].Value = true, time.Since(rep.IncidentsOn), a.Value
+						o.logf("    %s fired %s after its incident (%s) started: %s (value %s)", results[i].Alert, results[i].After.Round(time.Second), results[i].Story, id, a.Value)
+					}
+				}
+			}
+			if !matched && !seenOther[id] {
+				seenOther[id] = true
+				rep.AlsoFired = append(rep.AlsoFired, fmt.Sprintf("%s after %s", id, time.Since(rep.IncidentsOn).Round(time.Second)))
+				o.logf("    also fired (not asserted): %s", id)
+			}
+		}
+		return nil
+	}
+	wait := func(until time.Time, phase string, done func() bool) error {
+		for time.Now().Before(until) && !done() {
+			if err := poll(phase); err != nil {
+				return err
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case err := <-watch:
+				if err == nil {
+					err = fmt.Errorf("a process stopped")
+				}
+				return err
+			case <-time.After(to.Poll):
+			}
+		}
+		return nil
+	}
+
+	err := o.step(fmt.Sprintf("normal phase: %s without incidents, no alert may fire", to.Normal), func() error {
+		return wait(o.LiveAt.Add(to.Normal), "normal", func() bool { return false })
+	})
+	if err != nil {
+		return rep, err
+	}
+	var stories []string
+	for _, e := range exps {
+		stories = append(stories, e.Story)
+	}
+	err = o.step(fmt.Sprintf("incidents: %s at once, each on its own service; each alert must fire within %s", strings.Join(stories, ", "), to.Within), func() error {
+		rep.IncidentsOn = time.Now()
+		for _, e := range exps {
+			if err := o.World.Switch(ctx, e.Story, true); err != nil {
+				return err
+			}
+			o.logf("    %s incident ON (%s expected: %s)", e.Story, e.Alert, FormatLabels(e.Labels))
+		}
+		allFired := func() bool {
+			for _, r := range results {
+				if !r.Fired {
+					return false
+				}
+			}
+			return true
+		}
+		if err := wait(rep.IncidentsOn.Add(to.Within), "incident", allFired); err != nil {
+			return err
+		}
+		// One last look at the alerts (violations are checked to the end).
+		return poll("incident")
+	})
+	rep.Results = results
+	if err != nil {
+		return rep, err
+	}
+	if len(to.BrowserCheck) > 0 {
+		_ = o.step("browser check (the sandbox in Chromium)", func() error {
+			rep.BrowserCheck = o.browserCheck(ctx, to.BrowserCheck, rep)
+			return nil
+		})
+	} else {
+		rep.BrowserCheck = "not run: the sandbox and its Chromium check come with the plugin (issue 5); seam: hotpath-demo test -browser-check CMD"
+	}
+	return rep, nil
+}
+
+func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, rep *TestReport) string {
+	type incident struct {
+		Story, Service, Alert string
+		FromMs, ToMs          int64
+	}
+	var incs []incident
+	for _, r := range rep.Results {
+		s := o.World.StoryService(r.Story)
+		incs = append(incs, incident{r.Story, s.Job, r.Alert, rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
+	}
+	b, _ := json.MarshalIndent(incs, "", "  ")
+	path := o.path("run", "incidents.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return "FAILED: " + err.Error()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = o.Opt.Root
+	cmd.Env = append(os.Environ(),
+		"HOTPATH_PROMETHEUS_URL="+o.Prom.URL,
+		fmt.Sprintf("HOTPATH_PROFILES_URL=http://127.0.0.1:%d", o.World.Ports.Profiles),
+		"HOTPATH_SANDBOX_URL="+o.SandboxAt,
+		"HOTPATH_INCIDENTS="+path)
+	cmd.Stdout, cmd.Stderr = o.Opt.Out, o.Opt.Out
+	if err := cmd.Run(); err != nil {
+		return "FAILED: " + err.Error()
+	}
+	return "passed"
+}
+
+// Diagnose writes the series behind every alert that did not fire as
+// expected, or fired where it must not, over the live phase (and the last
+// hour of history): the first thing to read when demo-test fails.
+func (o *Orchestrator) Diagnose(ctx context.Context, rep *TestReport, path string) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	type probe struct{ what, q string }
+	var probes []probe
+	add := func(what string, qs ...string) {
+		for _, q := range qs {
+			probes = append(probes, probe{what, q})
+		}
+	}
+	for _, r := range rep.Results {
+		j := r.Labels["job"]
+		switch r.Alert {
+		case "CPUPerRequestAboveUpstream":
+			add(r.Alert, fmt.Sprintf(`job:cpu_seconds_per_request:ratio_to_upstream{job=%q}`, j),
+				fmt.Sprintf(`job:cpu_seconds_per_request:ratio_to_upstream_baseline_median{job=%q}`, j),
+				`job:cpu_seconds_per_request:ratio_rate5m{job=~"api|cache"}`, `job:requests:rate5m{job=~"api|cache"}`)
+		case "CPUNotTrackingLoad":
+			add(r.Alert, fmt.Sprintf(`job:cpu_seconds:recent_fixed_share{job=%q}`, j), fmt.Sprintf(`job:requests:recent_cv{job=%q}`, j),
+				fmt.Sprintf(`job:cpu_seconds:rate5m{job=%q}`, j), fmt.Sprintf(`job:requests:rate5m{job=%q}`, j),
+				fmt.Sprintf(`job:cpu_seconds_per_request:recent_slope{job=%q}`, j), fmt.Sprintf(`job:cpu_seconds_per_request:recent_marginal{job=%q}`, j))
+		case "CPUThrottlingSustained":
+			add(r.Alert, fmt.Sprintf(`container:cpu_cfs_throttled_periods:ratio_rate5m{pod=%q}`, r.Labels["pod"]),
+				fmt.Sprintf(`container:cpu_cfs_throttled_seconds:rate5m{pod=%q}`, r.Labels["pod"]),
+				fmt.Sprintf(`container:cpu_usage_seconds:rate5m{pod=%q}`, r.Labels["pod"]))
+		case "AllocationsPerRequestRegression":
+			add(r.Alert, fmt.Sprintf(`job:alloc_bytes:rate5m{job=%q} / job:alloc_bytes:baseline_predicted{job=%q}`, j, j),
+				fmt.Sprintf(`job:requests:rate5m{job=%q}`, j))
+		case "CPUPerRequestOutlier":
+			add(r.Alert, fmt.Sprintf(`instance:cpu_seconds_per_request:ratio_rate5m{job=%q}`, j), fmt.Sprintf(`instance:requests:rate5m{job=%q}`, j))
+		}
+	}
+	for _, s := range o.World.Services {
+		add("cost model "+s.Job, fmt.Sprintf(`job:cpu_seconds:rate5m{job=%q} / job:cpu_seconds:baseline_predicted{job=%q}`, s.Job, s.Job),
+			fmt.Sprintf(`job:alloc_bytes:rate5m{job=%q} / job:alloc_bytes:baseline_predicted{job=%q}`, s.Job, s.Job))
+	}
+	add("alerts", `ALERTS`)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# demo-test diagnostics, %s\n# live since %s; incidents on at %s\n", time.Now().Format(time.RFC3339), o.LiveAt.Format(time.RFC3339), rep.IncidentsOn.Format(time.RFC3339))
+	start := o.LiveAt.Add(-time.Hour)
+	for _, p := range probes {
+		series, err := o.Prom.QueryRange(ctx, p.q, start, time.Now(), 30*time.Second)
+		fmt.Fprintf(&b, "\n## %s: %s\n", p.what, p.q)
+		if err != nil {
+			fmt.Fprintf(&b, "error: %v\n", err)
+			continue
+		}
+		sort.Slice(series, func(i, j int) bool { return FormatLabels(series[i].Metric) < FormatLabels(series[j].Metric) })
+		for _, s := range series {
+			fmt.Fprintf(&b, "%s\n", FormatLabels(s.Metric))
+			for _, pt := range s.Points {
+				at := time.Unix(int64(pt[0]), 0)
+				fmt.Fprintf(&b, "  %s %+6.1fm %.6g\n", at.Format("15:04:05"), at.Sub(rep.IncidentsOn).Minutes(), pt[1])
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// WriteResults writes the report as the committed results file.
+func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string, forChanges []string) error {
+	var b strings.Builder
+	status := "PASSED"
+	if !rep.Passed() {
+		status = "FAILED"
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(&b, "# `make demo-test`: the last recorded run\n\n")
+	fmt.Fprintf(&b, "Written by `make demo-test` (demo/playground/demotest.go); committed as the reference run.\n\n")
+	fmt.Fprintf(&b, "- result: **%s**, %s\n", status, rep.Started.UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "- total: **%s** (build, calibration, backfill, live phases, teardown not included)\n", rep.Total.Round(time.Second))
+	fmt.Fprintf(&b, "- machine: %d CPUs, load average at the end %s\n", numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
+	fmt.Fprintf(&b, "- rules: the demo overlay `%s` (only `for:` changed: %s)\n", overlay, summarizeFor(forChanges))
+	if rep.NoCFSWhy != "" {
+		fmt.Fprintf(&b, "- no CFS incident here: %s\n", rep.NoCFSWhy)
+	}
+	fmt.Fprintf(&b, "\n## Steps\n\n| step | took |\n|---|---|\n")
+	for _, k := range o.TimingSteps() {
+		fmt.Fprintf(&b, "| %s | %s |\n", k, o.Timings[k].Round(100*time.Millisecond))
+	}
+	fmt.Fprintf(&b, "\n## Time to fire (from the incident's start; polled every 5 s; must be under 10 min)\n\n| incident | alert | labels | fired after |\n|---|---|---|---|\n")
+	for _, r := range rep.Results {
+		after := "did not fire"
+		if r.Fired {
+			after = r.After.Round(time.Second).String()
+		}
+		fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", r.Story, r.Alert, FormatLabels(r.Labels), after)
+	}
+	fmt.Fprintf(&b, "\n## Healthy services (control, cache, the outlier service's other instances): alerts that fired\n\n")
+	if len(rep.Violations) == 0 {
+		b.WriteString("none\n")
+	}
+	for _, v := range rep.Violations {
+		fmt.Fprintf(&b, "- %s\n", v)
+	}
+	fmt.Fprintf(&b, "\n## Also fired for the incidents' services (true, not asserted)\n\n")
+	if len(rep.AlsoFired) == 0 {
+		b.WriteString("none\n")
+	}
+	for _, v := range rep.AlsoFired {
+		fmt.Fprintf(&b, "- %s\n", v)
+	}
+	fmt.Fprintf(&b, "\n## Browser check\n\n%s\n", rep.BrowserCheck)
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+func numCPU() int { return runtime.NumCPU() }
+
+func summarizeFor(changes []string) string {
+	if len(changes) == 0 {
+		return "none"
+	}
+	// Every alert gets the same duration: say it once.
+	first := changes[0][strings.Index(changes[0], "for "):]
+	for _, c := range changes {
+		if !strings.HasSuffix(c, first) {
+			return strings.Join(changes, "; ")
+		}
+	}
+	return fmt.Sprintf("%d alerts, %s", len(changes), first)
+}

@@ -1,0 +1,116 @@
+package playground
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// LiveOptions configure `make demo`'s live phase.
+type LiveOptions struct {
+	Schedule []Step
+	// Refresh is how often the status table is redrawn; Redraw clears the
+	// terminal first (a TTY), else each table is printed below the last.
+	Refresh time.Duration
+	Redraw  bool
+	// RuleNote says which rules are loaded, for the header.
+	RuleNote string
+}
+
+// RunLive switches the incidents on schedule and shows the status table
+// until the duration is over, ctx is cancelled, or a process dies.
+func (o *Orchestrator) RunLive(ctx context.Context, lo LiveOptions) error {
+	ctx, cancel := context.WithDeadline(ctx, o.LiveAt.Add(o.Opt.Duration))
+	defer cancel()
+	watch := make(chan error, 1)
+	go func() { watch <- o.Watch(ctx) }()
+	var events []string
+	event := func(format string, args ...any) {
+		events = append(events, time.Now().Format("15:04:05")+"  "+fmt.Sprintf(format, args...))
+		if len(events) > 6 {
+			events = events[len(events)-6:]
+		}
+	}
+	next := 0
+	tick := time.NewTicker(lo.Refresh)
+	defer tick.Stop()
+	for {
+		for next < len(lo.Schedule) && time.Since(o.LiveAt) >= lo.Schedule[next].At {
+			s := lo.Schedule[next]
+			next++
+			if s.Story == "cfs" && o.Cgroups == nil {
+				event("skipping the cfs incident: %s", o.NoCFSWhy)
+				continue
+			}
+			if err := o.World.Switch(ctx, s.Story, s.On); err != nil {
+				event("switching %s: %v", s.Story, err)
+			} else {
+				event("schedule: %s incident %s", s.Story, onOff(s.On))
+			}
+		}
+		rows, err := o.StatusRows(ctx)
+		var b strings.Builder
+		if lo.Redraw {
+			b.WriteString("\033[H\033[2J")
+		}
+		o.header(&b, lo, next)
+		if err != nil {
+			fmt.Fprintf(&b, "\n(status unavailable: %v)\n", err)
+		} else {
+			b.WriteString("\n" + RenderTable(rows))
+		}
+		if len(events) > 0 {
+			b.WriteString("\n" + strings.Join(events, "\n") + "\n")
+		}
+		fmt.Fprint(o.Opt.Out, b.String())
+		select {
+		case <-ctx.Done():
+			if time.Now().After(o.LiveAt.Add(o.Opt.Duration)) {
+				o.logf("the playground ran its -duration %s: stopping", o.Opt.Duration)
+			}
+			return nil
+		case err := <-watch:
+			if err != nil {
+				return err
+			}
+			return nil
+		case <-tick.C:
+		}
+	}
+}
+
+func onOff(on bool) string {
+	if on {
+		return "ON"
+	}
+	return "off"
+}
+
+func (o *Orchestrator) header(b *strings.Builder, lo LiveOptions, next int) {
+	up := time.Since(o.LiveAt).Round(time.Second)
+	left := time.Until(o.LiveAt.Add(o.Opt.Duration)).Round(time.Minute)
+	fmt.Fprintf(b, "hotpath playground: live for %s, stops by itself in %s; Ctrl-C stops every process and removes the cgroups\n", up, left)
+	fmt.Fprintf(b, "  Prometheus  %s  (alerts: %s/alerts)\n", o.Prom.URL, o.Prom.URL)
+	fmt.Fprintf(b, "  profiles    http://127.0.0.1:%d/services  (profile store, a stand-in for Pyroscope)\n", o.World.Ports.Profiles)
+	if o.SandboxAt != "" {
+		fmt.Fprintf(b, "  sandbox     %s\n", o.SandboxAt)
+	} else {
+		fmt.Fprintf(b, "  sandbox     not yet: the panel sandbox comes with the plugin (issue 5); hotpath-demo run -sandbox CMD starts it\n")
+	}
+	if lo.RuleNote != "" {
+		fmt.Fprintf(b, "  rules       %s\n", lo.RuleNote)
+	}
+	if o.Cgroups == nil {
+		fmt.Fprintf(b, "  cgroups     unavailable (%s): no CFS incident\n", o.NoCFSWhy)
+	}
+	if next < len(lo.Schedule) {
+		s := lo.Schedule[next]
+		fmt.Fprintf(b, "  schedule    next: %s incident %s in %s", s.Story, onOff(s.On), time.Until(o.LiveAt.Add(s.At)).Round(time.Second))
+	} else if len(lo.Schedule) > 0 {
+		fmt.Fprintf(b, "  schedule    done: every incident was on and off again")
+	} else {
+		fmt.Fprintf(b, "  schedule    none (-schedule=false)")
+	}
+	fmt.Fprintf(b, "; by hand: make demo-incident NAME=%s ON=1\n", strings.Join(Stories, "|"))
+}

@@ -1,0 +1,519 @@
+package playground
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hotpath/hotpath/demo/cgroup"
+)
+
+// Options configure one playground run.
+type Options struct {
+	Root     string // the repository
+	StateDir string // logs, pid file, Prometheus data, history (git-ignored)
+	BinDir   string // the demo binaries (built by Build)
+	// RuleFiles are loaded by the live Prometheus: rules/ unchanged for
+	// `make demo`, the demo overlay for demo-test. The first one holds the
+	// recording rules the history is backfilled with.
+	RuleFiles []string
+	// Duration bounds the load generator and the whole live phase.
+	Duration time.Duration
+	// History is how much normal history to backfill (a day).
+	History time.Duration
+	// CalSettle, CalMeasure time each of the two calibration rates.
+	CalSettle, CalMeasure time.Duration
+	// NoCgroups runs without cgroups even where they are writable.
+	NoCgroups bool
+	// Sandbox is an optional extra process started once Prometheus is live
+	// (the panel sandbox of issue 5). Its argv may use {prometheus},
+	// {profiles} and {addr}; it is printed as the sandbox URL.
+	Sandbox []string
+	Out     io.Writer
+}
+
+// Orchestrator starts the world, backfills its history and takes it down.
+type Orchestrator struct {
+	Opt   Options
+	World *World
+	Sup   *Supervisor
+	Prom  *Prom
+	// Cgroups is nil when cgroups are not writable here (said at start).
+	Cgroups   *cgroup.Manager
+	NoCFSWhy  string
+	groups    []*cgroup.Group
+	promProc  *Proc
+	lock      *os.File
+	LiveAt    time.Time // the rules went live
+	Timings   map[string]time.Duration
+	timingKey []string
+	SandboxAt string
+}
+
+// New prepares an orchestrator; nothing runs yet.
+func New(opt Options, w *World) *Orchestrator {
+	return &Orchestrator{Opt: opt, World: w, Timings: map[string]time.Duration{}}
+}
+
+func (o *Orchestrator) logf(format string, args ...any) {
+	fmt.Fprintf(o.Opt.Out, format+"\n", args...)
+}
+
+// step runs one named step with its progress and duration printed.
+func (o *Orchestrator) step(name string, f func() error) error {
+	o.logf("==> %s", name)
+	began := time.Now()
+	err := f()
+	d := time.Since(began)
+	o.Timings[name] = d
+	o.timingKey = append(o.timingKey, name)
+	if err != nil {
+		o.logf("    %s failed after %s", name, d.Round(100*time.Millisecond))
+		return err
+	}
+	o.logf("    done in %s", d.Round(100*time.Millisecond))
+	return nil
+}
+
+// TimingSteps are the step names in the order they ran.
+func (o *Orchestrator) TimingSteps() []string { return o.timingKey }
+
+func (o *Orchestrator) path(p ...string) string {
+	return filepath.Join(append([]string{o.Opt.StateDir}, p...)...)
+}
+
+func (o *Orchestrator) bin(name string) string { return filepath.Join(o.Opt.BinDir, name) }
+
+func (o *Orchestrator) tool(name string) string { return filepath.Join(o.Opt.Root, ".tools", "bin", name) }
+
+// Build compiles the demo binaries into BinDir (go build, cached).
+func Build(ctx context.Context, root, binDir string) error {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", binDir+string(os.PathSeparator),
+		"./cmd/demo-service", "./cmd/cgroup-helper", "./cmd/container-exporter", "./cmd/loadgen", "./cmd/profile-store")
+	cmd.Dir = filepath.Join(root, "demo")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// Up starts the world: clean what a killed run left, check ports and
+// cgroups, start the services, exporter, profile store and Prometheus,
+// calibrate, start the load, backfill the history and restart Prometheus
+// with the rules. On error the caller still calls Down.
+func (o *Orchestrator) Up(ctx context.Context) error {
+	for _, d := range []string{o.path("logs"), o.path("run")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := o.takeLock(); err != nil {
+		return err
+	}
+	for _, t := range []string{"prometheus", "promtool"} {
+		if _, err := os.Stat(o.tool(t)); err != nil {
+			return fmt.Errorf("%s is missing: run `make tools` first", o.tool(t))
+		}
+	}
+	o.Sup = &Supervisor{LogDir: o.path("logs"), PidFile: o.path("run", "pids.json")}
+
+	err := o.step("preflight: stale processes and cgroups, ports, cgroups", func() error {
+		killed, err := CleanStale(o.Sup.PidFile)
+		if err != nil {
+			return err
+		}
+		if len(killed) > 0 {
+			o.logf("    stopped what a previous run left running: %s", strings.Join(killed, ", "))
+		}
+		m := cgroup.Default(o.World.CgroupParent)
+		switch cerr := m.Check(); {
+		case o.Opt.NoCgroups:
+			o.NoCFSWhy = "cgroups disabled by -no-cgroups"
+		case cerr != nil:
+			o.NoCFSWhy = cerr.Error()
+		default:
+			removed, err := m.CleanStale()
+			if err != nil {
+				return fmt.Errorf("removing stale cgroups: %w", err)
+			}
+			if len(removed) > 0 {
+				o.logf("    removed stale cgroups: %s", strings.Join(removed, " "))
+			}
+			o.Cgroups = m
+		}
+		if o.Cgroups == nil {
+			o.logf("    NOTE: %s.\n    Running without real CFS throttling: the worker runs unlimited, no container exporter, no CFS incident.", o.NoCFSWhy)
+			for _, s := range o.World.Services {
+				s.Cgroup = nil
+			}
+		} else {
+			o.logf("    cgroups writable: groups under /sys/fs/cgroup/cpu/%s", o.World.CgroupParent)
+		}
+		return o.World.CheckPorts()
+	})
+	if err != nil {
+		return err
+	}
+	if err := SaveWorld(o.path("run", "world.json"), o.World); err != nil {
+		return err
+	}
+
+	var promLive time.Time
+	err = o.step("start: services, container exporter, profile store, Prometheus (scraping, no rules yet)", func() error {
+		if err := o.startServices(ctx); err != nil {
+			return err
+		}
+		if err := o.startSidecars(ctx); err != nil {
+			return err
+		}
+		dataDir := o.path("prometheus", "data")
+		_ = os.RemoveAll(o.path("prometheus"))
+		if err := os.MkdirAll(dataDir, 0o755); err != nil {
+			return err
+		}
+		promLive = time.Now()
+		proc, prom, err := StartPrometheus(ctx, o.Sup, "prometheus", o.tool("prometheus"), o.path("prometheus"), dataDir,
+			fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Prometheus), o.World.PromConfig(nil, o.Cgroups != nil))
+		if err != nil {
+			return err
+		}
+		o.promProc, o.Prom = proc, prom
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+
+	var cal *Calibration
+	err = o.step(fmt.Sprintf("calibrate: every service at two request rates (%s each)", o.Opt.CalSettle+o.Opt.CalMeasure), func() error {
+		groups := map[string]string{}
+		if o.Cgroups != nil {
+			for _, s := range o.World.Services {
+				if s.Cgroup != nil {
+					groups[s.Cgroup.Pod] = s.Job
+					groups[s.Cgroup.Name()] = s.Job
+				}
+			}
+		}
+		var err error
+		cal, err = Calibrate(ctx, o.World, o.Cgroups, groups, o.Opt.CalSettle, o.Opt.CalMeasure, o.logf)
+		if err != nil {
+			return err
+		}
+		if o.Cgroups != nil {
+			cal.Exporter, err = ScrapeMetrics(ctx, fmt.Sprintf("http://127.0.0.1:%d/metrics", o.World.Ports.Exporter))
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+
+	loadStart := time.Now()
+	if err := o.startLoad(); err != nil {
+		return err
+	}
+
+	histDir := o.path("history")
+	histData := filepath.Join(histDir, "data")
+	_ = os.RemoveAll(histDir)
+	if err := os.MkdirAll(histData, 0o755); err != nil {
+		return err
+	}
+	bf := &Backfill{Promtool: o.tool("promtool"), Prometheus: o.tool("prometheus"), Dir: histDir, DataDir: histData, Sup: o.Sup, Logf: o.logf}
+	histStart := promLive.Add(-o.Opt.History)
+	err = o.step(fmt.Sprintf("history: %s of normal traffic, raw series (promtool tsdb create-blocks-from openmetrics)", o.Opt.History), func() error {
+		h := &History{World: o.World, Cal: cal, End: promLive, LoadStart: loadStart, Length: o.Opt.History, Step: ScrapeInterval, Seed: uint64(promLive.Unix())}
+		om := filepath.Join(histDir, "history.om")
+		ns, n, err := h.WriteOpenMetrics(om)
+		if err != nil {
+			return err
+		}
+		o.logf("    %d series, %d samples, %s .. %s", ns, n, histStart.Format("Jan 2 15:04:05"), promLive.Add(-ScrapeInterval).Format("15:04:05"))
+		if err := bf.Raw(ctx, om); err != nil {
+			return err
+		}
+		return os.Remove(om)
+	})
+	if err != nil {
+		return err
+	}
+	err = o.step("history: recording rules, one dependency level per pass (promtool tsdb create-blocks-from rules)", func() error {
+		_, err := bf.Rules(ctx, o.Opt.RuleFiles[0], histStart, promLive.Add(-time.Second))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	err = o.step("restart Prometheus with the history and the rule pack", func() error {
+		o.Sup.Stop(o.promProc, 30*time.Second)
+		if err := moveBlocks(histData, o.path("prometheus", "data")); err != nil {
+			return err
+		}
+		cfg := o.World.PromConfig(o.Opt.RuleFiles, o.Cgroups != nil)
+		proc, prom, err := StartPrometheus(ctx, o.Sup, "prometheus", o.tool("prometheus"), o.path("prometheus"), o.path("prometheus", "data"),
+			fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Prometheus), cfg)
+		if err != nil {
+			return err
+		}
+		o.promProc, o.Prom = proc, prom
+		o.LiveAt = time.Now()
+		for _, f := range o.Opt.RuleFiles {
+			o.logf("    rules: %s", f)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return o.startSandbox()
+}
+
+func (o *Orchestrator) takeLock() error {
+	f, err := lockFile(o.path("run", "lock"))
+	if err != nil {
+		return err
+	}
+	o.lock = f
+	return nil
+}
+
+// lockFile takes the run's lock (flock: released when the process dies,
+// however it dies) and writes the pid into it.
+func lockFile(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		b, _ := os.ReadFile(path)
+		f.Close()
+		return nil, fmt.Errorf("another playground is running from %s (pid %s): stop it first (Ctrl-C there)", filepath.Dir(filepath.Dir(path)), strings.TrimSpace(string(b)))
+	}
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(fmt.Sprint(os.Getpid())), 0)
+	return f, nil
+}
+
+// TryLock takes a run's lock for a moment (hotpath-demo clean): an error
+// means a playground is running there.
+func TryLock(path string) (func(), error) {
+	f, err := lockFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return func() { f.Close() }, nil
+}
+
+func (o *Orchestrator) startServices(ctx context.Context) error {
+	cache := o.World.Service("cache")
+	for _, s := range o.World.Services {
+		for i, in := range s.Instances {
+			argv := []string{o.bin("demo-service"), s.Kind, "-listen", in.Addr()}
+			for _, a := range s.Args {
+				if a == "{cache}" && cache != nil {
+					a = cache.Instances[0].URL()
+				}
+				argv = append(argv, a)
+			}
+			name := s.Job
+			if len(s.Instances) > 1 {
+				name = fmt.Sprintf("%s-%d", s.Job, i)
+			}
+			if s.Cgroup != nil && o.Cgroups != nil {
+				g, err := o.Cgroups.Create(s.Cgroup.Name(), s.Cgroup.CPUs, 100*time.Millisecond)
+				if err != nil {
+					return err
+				}
+				o.groups = append(o.groups, g)
+				if s.Cgroup.Shares > 0 {
+					if err := g.SetShares(s.Cgroup.Shares); err != nil {
+						return err
+					}
+				}
+				// exec-in joins the group before it execs the service.
+				argv = append([]string{o.bin("cgroup-helper"), "exec-in", "-parent", o.World.CgroupParent, "-name", s.Cgroup.Name(), "--"}, argv...)
+			}
+			proc, err := o.Sup.Start(name, s.Quiet, nil, argv...)
+			if err != nil {
+				return err
+			}
+			if err := waitHTTP(ctx, proc, in.URL()+"/admin", 20*time.Second); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			how := ""
+			if s.Cgroup != nil && o.Cgroups != nil {
+				how = fmt.Sprintf(" in cgroup %s/%s", o.World.CgroupParent, s.Cgroup.Name())
+				if s.Cgroup.CPUs > 0 {
+					how += fmt.Sprintf(" (CFS quota %.2g cores)", s.Cgroup.CPUs)
+				}
+				if s.Cgroup.Shares > 0 {
+					how += fmt.Sprintf(" (cpu.shares %d)", s.Cgroup.Shares)
+				}
+			}
+			o.logf("    %-10s %s%s", name, in.URL(), how)
+		}
+	}
+	return nil
+}
+
+func (o *Orchestrator) startSidecars(ctx context.Context) error {
+	if o.Cgroups != nil {
+		addr := fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Exporter)
+		proc, err := o.Sup.Start("container-exporter", false, nil, o.bin("container-exporter"),
+			"-listen", addr, "-parent", o.World.CgroupParent, "-namespace", o.World.Namespace)
+		if err != nil {
+			return err
+		}
+		if err := waitHTTP(ctx, proc, "http://"+addr+"/metrics", 30*time.Second); err != nil {
+			return fmt.Errorf("container-exporter: %w", err)
+		}
+		o.logf("    %-10s http://%s/metrics (cAdvisor v0.52.1)", "cadvisor", addr)
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Profiles)
+	argv := []string{o.bin("profile-store"), "-listen", addr}
+	for _, t := range o.profileTargets() {
+		argv = append(argv, "-target", t)
+	}
+	proc, err := o.Sup.Start("profile-store", false, nil, argv...)
+	if err != nil {
+		return err
+	}
+	if err := waitHTTP(ctx, proc, "http://"+addr+"/services", 20*time.Second); err != nil {
+		return fmt.Errorf("profile-store: %w", err)
+	}
+	o.logf("    %-10s http://%s (profile store, a stand-in for Pyroscope)", "profiles", addr)
+	return nil
+}
+
+// profileTargets names each instance for the profile store: the job, or
+// job-N for a service with several instances.
+func (o *Orchestrator) profileTargets() []string {
+	var out []string
+	for _, s := range o.World.Services {
+		for i, in := range s.Instances {
+			name := s.Job
+			if len(s.Instances) > 1 {
+				name = fmt.Sprintf("%s-%d", s.Job, i)
+			}
+			out = append(out, name+"="+in.URL())
+		}
+	}
+	return out
+}
+
+func (o *Orchestrator) startLoad() error {
+	argv := []string{o.bin("loadgen"), "-duration", o.Opt.Duration.String(), "-report", "1m"}
+	for _, t := range o.World.LoadTargets() {
+		argv = append(argv, "-target", fmt.Sprintf("%s=%s@%s", t.Name, t.URL, t.Rate))
+	}
+	_, err := o.Sup.Start("loadgen", false, nil, argv...)
+	return err
+}
+
+func (o *Orchestrator) startSandbox() error {
+	if len(o.Opt.Sandbox) == 0 {
+		return nil
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Sandbox)
+	r := strings.NewReplacer("{prometheus}", o.Prom.URL, "{profiles}", fmt.Sprintf("http://127.0.0.1:%d", o.World.Ports.Profiles), "{addr}", addr)
+	argv := make([]string, len(o.Opt.Sandbox))
+	for i, a := range o.Opt.Sandbox {
+		argv[i] = r.Replace(a)
+	}
+	env := []string{"HOTPATH_PROMETHEUS_URL=" + o.Prom.URL, fmt.Sprintf("HOTPATH_PROFILES_URL=http://127.0.0.1:%d", o.World.Ports.Profiles), "HOTPATH_SANDBOX_ADDR=" + addr}
+	if _, err := o.Sup.Start("sandbox", false, env, argv...); err != nil {
+		return err
+	}
+	o.SandboxAt = "http://" + addr
+	return nil
+}
+
+// waitHTTP waits until url answers 200, failing early with the process's
+// log when it exits (a port in use, a bad flag).
+func waitHTTP(ctx context.Context, proc *Proc, url string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	client := &http.Client{Timeout: 2 * time.Second}
+	for {
+		resp, err := client.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return nil
+			}
+		}
+		if done, perr := proc.Exited(); done {
+			return fmt.Errorf("exited (%v):\n%s", perr, proc.Tail(1500))
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s not answering after %s:\n%s", url, timeout, proc.Tail(1500))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(150 * time.Millisecond):
+		}
+	}
+}
+
+// Watch returns an error as soon as a supervised process exits by itself
+// (the load generator is allowed to finish).
+func (o *Orchestrator) Watch(ctx context.Context) error {
+	for {
+		for _, p := range o.Sup.Procs() {
+			if done, err := p.Exited(); done && p.Name != "loadgen" {
+				return fmt.Errorf("%s exited unexpectedly (%v):\n%s", p.Name, err, p.Tail(1500))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// Down stops every process the run started, the last started first, and
+// removes its cgroups. Safe to call after a failed or partial Up.
+func (o *Orchestrator) Down() error {
+	var errs []error
+	n := 0
+	if o.Sup != nil {
+		n = len(o.Sup.Procs())
+		o.Sup.StopAll(10 * time.Second)
+	}
+	for _, g := range o.groups {
+		if err := g.Remove(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if o.Cgroups != nil {
+		if _, err := o.Cgroups.CleanStale(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if o.lock != nil {
+		o.lock.Close()
+		o.lock = nil
+	}
+	msg := fmt.Sprintf("stopped %d processes", n)
+	if o.Cgroups != nil {
+		msg += fmt.Sprintf(", removed the cgroups under %s", o.World.CgroupParent)
+	}
+	o.logf("%s", msg)
+	return errors.Join(errs...)
+}

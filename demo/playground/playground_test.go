@@ -1,0 +1,446 @@
+package playground
+
+import (
+	"errors"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// Every recording rule of the shipped pack lands in exactly one backfill
+// pass, after every rule whose series it reads.
+func TestLevelsOfTheRulePack(t *testing.T) {
+	f, err := ReadRules(filepath.Join(repoRoot(t), "rules", "hotpath-rules.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels, err := f.Levels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	levelOf := map[string]int{}
+	total := 0
+	for i, lf := range levels {
+		for _, g := range lf.Groups {
+			for _, r := range g.Rules {
+				if _, dup := levelOf[r.Record]; dup {
+					t.Errorf("%s in two passes", r.Record)
+				}
+				levelOf[r.Record] = i + 1
+				total++
+			}
+		}
+	}
+	if total != f.RecordCount() {
+		t.Fatalf("%d rules in the passes, %d in the file", total, f.RecordCount())
+	}
+	for _, g := range f.Groups {
+		for _, r := range g.Rules {
+			if r.Record == "" {
+				continue
+			}
+			for _, tok := range identifier.FindAllString(r.Expr, -1) {
+				if l, ok := levelOf[tok]; ok && tok != r.Record && l >= levelOf[r.Record] {
+					t.Errorf("%s (pass %d) reads %s (pass %d)", r.Record, levelOf[r.Record], tok, l)
+				}
+			}
+		}
+	}
+	if len(levels) < 2 {
+		t.Errorf("%d passes: the pack's rules read each other", len(levels))
+	}
+}
+
+func TestLevelsKeepGroupsAndOrder(t *testing.T) {
+	f := &RuleFile{Groups: []RuleGroup{
+		{Name: "a", Interval: "1m", Rules: []Rule{{Record: "x:a:rate5m", Expr: "rate(a[5m])"}, {Record: "x:b:ratio", Expr: "x:a:rate5m / 2"}}},
+		{Name: "b", Interval: "5m", Rules: []Rule{{Record: "x:c:max", Expr: "max_over_time(x:b:ratio[1d]) and x:a:rate5m"}, {Alert: "A", Expr: "x:c:max > 1"}}},
+	}}
+	levels, err := f.Levels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a/1m:x:a:rate5m", "a/1m:x:b:ratio", "b/5m:x:c:max"}
+	if len(levels) != 3 {
+		t.Fatalf("%d levels, want 3", len(levels))
+	}
+	for i, lf := range levels {
+		g := lf.Groups[0]
+		if got := g.Name + "/" + g.Interval + ":" + g.Rules[0].Record; len(lf.Groups) != 1 || len(g.Rules) != 1 || got != want[i] {
+			t.Errorf("level %d: %+v, want %s", i+1, lf.Groups, want[i])
+		}
+	}
+	cyc := &RuleFile{Groups: []RuleGroup{{Name: "c", Rules: []Rule{{Record: "a:b:c", Expr: "d:e:f"}, {Record: "d:e:f", Expr: "a:b:c"}}}}}
+	if _, err := cyc.Levels(); err == nil {
+		t.Error("a cycle was accepted")
+	}
+}
+
+// The demo overlay (demo/overlay-short-for.jsonnet) renders the same rule
+// pack as rules/ with only `for:` changed, on every alert.
+func TestDemoOverlayChangesOnlyFor(t *testing.T) {
+	root := repoRoot(t)
+	if _, err := os.Stat(filepath.Join(root, ".tools", "bin", "jsonnet")); err != nil {
+		t.Skip("jsonnet not built: make tools")
+	}
+	out := t.TempDir()
+	cmd := exec.Command(filepath.Join(root, "tests", "generated", "render.sh"), filepath.Join(root, "demo", "overlay-short-for.jsonnet"), out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("render: %v\n%s", err, b)
+	}
+	for _, name := range []string{"hotpath-rules.yaml", "hotpath-alerts.yaml"} {
+		shipped, err := ReadRules(filepath.Join(root, "rules", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		overlay, err := ReadRules(filepath.Join(out, "rules", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffs, forChanges := DiffExceptFor(shipped, overlay)
+		if len(diffs) > 0 {
+			t.Errorf("%s: the overlay changes more than for: (run make generate if rules/ drifted from jsonnet/):\n%s", name, strings.Join(diffs, "\n"))
+		}
+		if alerts := shipped.AlertNames(); len(forChanges) != len(alerts) {
+			t.Errorf("%s: for: changed on %d of %d alerts: %v", name, len(forChanges), len(alerts), forChanges)
+		}
+	}
+}
+
+func TestDiffExceptForSeesEverythingElse(t *testing.T) {
+	base := func() *RuleFile {
+		return &RuleFile{Groups: []RuleGroup{{Name: "g", Interval: "1m", Rules: []Rule{
+			{Alert: "A", Expr: "x > 1", For: "15m", Labels: map[string]string{"severity": "warning"}, Annotations: map[string]string{"summary": "s"}},
+		}}}}
+	}
+	short := base()
+	short.Groups[0].Rules[0].For = "2m"
+	if diffs, fc := DiffExceptFor(base(), short); len(diffs) != 0 || len(fc) != 1 {
+		t.Errorf("for only: diffs %v, for changes %v", diffs, fc)
+	}
+	for name, change := range map[string]func(*RuleFile){
+		"expr":       func(f *RuleFile) { f.Groups[0].Rules[0].Expr = "x > 2" },
+		"label":      func(f *RuleFile) { f.Groups[0].Rules[0].Labels["severity"] = "critical" },
+		"annotation": func(f *RuleFile) { f.Groups[0].Rules[0].Annotations["summary"] = "t" },
+		"interval":   func(f *RuleFile) { f.Groups[0].Interval = "30s" },
+		"rule count": func(f *RuleFile) { f.Groups[0].Rules = append(f.Groups[0].Rules, Rule{Record: "a:b:c", Expr: "1"}) },
+	} {
+		o := base()
+		change(o)
+		if diffs, _ := DiffExceptFor(base(), o); len(diffs) == 0 {
+			t.Errorf("a changed %s went unnoticed", name)
+		}
+	}
+}
+
+func testWorld() *World {
+	return DefaultWorld(func(p int) int { return p + 20000 }, "hotpath-unit")
+}
+
+func testCalibration(w *World) *Calibration {
+	cal := &Calibration{Instances: map[string]*InstanceCost{}, Periods: map[string]Cost{}, UpstreamShare: 1}
+	for _, s := range w.Services {
+		for _, in := range s.Instances {
+			samples := []MetricSample{
+				{Name: "http_requests_total", Labels: map[string]string{"code": "200", "handler": s.Route, "method": "get"}, Value: 100},
+				{Name: "http_requests_total", Labels: map[string]string{"code": "500", "handler": s.Route, "method": "get"}, Value: 1},
+				{Name: "process_cpu_seconds_total", Labels: map[string]string{}, Value: 3},
+				{Name: "go_memstats_alloc_bytes_total", Labels: map[string]string{}, Value: 1e6},
+				{Name: "go_goroutines", Labels: map[string]string{}, Value: 9},
+			}
+			if s.Job == "api" {
+				samples = append(samples, MetricSample{Name: "traces_service_graph_request_total", Labels: map[string]string{"client": "api", "server": "cache"}, Value: 100})
+			}
+			cal.Instances[in.Addr()] = &InstanceCost{Job: s.Job, Instance: in.Addr(), CPU: Cost{0.01, 0.001}, Alloc: Cost{1e5, 4096}, Edges: 1, Samples: samples}
+		}
+	}
+	cal.Periods["worker-0"] = Cost{1, 2}
+	cal.Periods["worker-0/worker"] = Cost{1, 2}
+	for _, c := range []string{"", "worker"} {
+		l := map[string]string{"id": "/hotpath-unit/worker-0", "namespace": demoNamespace, "pod": "worker-0", "container": c, "name": c}
+		for _, n := range []string{"container_cpu_usage_seconds_total", "container_cpu_cfs_periods_total", "container_cpu_cfs_throttled_periods_total", "container_cpu_cfs_throttled_seconds_total"} {
+			cal.Exporter = append(cal.Exporter, MetricSample{Name: n, Labels: l, Value: 5})
+		}
+		cal.Exporter = append(cal.Exporter, MetricSample{Name: "container_spec_cpu_quota", Labels: l, Value: 20000})
+	}
+	// The root cgroup is not a pod: no history.
+	cal.Exporter = append(cal.Exporter, MetricSample{Name: "container_cpu_usage_seconds_total", Labels: map[string]string{"id": "/"}, Value: 1e4})
+	return cal
+}
+
+// The history: live labels, monotonic counters that follow the cost lines,
+// a 10x nightly low, the cache serving the api's calls, no throttling, and
+// the last sample one step before the live start.
+func TestHistory(t *testing.T) {
+	w := testWorld()
+	end := time.Date(2026, 1, 2, 15, 0, 0, 0, time.UTC)
+	h := &History{World: w, Cal: testCalibration(w), End: end, LoadStart: end.Add(time.Minute), Length: 24 * time.Hour, Step: 15 * time.Second, Seed: 1}
+	series, err := h.series()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int(h.Length / h.Step)
+	byKey := map[string][]float64{}
+	for _, s := range series {
+		if len(s.values) != n {
+			t.Fatalf("%s: %d points, want %d", s.key, len(s.values), n)
+		}
+		for k := 1; k < n; k++ {
+			if s.values[k] < s.values[k-1] {
+				t.Fatalf("%s decreases at %d", s.key, k)
+			}
+		}
+		byKey[s.key] = s.values
+	}
+	api := w.Service("api").Instances[0].Addr()
+	req := byKey[`http_requests_total{code="200",handler="/emoji",instance="`+api+`",job="api",method="get"}`]
+	if req == nil {
+		t.Fatalf("no api requests series with the live labels; have %v", sortedKeys(byKey))
+	}
+	if _, ok := byKey[`http_requests_total{code="500",handler="/emoji",instance="`+api+`",job="api",method="get"}`]; ok {
+		t.Error("only the busiest request series gets history")
+	}
+	// Rates over an hour around the night's low (12h before the end) and the end.
+	perHour := func(xs []float64, hoursBefore float64) float64 {
+		k := n - 1 - int(hoursBefore*3600/15)
+		k0 := max(k-120, 0)
+		return (xs[k] - xs[k0]) / (float64(k-k0) * 15)
+	}
+	day, night := perHour(req, 0.5), perHour(req, 12)
+	if r := day / night; r < 6 || r > 14 {
+		t.Errorf("day %.1f req/s, night %.1f: ratio %.1f, want about 10", day, night, r)
+	}
+	cpu := byKey[`process_cpu_seconds_total{instance="`+api+`",job="api"}`]
+	if got, want := perHour(cpu, 0.5), 0.01+0.001*day; math.Abs(got-want)/want > 0.05 {
+		t.Errorf("api CPU %.4f cores at %.1f req/s, want %.4f from its cost line", got, day, want)
+	}
+	cache := w.Service("cache").Instances[0].Addr()
+	edge := byKey[`traces_service_graph_request_total{client="api",instance="`+api+`",job="api",server="cache"}`]
+	cacheReq := byKey[`http_requests_total{code="200",handler="",instance="`+cache+`",job="cache",method="get"}`]
+	if edge == nil || cacheReq == nil || math.Abs(edge[n-1]-req[n-1]) > 1e-6*req[n-1] || math.Abs(cacheReq[n-1]-req[n-1]) > 1e-6*req[n-1] {
+		t.Errorf("edge %v, cache requests %v: both want the api's requests", edge != nil, cacheReq != nil)
+	}
+	worker := w.Service("worker").Instances[0].Addr()
+	if byKey[`process_cpu_seconds_total{instance="`+worker+`",job="worker",namespace="hotpath-demo",pod="worker-0"}`] == nil {
+		t.Error("the worker's target labels (namespace, pod) are missing")
+	}
+	exp := "127.0.0.1:" + strconv.Itoa(w.Ports.Exporter)
+	ctr := `container="worker",id="/hotpath-unit/worker-0",instance="` + exp + `",job="cadvisor",name="worker",namespace="hotpath-demo",pod="worker-0"`
+	if th := byKey["container_cpu_cfs_throttled_periods_total{"+ctr+"}"]; th == nil || th[n-1] != 0 {
+		t.Error("the worker's throttled periods must exist and stay flat")
+	}
+	if p := byKey["container_cpu_cfs_periods_total{"+ctr+"}"]; p == nil || p[n-1] == 0 {
+		t.Error("the worker's CFS periods must advance")
+	}
+	if q := byKey["container_spec_cpu_quota{"+ctr+"}"]; q == nil || q[0] != 20000 {
+		t.Error("the quota gauge keeps its live value")
+	}
+	for k := range byKey {
+		if strings.Contains(k, `id="/"`) || strings.HasPrefix(k, "go_goroutines") {
+			t.Errorf("unmodelled series got history: %s", k)
+		}
+	}
+
+	path := filepath.Join(t.TempDir(), "h.om")
+	ns, samples, err := h.WriteOpenMetrics(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if ns != len(series) || samples != ns*n || lines[len(lines)-1] != "# EOF" {
+		t.Fatalf("%d series, %d samples, last line %q", ns, samples, lines[len(lines)-1])
+	}
+	f := strings.Fields(lines[n-1])
+	ts, _ := strconv.ParseFloat(f[len(f)-1], 64)
+	if want := float64(end.Add(-h.Step).Unix()); ts != want {
+		t.Errorf("the history ends at %v, want one step before the live start (%v)", ts, want)
+	}
+}
+
+func TestDiurnal(t *testing.T) {
+	if d := Diurnal(0); math.Abs(d-1) > 1e-9 {
+		t.Errorf("at the end %v, want 1 (the live level)", d)
+	}
+	if d := Diurnal(12 * time.Hour); math.Abs(d-0.1) > 1e-9 {
+		t.Errorf("at the night's low %v, want 0.1", d)
+	}
+	for _, spec := range []string{"square:5:50:20m", "sine:8:40:20m", "3"} {
+		for _, e := range []time.Duration{-25 * time.Minute, -5 * time.Minute, 0, 15 * time.Minute} {
+			r, err := shapeAt(spec, e)
+			if err != nil || r < 3 || r > 50 {
+				t.Errorf("%s at %s: %v %v", spec, e, r, err)
+			}
+		}
+	}
+	if a, _ := shapeAt("square:5:50:20m", -15*time.Minute); a != 50 {
+		t.Errorf("a square wave before the start keeps its phase: %v, want 50", a)
+	}
+}
+
+func TestFit(t *testing.T) {
+	if c := fit(10, 0.02, 30, 0.04); math.Abs(c.Fixed-0.01) > 1e-12 || math.Abs(c.PerRequest-0.001) > 1e-12 {
+		t.Errorf("%+v", c)
+	}
+	if c := fit(10, 0.03, 30, 0.02); c.PerRequest != 0 || c.Fixed != 0.025 {
+		t.Errorf("falling cost: %+v, want a flat fixed cost", c)
+	}
+	if c := fit(10, 0.01, 30, 0.05); c.Fixed != 0 || math.Abs(c.PerRequest-0.0015) > 1e-12 {
+		t.Errorf("negative intercept: %+v, want per-request only", c)
+	}
+}
+
+func TestPromConfig(t *testing.T) {
+	w := testWorld()
+	var cfg struct {
+		RuleFiles     []string `yaml:"rule_files"`
+		ScrapeConfigs []struct {
+			JobName       string `yaml:"job_name"`
+			StaticConfigs []struct {
+				Targets []string          `yaml:"targets"`
+				Labels  map[string]string `yaml:"labels"`
+			} `yaml:"static_configs"`
+		} `yaml:"scrape_configs"`
+	}
+	if err := yaml.Unmarshal([]byte(w.PromConfig([]string{"/r/a.yaml"}, true)), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	jobs := map[string][]string{}
+	for _, sc := range cfg.ScrapeConfigs {
+		jobs[sc.JobName] = sc.StaticConfigs[0].Targets
+		if sc.JobName == "worker" && sc.StaticConfigs[0].Labels["pod"] != "worker-0" {
+			t.Errorf("worker labels %v: the (namespace, pod) join needs pod=worker-0", sc.StaticConfigs[0].Labels)
+		}
+	}
+	if len(jobs["catalog"]) != 3 || len(jobs["cadvisor"]) != 1 || len(jobs["api"]) != 1 || cfg.RuleFiles[0] != "/r/a.yaml" {
+		t.Errorf("jobs %v, rules %v", jobs, cfg.RuleFiles)
+	}
+	if strings.Contains(w.PromConfig(nil, false), "cadvisor") {
+		t.Error("without cgroups there is no exporter to scrape")
+	}
+}
+
+// A port in use is named with what should have run there.
+func TestCheckPortsNamesThePortAndItsUse(t *testing.T) {
+	ports, err := FreePorts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := DefaultWorld(ports, "x")
+	if err := w.CheckPorts(); err != nil {
+		t.Fatal(err)
+	}
+	api := w.Service("api").Instances[0]
+	ln, err := net.Listen("tcp", api.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	err = w.CheckPorts()
+	if err == nil || !strings.Contains(err.Error(), strconv.Itoa(api.Port)) || !strings.Contains(err.Error(), "demo-service api") {
+		t.Errorf("error %v: want the port and 'demo-service api'", err)
+	}
+}
+
+// A killed run's processes are stopped by the next run; a pid that now runs
+// another program is left alone.
+func TestCleanStale(t *testing.T) {
+	dir := t.TempDir()
+	sup := &Supervisor{LogDir: dir, PidFile: filepath.Join(dir, "pids.json")}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep binary")
+	}
+	p, err := sup.Start("sleeper", false, nil, sleep, "60")
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed, err := CleanStale(sup.PidFile)
+	if err != nil || len(killed) != 1 {
+		t.Fatalf("killed %v, %v", killed, err)
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stale process still runs")
+	}
+	if _, err := os.Stat(sup.PidFile); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the pid file is removed after cleaning")
+	}
+	// Our own pid, recorded as another program: not ours to kill.
+	if err := os.WriteFile(sup.PidFile, []byte(`[{"pid": `+strconv.Itoa(os.Getpid())+`, "name": "x", "exe": "/nonexistent/prog"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if killed, err := CleanStale(sup.PidFile); err != nil || len(killed) != 0 {
+		t.Errorf("killed %v (%v): a reused pid must be left alone", killed, err)
+	}
+}
+
+func TestSupervisorStopsInReverseOrder(t *testing.T) {
+	dir := t.TempDir()
+	sup := &Supervisor{LogDir: dir, PidFile: filepath.Join(dir, "pids.json")}
+	var procs []*Proc
+	for _, n := range []string{"a", "b"} {
+		p, err := sup.Start(n, false, nil, "sh", "-c", "trap 'echo stopped "+n+" >> "+filepath.Join(dir, "order")+"; exit 0' TERM; while :; do sleep 0.05; done")
+		if err != nil {
+			t.Fatal(err)
+		}
+		procs = append(procs, p)
+	}
+	time.Sleep(300 * time.Millisecond)
+	sup.StopAll(5 * time.Second)
+	b, _ := os.ReadFile(filepath.Join(dir, "order"))
+	if got := strings.Fields(string(b)); strings.Join(got, " ") != "stopped b stopped a" {
+		t.Errorf("stop order %q, want b then a", b)
+	}
+	for _, p := range procs {
+		if done, _ := p.Exited(); !done {
+			t.Errorf("%s still runs", p.Name)
+		}
+	}
+}
+
+func TestDemoSchedule(t *testing.T) {
+	s := DemoSchedule(Stories, 10*time.Minute, 25*time.Minute, 5*time.Minute)
+	if len(s) != 2*len(Stories) || s[0] != (Step{10 * time.Minute, "println", true}) || s[1] != (Step{35 * time.Minute, "println", false}) || s[2].At != 40*time.Minute {
+		t.Errorf("%+v", s)
+	}
+	w := testWorld()
+	for _, story := range Stories {
+		if w.StoryService(story) == nil {
+			t.Errorf("no service runs %s", story)
+		}
+	}
+}
+
+func TestParseMetrics(t *testing.T) {
+	page := "# HELP x y\nhttp_requests_total{code=\"200\",handler=\"/a\"} 12\nprocess_cpu_seconds_total 0.5\n" +
+		"container_cpu_usage_seconds_total{id=\"/a b\",name=\"q\\\"x\"} 1.5e+03 1795321130234\n"
+	ss, err := ParseMetrics(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 3 || ss[0].Labels["handler"] != "/a" || ss[1].Value != 0.5 || ss[2].Labels["name"] != `q"x` || ss[2].Value != 1500 {
+		t.Errorf("%+v", ss)
+	}
+	if Sum(ss, "http_requests_total") != 12 {
+		t.Error("sum")
+	}
+}

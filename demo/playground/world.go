@@ -1,0 +1,223 @@
+// Package playground composes the demo's building blocks into the world that
+// `make demo` runs and `make demo-test` asserts on: the services, cAdvisor's
+// container exporter, the profile store, a real Prometheus loaded with the
+// rule pack, a day of backfilled history, the load generator, the incident
+// schedule and the live status table.
+package playground
+
+import (
+	"fmt"
+	"net"
+	"sort"
+	"strconv"
+)
+
+// Service is one job of the world: one or more instances of a demo-service.
+type Service struct {
+	Job  string // the job label, as Prometheus's scrape configuration sets it
+	Kind string // the demo-service subcommand
+	// Route is what the load generator requests; empty for a service that
+	// only its peers call (the cache).
+	Route string
+	// Load is the load generator's rate spec per instance (load.ParseRate);
+	// the history uses the same shape, so the live series continue it.
+	Load      string
+	Instances []Instance
+	// Story is the seed story the service reproduces ("" for none).
+	Story string
+	// Cgroup, when set, runs the service in its own cgroup v1 cpu group.
+	Cgroup *CgroupSpec
+	// Labels are extra target labels (namespace/pod for the join with
+	// cAdvisor's container series).
+	Labels map[string]string
+	// Args are extra demo-service flags; "{cache}" is replaced by the cache's URL.
+	Args []string
+	// Quiet sends stdout to /dev/null (the api prints every message in its incident).
+	Quiet bool
+	// Healthy services must never fire a hotpath alert (demo-test asserts it).
+	Healthy bool
+}
+
+// Instance is one process of a service.
+type Instance struct {
+	Port int
+}
+
+// CgroupSpec is the service's pod/container group, as the kubelet lays them out.
+type CgroupSpec struct {
+	Pod, Container string
+	CPUs           float64 // CFS quota in cores; 0 for none
+	Shares         int     // cpu.shares; 0 for the default
+}
+
+// Name is the group's path below the parent, e.g. worker-0/worker.
+func (c *CgroupSpec) Name() string { return c.Pod + "/" + c.Container }
+
+// Addr is the instance's listen address (and its instance label).
+func (i Instance) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(i.Port)) }
+
+// URL is the instance's base URL.
+func (i Instance) URL() string { return "http://" + i.Addr() }
+
+// Ports are the world's fixed processes besides the services.
+type Ports struct {
+	Prometheus, Exporter, Profiles, Sandbox int
+}
+
+// World is everything the orchestrator starts.
+type World struct {
+	Services []*Service
+	Ports    Ports
+	// Namespace is the namespace label of the cgroup'ed pods (cAdvisor's
+	// exporter and the scrape configuration's target labels agree on it).
+	Namespace string
+	// CgroupParent is the directory under each cgroup hierarchy that holds
+	// the world's groups (cleaned at start and at exit).
+	CgroupParent string
+	// OutlierInstance is the instance that gets extra CPU per request in the
+	// outlier incident; OutlierExtraCPU how much.
+	OutlierJob      string
+	OutlierInstance int
+	OutlierExtraCPU string
+}
+
+// Namespace of the demo's pods; also cAdvisor exporter's default.
+const demoNamespace = "hotpath-demo"
+
+// DefaultWorld is the process layout of demo/README.md ("For the
+// orchestration phase"), on its well-known ports. port(n) maps a default port
+// to the one used (identity for `make demo`, free ports for demo-test).
+func DefaultWorld(port func(int) int, cgroupParent string) *World {
+	one := func(p int) []Instance { return []Instance{{Port: port(p)}} }
+	w := &World{
+		Namespace:    demoNamespace,
+		CgroupParent: cgroupParent,
+		Ports: Ports{
+			Prometheus: port(9090), Exporter: port(9180), Profiles: port(9190), Sandbox: port(9300),
+		},
+		OutlierJob:      "catalog",
+		OutlierInstance: 2,
+		OutlierExtraCPU: "2ms",
+	}
+	w.Services = []*Service{
+		{Job: "cache", Kind: "cache", Instances: one(9102), Healthy: true},
+		{Job: "api", Kind: "api", Route: "/emoji", Load: "sine:8:40:20m", Instances: one(9101), Story: "println",
+			Args: []string{"-cache-url", "{cache}", "-edge-client", "api", "-edge-server", "cache"}, Quiet: true},
+		{Job: "poller", Kind: "poller", Route: "/events", Load: "square:5:50:20m", Instances: one(9103), Story: "epoll",
+			Cgroup: &CgroupSpec{Pod: "poller-0", Container: "poller", Shares: 128},
+			Labels: map[string]string{"namespace": demoNamespace, "pod": "poller-0"}},
+		{Job: "worker", Kind: "worker", Route: "/builds", Load: "3", Instances: one(9104), Story: "cfs",
+			Cgroup: &CgroupSpec{Pod: "worker-0", Container: "worker", CPUs: 0.2},
+			Labels: map[string]string{"namespace": demoNamespace, "pod": "worker-0"}},
+		{Job: "gzipper", Kind: "gzipper", Route: "/flags", Load: "sine:10:40:24m", Instances: one(9105), Story: "gzip"},
+		{Job: "catalog", Kind: "catalog", Route: "/items", Load: "sine:10:30:30m",
+			Instances: []Instance{{Port: port(9106)}, {Port: port(9107)}, {Port: port(9108)}}, Story: "outlier"},
+		{Job: "control", Kind: "catalog", Route: "/items", Load: "sine:8:24:16m", Instances: one(9109), Healthy: true},
+	}
+	return w
+}
+
+// Service returns the service with that job name, or nil.
+func (w *World) Service(job string) *Service {
+	for _, s := range w.Services {
+		if s.Job == job {
+			return s
+		}
+	}
+	return nil
+}
+
+// Stories are the incidents, in the order `make demo` switches them.
+var Stories = []string{"println", "epoll", "cfs", "gzip", "outlier"}
+
+// StoryService is the service an incident is switched on.
+func (w *World) StoryService(story string) *Service {
+	for _, s := range w.Services {
+		if s.Story == story {
+			return s
+		}
+	}
+	return nil
+}
+
+// PortUse names what is supposed to listen on each port, for the clear
+// "port in use" error.
+func (w *World) PortUse() map[int]string {
+	m := map[int]string{
+		w.Ports.Prometheus: "Prometheus",
+		w.Ports.Exporter:   "container-exporter (cAdvisor)",
+		w.Ports.Profiles:   "profile-store (the Pyroscope stand-in)",
+	}
+	for _, s := range w.Services {
+		for i, in := range s.Instances {
+			m[in.Port] = fmt.Sprintf("demo-service %s (job %s, instance %d)", s.Kind, s.Job, i)
+		}
+	}
+	return m
+}
+
+// CheckPorts fails on the first port already in use, naming it and what was
+// supposed to run there.
+func (w *World) CheckPorts() error {
+	use := w.PortUse()
+	ports := make([]int, 0, len(use))
+	for p := range use {
+		ports = append(ports, p)
+	}
+	sort.Ints(ports)
+	for _, p := range ports {
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
+		if err != nil {
+			return fmt.Errorf("port 127.0.0.1:%d is already in use; the playground runs %s there.\n"+
+				"  Find what holds it: ss -ltnp 'sport = :%d'  (a playground still running elsewhere? stop it with Ctrl-C there)", p, use[p], p)
+		}
+		ln.Close()
+	}
+	return nil
+}
+
+// FreePorts returns a port mapper that gives every default port its own free
+// ephemeral port (demo-test: never collides with a running `make demo`).
+func FreePorts() (func(int) int, error) {
+	assigned := map[int]int{}
+	var err error
+	return func(def int) int {
+		if p, ok := assigned[def]; ok {
+			return p
+		}
+		ln, e := net.Listen("tcp", "127.0.0.1:0")
+		if e != nil {
+			err = e
+			return def
+		}
+		p := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		assigned[def] = p
+		return p
+	}, err
+}
+
+// Targets is every instance's load target: name, URL and rate spec.
+type LoadTarget struct {
+	Name, URL, Rate string
+	Service         *Service
+	Instance        int
+}
+
+// LoadTargets lists what the load generator drives.
+func (w *World) LoadTargets() []LoadTarget {
+	var out []LoadTarget
+	for _, s := range w.Services {
+		if s.Route == "" {
+			continue
+		}
+		for i, in := range s.Instances {
+			name := s.Job
+			if len(s.Instances) > 1 {
+				name = fmt.Sprintf("%s-%d", s.Job, i)
+			}
+			out = append(out, LoadTarget{Name: name, URL: in.URL() + s.Route, Rate: s.Load, Service: s, Instance: i})
+		}
+	}
+	return out
+}
