@@ -92,7 +92,9 @@ func (o *Orchestrator) path(p ...string) string {
 
 func (o *Orchestrator) bin(name string) string { return filepath.Join(o.Opt.BinDir, name) }
 
-func (o *Orchestrator) tool(name string) string { return filepath.Join(o.Opt.Root, ".tools", "bin", name) }
+func (o *Orchestrator) tool(name string) string {
+	return filepath.Join(o.Opt.Root, ".tools", "bin", name)
+}
 
 // Build compiles the demo binaries into BinDir (go build, cached).
 func Build(ctx context.Context, root, binDir string) error {

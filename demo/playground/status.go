@@ -39,7 +39,7 @@ func (o *Orchestrator) StatusRows(ctx context.Context) ([]Row, error) {
 	q := map[string]map[string]float64{}
 	for name, expr := range map[string]string{
 		"req": "job:requests:rate5m", "cpu": "job:cpu_seconds:rate5m", "cpr": "job:cpu_seconds_per_request:ratio_rate5m",
-		"apr": "job:alloc_bytes_per_request:ratio_rate5m",
+		"apr":  "job:alloc_bytes_per_request:ratio_rate5m",
 		"ireq": "instance:requests:rate5m", "icpu": "instance:cpu_seconds:rate5m", "icpr": "instance:cpu_seconds_per_request:ratio_rate5m",
 		"thr": "container:cpu_cfs_throttled_periods:ratio_rate5m",
 	} {
