@@ -41,15 +41,16 @@ var pods = []pod{
 const day = 24 * time.Hour
 
 // requests is a pod's request counter at t: the integral of
-// rate * (1 + 0.5 sin(2πt/day) + 0.3 sin(2πt/20m)). The daily swing feeds the
-// cost model's fit, the 20-minute one the recent fit (last 30 minutes).
+// rate * (1 + 0.3 sin(2πt/day) + 0.5 sin(2πt/20m)), never below 0.2x. The
+// 20-minute swing gives the recent fit (last 30 minutes) the variation it
+// needs (loadFitMinVariation: a coefficient of variation of 0.25).
 func (f fleet) requests(p pod, t time.Time) float64 {
 	s := t.Sub(f.start).Seconds()
 	swing := func(share float64, period time.Duration) float64 {
 		w := 2 * math.Pi / period.Seconds()
 		return share * (1 - math.Cos(w*s)) / w
 	}
-	return p.reqPerSec * (s + swing(0.5, day) + swing(0.3, 20*time.Minute))
+	return p.reqPerSec * (s + swing(0.3, day) + swing(0.5, 20*time.Minute))
 }
 
 // cpu is a pod's CPU seconds counter at t.
