@@ -7,7 +7,7 @@
 // 200k-node profiles, memory; profiles where our time goes (CDP CPU profiler). --write
 // records the results in tests/browser/BENCHMARK.md.
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -37,6 +37,7 @@ const h = await openHost({
 });
 const page = h.page;
 page.setDefaultTimeout(GRAFANA_TIMEOUT_MS + 60_000);
+const loadAtStart = loadavg()[0];
 const browserVersion = await page.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);
 
 // ---- in-page helpers -------------------------------------------------------------------
@@ -273,7 +274,7 @@ const ratio = (a, b) => (a && b ? `${(b / a).toFixed(1)}x` : 'n/a');
 const lines = [];
 lines.push('# Benchmark: hotpath panel vs @grafana/flamegraph', '');
 lines.push(`Recorded by \`npm run bench -- --write\` (\`make bench-plugin\`), ${new Date().toISOString().slice(0, 10)}.`, '');
-lines.push(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${browserVersion} (Debian chromium, headless, --disable-gpu), Node ${process.version}. Both render the same generated nested-set frames (\`plugin/src/data/generate.ts\`) at ${WIDTH}x${HEIGHT} in the same run; ours from the built \`plugin/dist/module.js\`, Grafana's from \`@grafana/flamegraph\` 11.3.1; React 18.2, dark theme, device pixel ratio 1. Ours renders without folding (Max nodes 2,000,000) so every size is the real size.`, '');
+lines.push(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadAtStart.toFixed(1)} at the start (the machine is shared: numbers move by tens of percent between runs); ${browserVersion} (Debian chromium, headless, --disable-gpu), Node ${process.version}. Both render the same generated nested-set frames (\`plugin/src/data/generate.ts\`) at ${WIDTH}x${HEIGHT} in the same run; ours from the built \`plugin/dist/module.js\`, Grafana's from \`@grafana/flamegraph\` 11.3.1; React 18.2, dark theme, device pixel ratio 1. Ours renders without folding (Max nodes 2,000,000) so every size is the real size.`, '');
 lines.push('| nodes | tree build (ours) | first render ours | first render Grafana | speed-up | hover frame p50 / p95 ours (CPU per event) | hover frame p50 / p95 Grafana (CPU per event) | zoom frame p50 / p95 ours (CPU per event) | zoom Grafana p50 | heap after render ours / Grafana |');
 lines.push('|---|---|---|---|---|---|---|---|---|---|');
 const fr = (x) => (x ? `${f(x.frame.median)} / ${f(x.frame.p95)} ms (${f(x.cpuPerEventMs, 2)} ms)` : 'n/a');

@@ -60,11 +60,10 @@ export const Toolbar = memo(function Toolbar(props: Props) {
       <span className={styles.path} data-testid={TEST_IDS.focusPath} title={focusPath.join(' › ')}>
         {focusPath.length ? `Focus: ${focusPath.join(' › ')}` : ''}
       </span>
-      {focusPath.length > 0 && (
-        <Button size="sm" variant="secondary" onClick={onResetFocus} data-testid={TEST_IDS.resetFocus} icon="search-minus">
-          Reset
-        </Button>
-      )}
+      {/* always mounted (disabled without a focus): zooming in and out does not remount it */}
+      <Button size="sm" variant="secondary" onClick={onResetFocus} data-testid={TEST_IDS.resetFocus} disabled={focusPath.length === 0}>
+        Reset focus
+      </Button>
       <Button
         size="sm"
         variant="secondary"

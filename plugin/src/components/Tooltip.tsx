@@ -37,12 +37,8 @@ export function Tooltip({ tree, node, x, y }: Props) {
           <tbody>
             <tr>
               <th>Total</th>
-              <td>
-                {formatValue(tree.total[node], unit)} ({formatPercent(shareOf(tree, node))})
-              </td>
-              <td>
-                {formatValue(tree.totalRight[node], unit)} ({formatPercent(shareOf(tree, node, true))})
-              </td>
+              <TotalCell tree={tree} node={node} />
+              <TotalCell tree={tree} node={node} right />
             </tr>
             <tr>
               <th>Self</th>
@@ -60,9 +56,7 @@ export function Tooltip({ tree, node, x, y }: Props) {
           <tbody>
             <tr>
               <th>Total</th>
-              <td>
-                {formatValue(tree.total[node], unit)} ({formatPercent(shareOf(tree, node))})
-              </td>
+              <TotalCell tree={tree} node={node} />
             </tr>
             <tr>
               <th>Self</th>
@@ -74,6 +68,16 @@ export function Tooltip({ tree, node, x, y }: Props) {
         </table>
       )}
     </div>
+  );
+}
+
+/** A side's total of the node and its share of that side's total. */
+function TotalCell({ tree, node, right = false }: { tree: Tree; node: number; right?: boolean }) {
+  const total = right ? tree.totalRight! : tree.total;
+  return (
+    <td>
+      {formatValue(total[node], tree.unit)} ({formatPercent(shareOf(tree, node, right))})
+    </td>
   );
 }
 
