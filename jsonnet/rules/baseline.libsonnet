@@ -24,7 +24,7 @@ local series = import '../lib/series.libsonnet';
             // The same history rule as the self baseline, counted per edge.
             record: series.cpuPerRequestToUpstreamBaselineMedian,
             expr: p.and(
-              'quantile_over_time(0.5, %s[%s])' % [series.cpuPerRequestToUpstream, cfg.baselineWindow],
+              cm.median(series.cpuPerRequestToUpstream),
               cm.historyOK(series.cpuPerRequestToUpstream),
               p.service + ['upstream'],
             ),

@@ -147,9 +147,9 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 	labelsOnly("job:requests:baseline_half_quantile", h("lower"), h("upper"))
 	labelsOnly("job:cpu_seconds:baseline_half_quantile", h("lower"), h("upper"))
 	labelsOnly("job:alloc_bytes:baseline_half_quantile", h("lower"), h("upper"))
-	g.expr("the median req/s of the day: half the day is at or below the 10 req/s of 20:00",
+	g.expr("the median req/s of the day, sampled every 5m: halfway between 20:00's 10 req/s and the 12 of 08:00 and 19:00",
 		steady.sel("job:requests:baseline_median"), at,
-		sample{labelString("job:requests:baseline_median", steady.labels()), 10})
+		sample{labelString("job:requests:baseline_median", steady.labels()), 11})
 	at = minutes(onset + 10)
 	g.expr("at 10:10 (20 req/s) the current point is recorded into the upper half, with its value",
 		steady.sel("job:requests:rate5m_by_half"), at, sample{labelString("job:requests:rate5m_by_half", h("upper")), 20})
