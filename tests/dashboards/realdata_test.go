@@ -67,7 +67,12 @@ func TestEveryQueryReturnsData(t *testing.T) {
 		Args:      harness.LeaveOverlappingBlocks,
 	})
 
+	// A query passes once it has returned data; the rest are asked again. The
+	// backfilled history and the live evaluation of a slow group (the
+	// baseline's 5m) can leave a short gap, which must not fail a query that
+	// is right.
 	plain, _ := shipped(t)
+	answered := map[string]bool{}
 	var pending []string
 	harness.WaitFor(t, 150*time.Second, "every dashboard query returns data", func() (bool, string) {
 		pending = pending[:0]
@@ -75,10 +80,16 @@ func TestEveryQueryReturnsData(t *testing.T) {
 			d := plain[name]
 			vals := sampleValues(d, "2m")
 			for _, q := range d.queries(t) {
-				n, err := countSeries(p, substitute(q.expr, vals), q.instant)
-				if err != nil || n == 0 {
-					pending = append(pending, fmt.Sprintf("%s %s: %d series, %v\n    %s", name, q.where, n, err, q.expr))
+				key := name + " " + q.where
+				if answered[key] {
+					continue
 				}
+				n, err := countSeries(p, substitute(q.expr, vals), q.instant)
+				if err == nil && n > 0 {
+					answered[key] = true
+					continue
+				}
+				pending = append(pending, fmt.Sprintf("%s: %d series, %v\n    %s", key, n, err, q.expr))
 			}
 		}
 		if len(pending) == 0 {
