@@ -45,21 +45,8 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	harness.BackfillRules(t, dataDir, []string{rules}, f.start, now, 12)
 	t.Logf("backfilled %s of raw and recorded history in %s", now.Sub(f.start), time.Since(began).Round(time.Second))
 
-	exp := harness.NewExporter(t, f.Text(time.Now()))
-	stop := make(chan struct{})
-	t.Cleanup(func() { close(stop) })
-	go func() {
-		tick := time.NewTicker(250 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case now := <-tick.C:
-				exp.Set(f.Text(now))
-			}
-		}
-	}()
+	exp := harness.NewExporter(t, "")
+	exp.Follow(t, 250*time.Millisecond, f.Text)
 	p := harness.StartPrometheus(t, harness.PromConfig{
 		DataDir:   dataDir,
 		RuleFiles: []string{rules, alerts},

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Exporter serves a scripted /metrics page on 127.0.0.1. Tests set its text
@@ -48,4 +49,24 @@ func (e *Exporter) Text() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.text
+}
+
+// Follow re-renders the page from render(now) every period until the test
+// ends: for scripted counters that must keep growing between scrapes.
+func (e *Exporter) Follow(t testing.TB, period time.Duration, render func(time.Time) string) {
+	e.Set(render(time.Now()))
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		tick := time.NewTicker(period)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-tick.C:
+				e.Set(render(now))
+			}
+		}
+	}()
 }
