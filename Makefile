@@ -112,7 +112,7 @@ demo-incident: demo-bin ## switch one incident of the running playground by hand
 	@$(DEMO_BIN)/hotpath-demo incident $(NAME) $(if $(filter 1 on true,$(ON)),on,off)
 
 # The test command (README, .ci/run). Each part is also a target of its own.
-TEST_TARGETS := lint test-generated test-rules test-go test-demo-units
+TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser
 
 .PHONY: test
 test: $(TEST_TARGETS) ## run every test

@@ -29,13 +29,14 @@ export const Toolbar = memo(function Toolbar(props: Props) {
   return (
     <div className={styles.bar}>
       <div className={styles.search}>
-        <Input
-          className={styles.input}
-          value={search}
-          placeholder={regex ? 'Search functions (regular expression)' : 'Search functions'}
-          onChange={(e) => onSearch(e.currentTarget.value)}
-          data-testid={TEST_IDS.search}
-        />
+        <div className={styles.input}>
+          <Input
+            value={search}
+            placeholder={regex ? 'Search functions (regular expression)' : 'Search functions'}
+            onChange={(e) => onSearch(e.currentTarget.value)}
+            data-testid={TEST_IDS.search}
+          />
+        </div>
         <Button
           variant={regex ? 'primary' : 'secondary'}
           size="sm"
@@ -80,7 +81,7 @@ export const Toolbar = memo(function Toolbar(props: Props) {
 const getStyles = (theme: GrafanaTheme2) => ({
   bar: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), padding: theme.spacing(0.5, 0), minHeight: 36 }),
   search: css({ display: 'flex', gap: theme.spacing(0.5), alignItems: 'center', flexShrink: 0 }),
-  input: css({ width: 280 }),
+  input: css({ width: 280, flexShrink: 0 }),
   share: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap' }),
   error: css({ color: theme.colors.error.text, fontSize: theme.typography.bodySmall.fontSize }),
   path: css({
