@@ -84,7 +84,7 @@ test-plugin: plugin/node_modules/.ci-stamp ## plugin typecheck (tsc), lint (esli
 .PHONY: test-browser
 test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, hover, focus, search, diff, errors
 	@tools/install-chromium.sh
-	@node --test --test-concurrency=1 tests/browser/panel.test.mjs
+	@node --test --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs
 
 .PHONY: bench-plugin
 bench-plugin: plugin ## benchmark vs @grafana/flamegraph in chromium (10k/200k/1M nodes); writes tests/browser/BENCHMARK.md
