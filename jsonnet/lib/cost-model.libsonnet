@@ -23,8 +23,10 @@
 //      >= baselineMinTrafficSpread, and the service has baselineMinHistory.
 //
 // The prediction at the current req/s, fixed + marginal * req/s, falls back to
-// median(cost per request) * req/s when no model exists (flat traffic), and is
-// absent without enough history: no baseline, no alert.
+// the plain cost per request of those points, (y_hi + y_lo) / (x_hi + x_lo)
+// (or of the one half there is), times req/s when no model exists (flat
+// traffic): as robust as the line, and no day-long read of its own. Without
+// enough history there is no prediction: no baseline, no alert.
 local durations = import 'durations.libsonnet';
 local series = import 'series.libsonnet';
 
@@ -49,11 +51,9 @@ function(cfg) {
     expr: $.historySeconds(series.requests),
   },
 
-  // The median of a series recorded every evaluationInterval, over the window,
-  // sampled every baselineInterval (a subquery): 288 points a day instead of
-  // 1440 at 1m, the same median for a fifth of the sorting, which dominates
-  // the baseline group's cost (tests/bench/RESULTS-rules.md).
-  median(s):: 'quantile_over_time(0.5, %s[%s:%s])' % [s, window, cfg.baselineInterval],
+  // The median over the window. (Not over a subquery sampling it every
+  // baselineInterval: the engine re-reads a chunk per step, 5-10x dearer.)
+  median(s):: 'quantile_over_time(0.5, %s[%s])' % [s, window],
 
   requestsMedian:: {
     record: series.requestsBaselineMedian,
@@ -78,7 +78,7 @@ function(cfg) {
   // A cost's model. `m` names its series:
   //   value, perRequest          the job-level rate and its per-request ratio
   //   byHalf, halfQuantile       the gated rate and its per-half quantile
-  //   perRequestMedian           the fallback
+  //   perRequestRatio            the fallback
   //   marginal, fixed            the fitted parts
   //   predicted, perRequestPredicted   the prediction at the current traffic
   model(m):: {
@@ -93,8 +93,12 @@ function(cfg) {
       $.gate(m.byHalf, m.value),
       $.halfQuantile(m.halfQuantile, m.byHalf),
       {
-        record: m.perRequestMedian,
-        expr: p.and($.median(m.perRequest), hasHistory, p.service),
+        record: m.perRequestRatio,
+        expr: p.and(
+          p.ratio('sum by (%s) (%s)' % [key, m.halfQuantile], 'sum by (%s) (%s)' % [key, series.requestsHalfQuantile], p.service),
+          hasHistory,
+          p.service,
+        ),
       },
       {
         record: m.marginal,
@@ -146,11 +150,11 @@ function(cfg) {
             (%(marginal)s * on (%(key)s) %(requests)s)
           )
           or
-          (%(median)s * on (%(key)s) %(requests)s)
+          (%(ratio)s * on (%(key)s) %(requests)s)
         ||| % {
           fixed: p.lastOfSlow(m.fixed),
           marginal: p.lastOfSlow(m.marginal),
-          median: p.lastOfSlow(m.perRequestMedian),
+          ratio: p.lastOfSlow(m.perRequestRatio),
           requests: series.requests,
           key: key,
         },

@@ -41,9 +41,10 @@
   requestsHalfQuantile: 'job:requests:baseline_half_quantile',
   cpuHalfQuantile: 'job:cpu_seconds:baseline_half_quantile',
   allocHalfQuantile: 'job:alloc_bytes:baseline_half_quantile',
-  // The fallback when traffic did not vary enough to fit: the plain median.
-  cpuPerRequestBaselineMedian: 'job:cpu_seconds_per_request:baseline_median',
-  allocPerRequestBaselineMedian: 'job:alloc_bytes_per_request:baseline_median',
+  // The fallback when traffic did not vary enough to fit a line: the plain
+  // cost per request of the two points (a line through the origin).
+  cpuPerRequestBaselineRatio: 'job:cpu_seconds_per_request:baseline_ratio',
+  allocPerRequestBaselineRatio: 'job:alloc_bytes_per_request:baseline_ratio',
   // The fitted model: fixed part (cores; bytes/s) and marginal part (per request).
   cpuBaselineFixed: 'job:cpu_seconds:baseline_fixed',
   cpuPerRequestBaselineMarginal: 'job:cpu_seconds_per_request:baseline_marginal',

@@ -131,7 +131,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			{`job:alloc_bytes:baseline_fixed{job="healthy"}`, svc("healthy"), fixedAlloc, 0.02},
 			{`job:alloc_bytes_per_request:baseline_marginal{job="healthy"}`, svc("healthy"), marginalAlloc, 0.02},
 			{`job:cpu_seconds:baseline_predicted{job="healthy"}`, svc("healthy"), fixedCPU + marginalCPU*live, 0.02},
-			{`job:cpu_seconds_per_request:baseline_median{job="cache"}`, svc("cache"), 0.03125 / 16, 0.01},
+			{`job:cpu_seconds_per_request:baseline_ratio{job="cache"}`, svc("cache"), 0.03125 / 16, 0.01},
 			{`job:cpu_seconds_per_request:ratio_to_upstream`, svc("api", "upstream", "cache"), 10, 0.02},
 			{`job:cpu_seconds_per_request:ratio_to_upstream_baseline_median`, svc("api", "upstream", "cache"), 10, 0.01},
 			{`job_upstream:edges:group`, map[string]string{"job": "api", "upstream": "cache"}, 1, 0},

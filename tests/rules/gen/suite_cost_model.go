@@ -73,7 +73,7 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 		}
 		return r
 	}})
-	g.addService(young, "young: first scraped at 08:00 on the second day (2h of history), 3x the CPU per request from 24h", timeline{from: onset - 2*60, total: total, at: func(t int) rates {
+	g.addService(young, "young: first scraped at 09:00 on the second day (1h of history), 3x the CPU per request from 24h", timeline{from: onset - 60, total: total, at: func(t int) rates {
 		r := healthy(t, 1)
 		if t >= onset {
 			r.cpu = fixedCPU + 3*marginalCPU*r.req
@@ -102,7 +102,7 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 	// ---- the nightly low: the trap and the model ------------------------------
 	at := minutes(night - 30)
 	g.expr("the trap: at 03:30 (2 req/s) a plain 'CPU/request vs its median' alert would fire for the healthy service",
-		fmt.Sprintf(`count(%s / on (cluster, namespace, job) %s >= 1.5)`, steady.sel("job:cpu_seconds_per_request:ratio_rate5m"), steady.sel("job:cpu_seconds_per_request:baseline_median")), at,
+		fmt.Sprintf(`count(%s / on (cluster, namespace, job) quantile_over_time(0.5, %s[1d]) >= 1.5)`, steady.sel("job:cpu_seconds_per_request:ratio_rate5m"), steady.sel("job:cpu_seconds_per_request:ratio_rate5m")), at,
 		sample{"{}", 1})
 	g.expr("while its cost model predicts the night exactly: 0.25 + 2/32 cores",
 		steady.sel("job:cpu_seconds:baseline_predicted"), at,
@@ -147,9 +147,9 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 	labelsOnly("job:requests:baseline_half_quantile", h("lower"), h("upper"))
 	labelsOnly("job:cpu_seconds:baseline_half_quantile", h("lower"), h("upper"))
 	labelsOnly("job:alloc_bytes:baseline_half_quantile", h("lower"), h("upper"))
-	g.expr("the median req/s of the day, sampled every 5m: halfway between 20:00's 10 req/s and the 12 of 08:00 and 19:00",
+	g.expr("the median req/s of the day: half the day is at or below the 10 req/s of 20:00",
 		steady.sel("job:requests:baseline_median"), at,
-		sample{labelString("job:requests:baseline_median", steady.labels()), 11})
+		sample{labelString("job:requests:baseline_median", steady.labels()), 10})
 	at = minutes(onset + 10)
 	g.expr("at 10:10 (20 req/s) the current point is recorded into the upper half, with its value",
 		steady.sel("job:requests:rate5m_by_half"), at, sample{labelString("job:requests:rate5m_by_half", h("upper")), 20})
@@ -160,19 +160,19 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 	at = minutes(onset)
 	g.expr("a day of history, counted in steps of 30m", steady.sel("job:requests:baseline_history_seconds"), at,
 		sample{labelString("job:requests:baseline_history_seconds", steady.labels()), 86400})
-	g.expr("young has 2h: no model, no fallback, no prediction",
-		fmt.Sprintf(`%s or %s or %s or %s`, young.sel("job:cpu_seconds_per_request:baseline_marginal"), young.sel("job:cpu_seconds_per_request:baseline_median"),
+	g.expr("young has 1h20m: no model, no fallback, no prediction",
+		fmt.Sprintf(`%s or %s or %s or %s`, young.sel("job:cpu_seconds_per_request:baseline_marginal"), young.sel("job:cpu_seconds_per_request:baseline_ratio"),
 			young.sel("job:cpu_seconds:baseline_predicted"), young.sel("job:alloc_bytes:baseline_predicted")), minutes(onset+20))
 	g.expr("", young.sel("job:requests:baseline_history_seconds"), minutes(onset),
-		sample{labelString("job:requests:baseline_history_seconds", young.labels()), 4 * 1800})
+		sample{labelString("job:requests:baseline_history_seconds", young.labels()), 2 * 1800})
 	g.expr("flat traffic: no model (the halves barely differ) ...",
 		flat.sel("job:cpu_seconds_per_request:baseline_marginal")+" or "+flat.sel("job:cpu_seconds:baseline_fixed"), at)
-	g.expr("... so the plain median CPU per request is the fallback", flat.sel("job:cpu_seconds_per_request:baseline_median"), at,
-		sample{labelString("job:cpu_seconds_per_request:baseline_median", flat.labels()), 0.0625})
-	g.expr("", flat.sel("job:alloc_bytes_per_request:baseline_median"), at,
-		sample{labelString("job:alloc_bytes_per_request:baseline_median", flat.labels()), 131072})
-	labelsOnly("job:cpu_seconds_per_request:baseline_median", steady.labels())
-	labelsOnly("job:alloc_bytes_per_request:baseline_median", steady.labels())
+	g.expr("... so the plain CPU per request of its points is the fallback", flat.sel("job:cpu_seconds_per_request:baseline_ratio"), at,
+		sample{labelString("job:cpu_seconds_per_request:baseline_ratio", flat.labels()), 0.0625})
+	g.expr("", flat.sel("job:alloc_bytes_per_request:baseline_ratio"), at,
+		sample{labelString("job:alloc_bytes_per_request:baseline_ratio", flat.labels()), 131072})
+	labelsOnly("job:cpu_seconds_per_request:baseline_ratio", steady.labels())
+	labelsOnly("job:alloc_bytes_per_request:baseline_ratio", steady.labels())
 
 	// ---- the second morning ---------------------------------------------------
 	pred := func(s service, series string, v float64) sample { return sample{labelString(series, s.labels()), v} }
