@@ -282,7 +282,7 @@ func TestDiurnal(t *testing.T) {
 	if d := Diurnal(12 * time.Hour); math.Abs(d-0.1) > 1e-9 {
 		t.Errorf("at the night's low %v, want 0.1", d)
 	}
-	for _, spec := range []string{"square:5:50:20m", "sine:8:40:20m", "3"} {
+	for _, spec := range []string{"square:5:50:20m", "sine:5:50:20m", "3"} {
 		for _, e := range []time.Duration{-25 * time.Minute, -5 * time.Minute, 0, 15 * time.Minute} {
 			r, err := shapeAt(spec, e)
 			if err != nil || r < 3 || r > 50 {

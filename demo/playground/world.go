@@ -103,7 +103,7 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		{Job: "cache", Kind: "cache", Instances: one(9102), Healthy: true},
 		{Job: "api", Kind: "api", Route: "/emoji", Load: "sine:8:40:20m", Instances: one(9101), Story: "println",
 			Args: []string{"-cache-url", "{cache}", "-edge-client", "api", "-edge-server", "cache"}, Quiet: true},
-		{Job: "poller", Kind: "poller", Route: "/events", Load: "square:5:50:20m", Instances: one(9103), Story: "epoll",
+		{Job: "poller", Kind: "poller", Route: "/events", Load: "sine:5:50:20m", Instances: one(9103), Story: "epoll",
 			Cgroup: &CgroupSpec{Pod: "poller-0", Container: "poller", Shares: 128},
 			Labels: map[string]string{"namespace": demoNamespace, "pod": "poller-0"}},
 		{Job: "worker", Kind: "worker", Route: "/builds", Load: "3", Instances: one(9104), Story: "cfs",
