@@ -6,6 +6,7 @@ import {
   changeOf,
   collapseBelow,
   diffTrees,
+  diffTreesByPath,
   limitNodes,
   mergeTrees,
   searchTree,
@@ -90,6 +91,22 @@ describe('diff', () => {
           expect(changeOf(d, i)).toBe(0);
         }
         expect(biggestChanges(d).every((r) => r.delta === 0)).toBe(true);
+      })
+    );
+  });
+
+  it('property: the merge walk over sorted trees equals the diff by path', () => {
+    const sides = (t: Tree) => {
+      const out = new Map<string, number[]>();
+      for (let i = 0; i < t.size; i++) {
+        out.set(pathOf(t, i).join(';'), [t.total[i], t.self[i], t.totalRight![i], t.selfRight![i]]);
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(arbTree, arbTree, (a, b) => {
+        expect(toAscii(diffTrees(a, b))).toBe(toAscii(diffTreesByPath(a, b)));
+        expect(sides(diffTrees(a, b))).toEqual(sides(diffTreesByPath(a, b)));
       })
     );
   });
