@@ -8,14 +8,17 @@
 //   slope = cov(c, r) / var(r)
 //         = (avg(c*r) - avg(c) * avg(r)) / (avg(r^2) - avg(r)^2)
 //
-// from the products c*r and r^2 (recorded in hotpath-requests-cpu, next to c
+// from the products c*r and r^2 (recorded in hotpath-requests-cpu next to c
 // and r, so that all four averages read samples of the same evaluations) and
-// avg_over_time; only where traffic
-// swung (coefficient of variation of r >= loadFitMinVariation), else the slope
-// is noise. A busy loop that starts inside the window is a step in c that least
-// squares partly reads as slope for the next W, hiding the step for up to W
-// when it happens to coincide with rising traffic. So the marginal cost used is
-// the lower of this slope and the slope one window earlier (clean before the
+// avg_over_time. Only where traffic swung (coefficient of variation of r >=
+// loadFitMinVariation), else the slope is noise, and only once the service has
+// a whole window of history (it had a request rate W ago), else a new service
+// is judged on its first minutes.
+//
+// A busy loop that starts inside the window is a step in c that least squares
+// partly reads as slope for the next W, hiding the step for up to W when it
+// happens to coincide with rising traffic. So the marginal cost used is the
+// lower of this slope and the slope one window earlier (clean before the
 // onset; after W the current window is clean again), clamped at >= 0. Then
 //
 //   fixed = c - marginal * r           (the fixed part now)
@@ -64,6 +67,8 @@ local series = import '../lib/series.libsonnet';
                 ((%(avgRR)s - on (%(key)s) %(avgR)s ^ 2) > 0)
                 and on (%(key)s)
                 %(cv)s >= %(minCV)s
+                and on (%(key)s)
+                %(r)s offset %(window)s
               ||| % {
                 avgCR: avg(series.cpuTimesRequests),
                 avgC: avg(c),
@@ -71,6 +76,8 @@ local series = import '../lib/series.libsonnet';
                 avgRR: avg(series.requestsSquared),
                 cv: series.requestsRecentVariation,
                 minCV: p.num(cfg.loadFitMinVariation),
+                r: r,
+                window: cfg.loadFitWindow,
                 key: key,
               },
             },

@@ -41,7 +41,7 @@ func busyShare(onset, at int) string {
 func notTrackingLoadSuite() *suite {
 	svc := func(job string) service { return service{"eu1", "stream", job} }
 	busy, proportional, jvm := svc("busy"), svc("proportional"), svc("jvm")
-	flatspin, small, trickle, restarted := svc("flatspin"), svc("small"), svc("trickle"), svc("restarted")
+	flatspin, small, trickle, restarted, fresh := svc("flatspin"), svc("small"), svc("trickle"), svc("restarted"), svc("fresh")
 	const total = 100
 
 	g := &group{
@@ -86,6 +86,10 @@ func notTrackingLoadSuite() *suite {
 		}, restarts: map[int]restart{70: {gap: 1, startCPU: 60}},
 	})
 
+	g.addService(fresh, "fresh: first scraped at 70m, busy from the start: judged only once it has a 30m window of history", timeline{
+		from: 70, total: total, at: func(t int) rates { return busyRates(t, 0) },
+	})
+
 	// ---- the recent fit, before the loop --------------------------------------
 	at := "55m"
 	g.expr("the products behind the fit, at 55m (4 req/s)", busy.sel("job:cpu_seconds_times_requests:rate5m"), at,
@@ -106,9 +110,11 @@ func notTrackingLoadSuite() *suite {
 	g.alert("pending, not firing, 10 minutes after the onset (for: 15m)", minutes(busyOnset+10), "CPUNotTrackingLoad")
 	fireAt := busyOnset + 25
 	g.alert(`fires for the busy loop; silent for proportional (CPU follows load), jvm (a real fixed cost under the threshold),
-flatspin (flat traffic), small (too little CPU), trickle (too little traffic) and restarted (a start-up spike)`,
+flatspin (flat traffic), small (too little CPU), trickle (too little traffic), restarted (a start-up spike)
+and fresh (15 minutes of history)`,
 		minutes(fireAt), "CPUNotTrackingLoad", notTrackingFiring(busy, busyShare(busyOnset, fireAt)))
-	g.alert("still firing once the loop fills the whole window", minutes(total-1), "CPUNotTrackingLoad",
+	g.expr("no fit for fresh before it has a window of history", fresh.sel("job:cpu_seconds_per_request:recent_slope"), "99m")
+	g.alert("still firing once the loop fills the whole window; fresh, busy since its start 29 minutes ago, not judged yet", minutes(total-1), "CPUNotTrackingLoad",
 		notTrackingFiring(busy, busyShare(busyOnset, total-1)))
 
 	return &suite{
