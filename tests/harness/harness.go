@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -47,4 +48,22 @@ func must(t testing.TB, err error, what string, args ...any) {
 	if err != nil {
 		t.Fatalf("%s: %v", fmt.Sprintf(what, args...), err)
 	}
+}
+
+// Render renders a jsonnet entry point (an overlay of the mixin, see
+// tests/generated/render.sh) into a fresh directory and returns it; the rule
+// files are then under <dir>/rules/.
+func Render(t testing.TB, entry string) string {
+	t.Helper()
+	out := t.TempDir()
+	cmd := exec.Command(filepath.Join(RepoRoot(), "tests", "generated", "render.sh"), entry, out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("render %s: %v\n%s", entry, err, b)
+	}
+	return out
+}
+
+// RuleFiles are the rendered recording and alerting rule files under dir.
+func RuleFiles(dir string) []string {
+	return []string{filepath.Join(dir, "rules", "hotpath-rules.yaml"), filepath.Join(dir, "rules", "hotpath-alerts.yaml")}
 }

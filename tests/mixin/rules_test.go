@@ -46,13 +46,7 @@ type use struct{ label, where string }
 // and returns their rules.
 func renderRules(t *testing.T, entry string) []rule {
 	t.Helper()
-	root := harness.RepoRoot()
-	out := t.TempDir()
-	cmd := exec.Command(filepath.Join(root, "tests", "generated", "render.sh"), filepath.Join(root, "tests", "mixin", "testdata", entry), out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("render %s: %v\n%s", entry, err, b)
-	}
-	files := []string{filepath.Join(out, "rules", "hotpath-rules.yaml"), filepath.Join(out, "rules", "hotpath-alerts.yaml")}
+	files := harness.RuleFiles(harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "mixin", "testdata", entry)))
 	if b, err := exec.Command(harness.Tool(t, "promtool"), append([]string{"check", "rules"}, files...)...).CombinedOutput(); err != nil {
 		t.Fatalf("promtool check rules (%s): %v\n%s", entry, err, b)
 	}

@@ -7,11 +7,9 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,12 +25,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Prometheus with a backfilled day of history")
 	}
-	root := harness.RepoRoot()
-	out := t.TempDir()
-	if b, err := exec.Command(filepath.Join(root, "tests", "generated", "render.sh"), filepath.Join(root, "tests", "realrules", "testdata", "fast-intervals.jsonnet"), out).CombinedOutput(); err != nil {
-		t.Fatalf("render: %v\n%s", err, b)
-	}
-	ruleFiles := []string{filepath.Join(out, "rules", "hotpath-rules.yaml"), filepath.Join(out, "rules", "hotpath-alerts.yaml")}
+	ruleFiles := harness.RuleFiles(harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "realrules", "testdata", "fast-intervals.jsonnet")))
 
 	now := time.Now().Truncate(time.Minute)
 	dataDir := filepath.Join(t.TempDir(), "data")
@@ -44,24 +37,8 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 	harness.BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+rawHistory(start.Add(-15*time.Minute), start)+"# EOF\n")
 
 	state := newCounters(start)
-	var mu sync.Mutex
-	exp := harness.NewExporter(t, state.page(time.Now()))
-	stop := make(chan struct{})
-	t.Cleanup(func() { close(stop) })
-	go func() {
-		tick := time.NewTicker(250 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case at := <-tick.C:
-				mu.Lock()
-				exp.Set(state.page(at))
-				mu.Unlock()
-			}
-		}
-	}()
+	exp := harness.NewExporter(t, "")
+	exp.Follow(t, 250*time.Millisecond, state.page)
 	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}})
 	ctx := context.Background()
 
