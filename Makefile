@@ -97,6 +97,7 @@ DEMO_BIN := .cache/demo/bin
 
 .PHONY: demo-bin
 demo-bin:
+	@echo "==> build: hotpath-demo, the orchestrator (demo/cmd/hotpath-demo)"
 	@cd demo && go build -o ../$(DEMO_BIN)/hotpath-demo ./cmd/hotpath-demo
 
 .PHONY: demo
@@ -110,6 +111,12 @@ demo-test: tools demo-bin ## the playground as a test: demo overlay (only for: s
 .PHONY: demo-incident
 demo-incident: demo-bin ## switch one incident of the running playground by hand: make demo-incident NAME=println|epoll|cfs|gzip|outlier ON=1|0
 	@$(DEMO_BIN)/hotpath-demo incident $(NAME) $(if $(filter 1 on true,$(ON)),on,off)
+
+# ---- rule pack benchmark --------------------------------------------------------
+
+.PHONY: bench-rules
+bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series; writes tests/bench/RESULTS-rules.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
 TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser

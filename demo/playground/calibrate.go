@@ -6,11 +6,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hotpath/hotpath/demo/cgroup"
-	"github.com/hotpath/hotpath/demo/load"
 )
 
 // Cost is a linear cost model: Fixed per second plus PerRequest per request.
@@ -89,12 +87,12 @@ type snapshot struct {
 	cgroups map[string]cgroup.Stat
 }
 
-// Calibrate drives every load target at its low rate and then at its high
-// rate (settle, then measure for each) and fits each instance's CPU and
+// Calibrate drives every load target (with the load generator) at its low
+// rate and then at its high rate (settle, then measure for each) and fits each instance's CPU and
 // allocation cost lines from /metrics deltas, and each cgroup's CFS periods
 // from cpu.stat. groups maps cgroup names (pod and pod/container) to their
 // service's job; cg is nil without cgroups.
-func Calibrate(ctx context.Context, w *World, cg *cgroup.Manager, groups map[string]string, settle, measure time.Duration, logf func(string, ...any)) (*Calibration, error) {
+func Calibrate(ctx context.Context, w *World, sup *Supervisor, loadgen string, cg *cgroup.Manager, groups map[string]string, settle, measure time.Duration, logf func(string, ...any)) (*Calibration, error) {
 	began := time.Now()
 	targets := w.LoadTargets()
 	type rates struct{ lo, hi float64 }
@@ -107,26 +105,35 @@ func Calibrate(ctx context.Context, w *World, cg *cgroup.Manager, groups map[str
 		rs[i] = rates{lo, hi}
 	}
 	phase := settle + measure
-	ctx, cancel := context.WithTimeout(ctx, 2*phase+10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 2*phase+30*time.Second)
 	defer cancel()
-	client := load.NewClient(32)
-	var wg sync.WaitGroup
-	loadCtx, stopLoad := context.WithCancel(ctx)
-	for i, t := range targets {
-		wg.Add(1)
-		r := rs[i]
-		go func() {
-			defer wg.Done()
-			rate := func(e time.Duration) float64 {
-				if e < phase {
-					return r.lo
-				}
-				return r.hi
+	// The calibration load comes from the load generator the live phase
+	// runs, with the same client: one run at the low rates, one at the high.
+	runLoad := func(hi bool) (*Proc, error) {
+		argv := []string{loadgen, "-duration", phase.String(), "-report", "0"}
+		for i, t := range targets {
+			r := rs[i].lo
+			if hi {
+				r = rs[i].hi
 			}
-			load.Drive(loadCtx, client, load.Target{Name: t.Name, URL: t.URL, Rate: rate}, 32, &load.Stats{})
-		}()
+			argv = append(argv, "-target", fmt.Sprintf("%s=%s@%g", t.Name, t.URL, r))
+		}
+		name := "loadgen-calibration-low"
+		if hi {
+			name = "loadgen-calibration-high"
+		}
+		return sup.Start(name, false, nil, argv...)
 	}
-	defer func() { stopLoad(); wg.Wait() }()
+	var current *Proc
+	defer func() {
+		if current != nil {
+			sup.Stop(current, 5*time.Second)
+		}
+	}()
+	var err error
+	if current, err = runLoad(false); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 
 	snap := func() (snapshot, error) {
@@ -173,6 +180,13 @@ func Calibrate(ctx context.Context, w *World, cg *cgroup.Manager, groups map[str
 			return nil, err
 		}
 		snaps[i] = s
+		if i == 1 {
+			sup.Stop(current, 5*time.Second)
+			if current, err = runLoad(true); err != nil {
+				return nil, err
+			}
+			start = time.Now().Add(-phase)
+		}
 		logf("  calibration: %s rates measured", [...]string{"low: settled,", "low", "high: settled,", "high"}[i])
 	}
 

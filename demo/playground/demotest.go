@@ -116,8 +116,11 @@ type TestReport struct {
 	// the api's own CPUPerRequestRegression): true, and not asserted.
 	AlsoFired    []string
 	BrowserCheck string
-	Total        time.Duration
-	NoCFSWhy     string
+	// CostCheck is each service's live CPU and allocations over what the
+	// backfilled cost model predicts, at the end of the normal phase.
+	CostCheck string
+	Total     time.Duration
+	NoCFSWhy  string
 }
 
 // Passed reports whether every expectation fired in time and nothing fired
@@ -233,6 +236,8 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 	if err != nil {
 		return rep, err
 	}
+	rep.CostCheck = o.costCheck(ctx)
+	o.logf("    live cost / the history's cost model, per service (1.0: the live series continue the history): %s", rep.CostCheck)
 	var stories []string
 	for _, e := range exps {
 		stories = append(stories, e.Story)
@@ -272,6 +277,28 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 		rep.BrowserCheck = "not run: the sandbox and its Chromium check come with the plugin (issue 5); seam: hotpath-demo test -browser-check CMD"
 	}
 	return rep, nil
+}
+
+// costCheck says how well the live series continue the history: each
+// service's CPU and allocation rate over the cost model's prediction.
+func (o *Orchestrator) costCheck(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	cpu, err1 := o.Prom.Query(ctx, "job:cpu_seconds:rate5m / job:cpu_seconds:baseline_predicted")
+	alloc, err2 := o.Prom.Query(ctx, "job:alloc_bytes:rate5m / job:alloc_bytes:baseline_predicted")
+	if err1 != nil || err2 != nil {
+		return fmt.Sprintf("unavailable (%v %v)", err1, err2)
+	}
+	a := map[string]float64{}
+	for _, s := range alloc {
+		a[s.Metric["job"]] = s.Value
+	}
+	var parts []string
+	for _, s := range cpu {
+		parts = append(parts, fmt.Sprintf("%s CPU %.2f alloc %.2f", s.Metric["job"], s.Value, a[s.Metric["job"]]))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
 }
 
 func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, rep *TestReport) string {
@@ -387,6 +414,7 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 	if rep.NoCFSWhy != "" {
 		fmt.Fprintf(&b, "- no CFS incident here: %s\n", rep.NoCFSWhy)
 	}
+	fmt.Fprintf(&b, "- live cost over the history's cost model at the end of the normal phase (1.0: the live series continue the history; the efficiency alerts fire at 1.5 for CPU, 2 for allocations): %s\n", rep.CostCheck)
 	fmt.Fprintf(&b, "\n## Steps\n\n| step | took |\n|---|---|\n")
 	for _, k := range o.TimingSteps() {
 		fmt.Fprintf(&b, "| %s | %s |\n", k, o.Timings[k].Round(100*time.Millisecond))

@@ -215,7 +215,7 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 			}
 		}
 		var err error
-		cal, err = Calibrate(ctx, o.World, o.Cgroups, groups, o.Opt.CalSettle, o.Opt.CalMeasure, o.logf)
+		cal, err = Calibrate(ctx, o.World, o.Sup, o.bin("loadgen"), o.Cgroups, groups, o.Opt.CalSettle, o.Opt.CalMeasure, o.logf)
 		if err != nil {
 			return err
 		}

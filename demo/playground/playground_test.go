@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net"
@@ -442,5 +443,29 @@ func TestParseMetrics(t *testing.T) {
 	}
 	if Sum(ss, "http_requests_total") != 12 {
 		t.Error("sum")
+	}
+}
+
+// The seam for the sandbox's Chromium check: the command runs with the
+// URLs and a JSON file of the incidents' windows in its environment, and its
+// failure fails the test.
+func TestBrowserCheckSeam(t *testing.T) {
+	dir := t.TempDir()
+	o := New(Options{Root: dir, StateDir: dir}, testWorld())
+	o.Prom = NewProm("http://127.0.0.1:1")
+	if err := os.MkdirAll(filepath.Join(dir, "run"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep := &TestReport{IncidentsOn: time.Now().Add(-5 * time.Minute), Results: []Fired{{Expectation: Expectation{Story: "println", Alert: "CPUPerRequestAboveUpstream"}, Fired: true}}}
+	check := `test "$HOTPATH_PROMETHEUS_URL" = http://127.0.0.1:1 && grep -q '"Service": "api"' "$HOTPATH_INCIDENTS" && grep -q FromMs "$HOTPATH_INCIDENTS"`
+	var out strings.Builder
+	o.Opt.Out = &out
+	if got := o.browserCheck(context.Background(), []string{"sh", "-c", check}, rep); got != "passed" {
+		b, _ := os.ReadFile(filepath.Join(dir, "run", "incidents.json"))
+		t.Errorf("%s\n%s\n%s", got, out.String(), b)
+	}
+	rep.BrowserCheck = o.browserCheck(context.Background(), []string{"false"}, rep)
+	if !strings.HasPrefix(rep.BrowserCheck, "FAILED") || rep.Passed() {
+		t.Errorf("a failing check: %q, passed %v", rep.BrowserCheck, rep.Passed())
 	}
 }

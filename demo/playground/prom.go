@@ -199,31 +199,13 @@ func (p *Prom) Alerts(ctx context.Context) ([]Alert, error) {
 	return data.Alerts, err
 }
 
-// WaitReady polls /-/ready until it answers 200, the process exits or the
-// timeout passes.
+// WaitReady waits until /-/ready answers 200, failing early with the log
+// when the server exits.
 func (p *Prom) WaitReady(ctx context.Context, proc *Proc, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/-/ready", nil)
-		resp, err := p.Client.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return nil
-			}
-		}
-		if done, perr := proc.Exited(); done {
-			return fmt.Errorf("prometheus exited (%v):\n%s", perr, proc.Tail(2000))
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("prometheus not ready after %s:\n%s", timeout, proc.Tail(2000))
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
+	if err := waitHTTP(ctx, proc, p.URL+"/-/ready", timeout); err != nil {
+		return fmt.Errorf("prometheus: %w", err)
 	}
+	return nil
 }
 
 // StartPrometheus starts the pinned prometheus on addr with the config
