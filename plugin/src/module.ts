@@ -1,11 +1,12 @@
 import { PanelPlugin } from '@grafana/data';
 
-import { HotpathPanel } from './components/HotpathPanel';
+import { OverlayPanel } from './components/overlay/OverlayPanel';
 import { HotpathOptions } from './constants';
 import { buildOptions } from './options';
+import { migrateOptions } from './overlay/migrate';
 
-export const plugin = new PanelPlugin<HotpathOptions>(HotpathPanel).setPanelOptions(buildOptions);
+export const plugin = new PanelPlugin<HotpathOptions>(OverlayPanel).setPanelOptions(buildOptions).setMigrationHandler(migrateOptions);
 
-// For issue 5's overlay and the browser harness: the container and the pure data layer.
+// For the browser harness, the snapshot CLI and the demo sandbox: the container and the pure data layer.
 export { FlameGraphExplorer } from './components/FlameGraphExplorer';
 export * as hotpathData from './data';

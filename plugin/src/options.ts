@@ -1,22 +1,76 @@
-import { PanelOptionsEditorBuilder } from '@grafana/data';
+import { DataFrame, FieldOverrideContext, PanelOptionsEditorBuilder, SelectableValue } from '@grafana/data';
 
 import { DEFAULT_OPTIONS, HotpathOptions } from './constants';
 
+/** The refIds in the panel's data, for the query pickers (any other value can be typed). */
+function refIdOptions(empty: string) {
+  return async (context: FieldOverrideContext): Promise<Array<SelectableValue<string>>> => {
+    const seen = new Set<string>();
+    for (const f of (context.data ?? []) as DataFrame[]) {
+      if (f.refId) {
+        seen.add(f.refId);
+      }
+    }
+    return [{ value: '', label: empty }, ...[...seen].sort().map((r) => ({ value: r, label: r }))];
+  };
+}
+
 export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>) {
   return builder
-    .addTextInput({
+    .addSelect({
       path: 'profileRefId',
       name: 'Profile query',
-      description: 'refId of the Pyroscope profile query. Empty: the first profile frame.',
+      description: 'refId of the Pyroscope profile query. The panel re-runs its target for each selected window.',
       defaultValue: DEFAULT_OPTIONS.profileRefId,
-      category: ['Data'],
+      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('First profile frame') },
+      category: ['Queries'],
     })
-    .addTextInput({
+    .addStringArray({
+      path: 'seriesRefIds',
+      name: 'Time-series queries',
+      description: 'refIds of the time series drawn on the strip (CPU, request rate, CPU per request). Empty: every time-series query.',
+      defaultValue: DEFAULT_OPTIONS.seriesRefIds,
+      category: ['Queries'],
+    })
+    .addSelect({
+      path: 'anomalyRefId',
+      name: 'Anomaly query',
+      description:
+        'refId of a 0/1 series shaded on the strip as anomaly windows, e.g. ALERTS{alertname=~"CPUPerRequest.*"}. Empty: frames with an alertname label.',
+      defaultValue: DEFAULT_OPTIONS.anomalyRefId,
+      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('Detect ALERTS series') },
+      category: ['Queries'],
+    })
+    .addSelect({
       path: 'baselineRefId',
-      name: 'Baseline query',
-      description: 'refId of a second profile query used as the baseline: the panel then shows the diff.',
+      name: 'Fixed baseline query',
+      description: 'refId of a second profile query to diff against while no window is selected (e.g. the same query with a time shift).',
       defaultValue: DEFAULT_OPTIONS.baselineRefId,
-      category: ['Data'],
+      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('None') },
+      category: ['Queries'],
+    })
+    .addRadio({
+      path: 'baselineMode',
+      name: 'Baseline window',
+      description: 'What a selection is compared with. Shift-drag on the strip always picks a baseline by hand.',
+      defaultValue: DEFAULT_OPTIONS.baselineMode,
+      settings: {
+        options: [
+          { value: 'auto', label: 'Automatic', description: 'Same length, ending where the anomaly started (or where the selection starts)' },
+          { value: 'day', label: '1 day earlier' },
+          { value: 'week', label: '1 week earlier' },
+          { value: 'manual', label: 'Shift-drag', description: 'None until one is dragged with Shift' },
+        ],
+      },
+      category: ['Windows'],
+    })
+    .addNumberInput({
+      path: 'stripHeight',
+      name: 'Strip height',
+      description: 'Height of the time-series strip in pixels; 0 hides it.',
+      defaultValue: DEFAULT_OPTIONS.stripHeight,
+      settings: { min: 0, max: 400, integer: true },
+      category: ['Windows'],
     })
     .addRadio({
       path: 'graphMode',
@@ -31,9 +85,10 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       category: ['Flame graph'],
     })
     .addRadio({
-      path: 'diffScheme',
-      name: 'Diff colours',
-      defaultValue: DEFAULT_OPTIONS.diffScheme,
+      path: 'colorScheme',
+      name: 'Colour scheme',
+      description: 'Diff colours, and the colours of the selected windows on the strip.',
+      defaultValue: DEFAULT_OPTIONS.colorScheme,
       settings: {
         options: [
           { value: 'red-green', label: 'Red (more) / green (less)' },

@@ -21,7 +21,7 @@ export interface ExplorerProps {
   tree: Tree;
   width: number;
   height: number;
-  options?: Partial<Pick<HotpathOptions, 'graphMode' | 'diffScheme' | 'showTable'>>;
+  options?: Partial<Pick<HotpathOptions, 'graphMode' | 'colorScheme' | 'showTable'>>;
   /** lines to show above the graph (folded nodes, a missing baseline) */
   notices?: string[];
   onDrawn?: (stats: DrawStats) => void;
@@ -47,7 +47,7 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const [sort, setSort] = useState<Sort>({ key: 'self', desc: true });
   const [modeOverride, setMode] = useState<GraphMode | undefined>(undefined);
   const mode = modeOverride ?? options.graphMode ?? DEFAULT_OPTIONS.graphMode;
-  const diffScheme: DiffScheme = options.diffScheme ?? DEFAULT_OPTIONS.diffScheme;
+  const diffScheme: DiffScheme = options.colorScheme ?? DEFAULT_OPTIONS.colorScheme;
   const showTable = (options.showTable ?? DEFAULT_OPTIONS.showTable) && height >= 260;
 
   const layout = useMemo(() => computeLayout(tree), [tree]);

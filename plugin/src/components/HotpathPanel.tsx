@@ -7,7 +7,7 @@ import { selectProfile } from '../data/select';
 import { ErrorView } from './ErrorView';
 import { FlameGraphExplorer } from './FlameGraphExplorer';
 
-const TITLES: Record<string, string> = {
+export const HotpathPanelTitles: Record<string, string> = {
   'no-data': 'No profile',
   'missing-field': 'Not a profile frame',
   'wrong-type': 'Not a profile frame',
@@ -20,7 +20,7 @@ const TITLES: Record<string, string> = {
 };
 
 /**
- * The panel: reads the query runner's frames through the pure data layer and hands the tree to
+ * The engine's panel (before the overlay): reads the query runner's frames through the pure data layer and hands the tree to
  * the explorer, or says what is wrong with the data. No state of its own.
  */
 export function HotpathPanel({ data, options, width, height }: PanelProps<HotpathOptions>) {
@@ -35,7 +35,7 @@ export function HotpathPanel({ data, options, width, height }: PanelProps<Hotpat
     if (err?.message && selected.error.kind === 'no-data') {
       return <ErrorView title="The query failed" message={err.message} />;
     }
-    return <ErrorView title={TITLES[selected.error.kind] ?? 'Invalid profile'} message={selected.error.message} />;
+    return <ErrorView title={HotpathPanelTitles[selected.error.kind] ?? 'Invalid profile'} message={selected.error.message} />;
   }
   return (
     <FlameGraphExplorer

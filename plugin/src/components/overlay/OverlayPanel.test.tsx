@@ -1,0 +1,248 @@
+import { createDataFrame, DataQueryRequest, DataQueryResponse, EventBusSrv, FieldType, LoadingState, makeTimeRange, dateTime, PanelProps, DataFrame } from '@grafana/data';
+import { locationService, setDataSourceSrv } from '@grafana/runtime';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { Observable } from 'rxjs';
+
+import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../../constants';
+import { treeToFrame } from '../../data/frame';
+import { printlnAfter, printlnBefore } from '../../data/testdata/trees';
+
+import { OverlayPanel } from './OverlayPanel';
+
+const MIN = 60_000;
+const T0 = Date.UTC(2026, 0, 15, 10, 0, 0);
+const at = (m: number) => T0 + m * MIN;
+const WIDTH = 600; // 10 px per minute over the hour
+
+const cpu = (values: Array<number | null> = Array.from({ length: 61 }, (_, i) => (i >= 30 ? 0.02 : 0.01))) =>
+  createDataFrame({
+    refId: 'A',
+    fields: [
+      { name: 'Time', type: FieldType.time, values: values.map((_, i) => at(i)) },
+      { name: 'CPU per request', type: FieldType.number, values, config: { unit: 's' } },
+    ],
+  });
+const alerts = () =>
+  createDataFrame({
+    refId: 'B',
+    fields: [
+      { name: 'Time', type: FieldType.time, values: Array.from({ length: 16 }, (_, i) => at(35 + i)) },
+      { name: 'Value', type: FieldType.number, values: Array(16).fill(1), labels: { alertname: 'CPUPerRequestAboveUpstream', alertstate: 'firing' } },
+    ],
+  });
+const profileTarget = { refId: 'C', datasource: { type: 'grafana-pyroscope-datasource', uid: 'pyro' }, queryType: 'profile', labelSelector: '{service_name="api"}', profileTypeId: 'process_cpu:cpu:nanoseconds:cpu:nanoseconds' };
+
+/** A stand-in Pyroscope: the window before minute 30 is the healthy profile, after it the incident. */
+function standIn(opts: { fail?: string; empty?: boolean } = {}) {
+  const requests: DataQueryRequest[] = [];
+  const ds = {
+    query: (request: DataQueryRequest) =>
+      new Observable<DataQueryResponse>((s) => {
+        requests.push(request);
+        if (opts.fail) {
+          s.error({ status: 500, data: { message: opts.fail } });
+          return;
+        }
+        const incident = request.range.from.valueOf() >= at(30);
+        s.next({ data: opts.empty ? [] : [treeToFrame(incident ? printlnAfter() : printlnBefore(), { refId: 'C' })], state: LoadingState.Done });
+        s.complete();
+      }),
+  };
+  setDataSourceSrv({ get: async () => ds, getList: () => [], getInstanceSettings: () => undefined, reload: () => {} } as never);
+  return requests;
+}
+
+function props(series: DataFrame[], options: Partial<HotpathOptions> = {}): PanelProps<HotpathOptions> {
+  const timeRange = makeTimeRange(dateTime(at(0)), dateTime(at(60)));
+  return {
+    id: 24,
+    data: {
+      series,
+      state: LoadingState.Done,
+      timeRange,
+      request: { targets: [{ refId: 'A' }, { refId: 'B' }, profileTarget], requestId: 'r', interval: '1m', intervalMs: MIN, range: timeRange, scopedVars: {}, timezone: 'utc', app: 'dashboard', startTime: 0 },
+    },
+    timeRange,
+    timeZone: 'utc',
+    options: { ...DEFAULT_OPTIONS, seriesRefIds: ['A'], anomalyRefId: 'B', profileRefId: 'C', ...options },
+    onOptionsChange: jest.fn(),
+    onFieldConfigChange: jest.fn(),
+    onChangeTimeRange: jest.fn(),
+    replaceVariables: (s: string) => s,
+    fieldConfig: { defaults: {}, overrides: [] },
+    renderCounter: 0,
+    title: 'hotpath',
+    transparent: false,
+    eventBus: new EventBusSrv(),
+    width: WIDTH,
+    height: 700,
+  };
+}
+
+function setup(series = [cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' })], options: Partial<HotpathOptions> = {}, standInOpts = {}) {
+  const requests = standIn(standInOpts);
+  const utils = render(<OverlayPanel {...props(series, options)} />);
+  return { requests, ...utils };
+}
+
+/** Drags on the strip from minute a to minute b (jsdom: the strip's left edge is at x 0). */
+function drag(a: number, b: number, shiftKey = false) {
+  const area = screen.getByTestId(TEST_IDS.stripArea);
+  act(() => {
+    fireEvent.mouseDown(area, { clientX: a * 10, button: 0, shiftKey });
+  });
+  act(() => {
+    fireEvent.mouseMove(window, { clientX: (a + b) * 5 });
+    fireEvent.mouseMove(window, { clientX: b * 10 });
+  });
+  act(() => {
+    fireEvent.mouseUp(window, { clientX: b * 10 });
+  });
+}
+
+/** both windows answered (the stand-in answers after a tick) */
+const settled = () => waitFor(() => expect(screen.getByTestId(TEST_IDS.statusBaseline)).not.toHaveAttribute('data-status', 'loading'));
+
+const search = () => new URLSearchParams(locationService.getLocation().search);
+const clickView = (label: string) => fireEvent.click(within(screen.getByTestId(TEST_IDS.views)).getByLabelText(label));
+
+beforeEach(() => {
+  act(() => locationService.replace('/d/hotpath-service?var-job=api'));
+});
+
+describe('OverlayPanel', () => {
+  it('without a selection: the strip and the profile of the whole range', () => {
+    setup();
+    expect(screen.getByTestId(TEST_IDS.strip)).toBeInTheDocument();
+    expect(screen.getAllByTestId(TEST_IDS.anomaly)).toHaveLength(1);
+    expect(screen.getByTestId(TEST_IDS.topTable)).toHaveTextContent('fmt.Println');
+    expect(screen.getByTestId(TEST_IDS.status)).toHaveTextContent(/Drag on the strip/);
+    expect(within(screen.getByTestId(TEST_IDS.views)).getByLabelText('Diff')).toBeDisabled();
+  });
+
+  it('drag a window: the comparison and its automatic baseline load; switching views does not re-fetch', async () => {
+    const { requests } = setup();
+    drag(40, 50);
+    expect(search().get('hotpath-window')).toBe(`${at(40)}-${at(50)}`);
+    // the anomaly started at minute 35: the baseline is the 10 minutes before it
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusBaseline)).toHaveAttribute('data-status', 'done'));
+    expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('data-status', 'done');
+    expect(screen.getByTestId(TEST_IDS.baseline)).toHaveAttribute('data-from', String(at(25)));
+    expect(screen.getByTestId(TEST_IDS.baseline)).toHaveAttribute('data-to', String(at(35)));
+    expect(requests.map((r) => [r.range.from.valueOf(), r.range.to.valueOf()])).toEqual([
+      [at(40), at(50)],
+      [at(25), at(35)],
+    ]);
+    expect(requests[0].targets[0]).toMatchObject({ refId: 'C', queryType: 'profile', labelSelector: '{service_name="api"}' });
+
+    clickView('Diff');
+    expect(search().get('hotpath-view')).toBe('diff');
+    const first = screen.getByTestId(TEST_IDS.changesTable).querySelector('tbody tr');
+    expect(first).toHaveTextContent('prototext.MarshalOptions.Format');
+    clickView('Side by side');
+    expect(screen.getByTestId(TEST_IDS.sideBySide)).toBeInTheDocument();
+    clickView('Changes');
+    expect(screen.getByTestId(TEST_IDS.changesTable)).toHaveTextContent('fmt.Println');
+    clickView('Flame graph');
+    expect(requests).toHaveLength(2);
+  });
+
+  it('a link reproduces the view', async () => {
+    act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=${at(5)}-${at(15)}&hotpath-view=diff`));
+    const { requests } = setup();
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.changesTable)).toBeInTheDocument());
+    expect(requests.map((r) => r.range.from.valueOf())).toEqual([at(40), at(5)]);
+    expect(screen.getByTestId(TEST_IDS.statusBaseline)).toHaveTextContent('chosen by hand');
+  });
+
+  it('Shift-drag picks the baseline by hand', async () => {
+    setup();
+    drag(40, 50);
+    drag(5, 12, true);
+    expect(search().get('hotpath-baseline')).toBe(`${at(5)}-${at(12)}`);
+    expect(screen.getByTestId(TEST_IDS.baseline)).toHaveAttribute('data-from', String(at(5)));
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusBaseline)).toHaveAttribute('data-status', 'done'));
+  });
+
+  it('drags a window edge to adjust it', async () => {
+    setup();
+    drag(40, 50);
+    drag(50, 55);
+    expect(search().get('hotpath-window')).toBe(`${at(40)}-${at(55)}`);
+    await settled();
+  });
+
+  it('a click on an anomaly selects it; the baseline mode buttons change the baseline', async () => {
+    setup();
+    drag(45, 45);
+    expect(search().get('hotpath-window')).toBe(`${at(35)}-${at(51)}`);
+    expect(screen.getByTestId(TEST_IDS.baseline)).toHaveAttribute('data-from', String(at(19)));
+    await settled();
+    fireEvent.click(within(screen.getByTestId(TEST_IDS.baselineMode)).getByLabelText('−1d'));
+    expect(search().get('hotpath-baseline')).toBe('day');
+    expect(screen.getByTestId(TEST_IDS.offStrip)).toHaveTextContent(/baseline .* is before the dashboard range/);
+    fireEvent.click(screen.getByTestId(TEST_IDS.clearSelection));
+    expect(search().get('hotpath-window')).toBeNull();
+    expect(search().get('var-job')).toBe('api');
+  });
+
+  it('a failing profile query says what failed, and retries', async () => {
+    const { requests } = setup(undefined, {}, { fail: 'pyroscope: 503 upstream unavailable' });
+    drag(40, 50);
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('data-status', 'error'));
+    expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveTextContent(/HTTP 500: pyroscope: 503 upstream unavailable/);
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/could not be loaded/);
+    const before = requests.length;
+    fireEvent.click(within(screen.getByTestId(TEST_IDS.statusComparison)).getByTestId(TEST_IDS.retry));
+    await waitFor(() => expect(requests.length).toBe(before + 1));
+  });
+
+  it('a window with no samples says so', async () => {
+    setup(undefined, {}, { empty: true });
+    drag(40, 50);
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('data-status', 'empty'));
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/No samples in the selected window/);
+  });
+
+  it('bad input: gaps and NaN in the series, no anomaly series, no profile frame', async () => {
+    setup([cpu([0.01, null, NaN, 0.02, ...Array(57).fill(null)])]);
+    expect(screen.queryAllByTestId(TEST_IDS.anomaly)).toHaveLength(0);
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/None of the 1 frame is a profile/);
+    drag(40, 50);
+    expect(search().get('hotpath-window')).toBe(`${at(40)}-${at(50)}`);
+    await settled();
+  });
+
+  it('a query error of the query runner is shown where the profile would be', () => {
+    const p = props([cpu()]);
+    standIn();
+    render(<OverlayPanel {...p} data={{ ...p.data, errors: [{ message: 'pyroscope: bad gateway', refId: 'C' }] }} />);
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent('Query C: pyroscope: bad gateway');
+    expect(screen.getByTestId(TEST_IDS.strip)).toBeInTheDocument();
+  });
+
+  it('an unreadable URL is named, not silently ignored', () => {
+    act(() => locationService.replace('/d/hotpath-service?hotpath-window=yesterday'));
+    setup();
+    expect(screen.getByTestId(TEST_IDS.status)).toHaveTextContent('Ignored from the URL: hotpath-window=yesterday is not <from ms>-<to ms>');
+  });
+
+  it('links out to Explore and Profiles Drilldown with the windows', async () => {
+    setup();
+    drag(40, 50);
+    const explore = screen.getByTestId(TEST_IDS.exploreLink).getAttribute('href')!;
+    const panes = JSON.parse(new URL(explore, 'http://g').searchParams.get('panes')!);
+    expect(panes.comparison.range).toEqual({ from: String(at(40)), to: String(at(50)) });
+    expect(panes.baseline.range).toEqual({ from: String(at(25)), to: String(at(35)) });
+    const dd = new URL(screen.getByTestId(TEST_IDS.drilldownLink).getAttribute('href')!, 'http://g').searchParams;
+    expect(dd.get('var-serviceName')).toBe('api');
+    expect(dd.get('explorationType')).toBe('diff-flame-graph');
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('data-status', 'done'));
+  });
+
+  it('strip height 0 hides the strip', () => {
+    setup(undefined, { stripHeight: 0 });
+    expect(screen.queryByTestId(TEST_IDS.strip)).not.toBeInTheDocument();
+    expect(screen.getByTestId(TEST_IDS.topTable)).toBeInTheDocument();
+  });
+});

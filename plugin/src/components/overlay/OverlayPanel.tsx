@@ -1,0 +1,265 @@
+import { css } from '@emotion/css';
+import { dateTimeFormat, GrafanaTheme2, PanelProps } from '@grafana/data';
+import { config } from '@grafana/runtime';
+import { Button, LinkButton, RadioButtonGroup, useStyles2 } from '@grafana/ui';
+import { useCallback, useMemo } from 'react';
+
+import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../../constants';
+import { diffTrees, limitNodes } from '../../data/ops';
+import { selectProfile } from '../../data/select';
+import { Tree } from '../../data/tree';
+import { WindowProfile } from '../../overlay/fetcher';
+import { drilldownUrl, exploreUrl } from '../../overlay/links';
+import { findProfileTarget, linkQuery, profileQuery } from '../../overlay/query';
+import { anomalyWindows, readStripData } from '../../overlay/series';
+import { UrlState, ViewKind } from '../../overlay/urlState';
+import { Baseline, BaselineMode, formatDuration, resolveBaseline, TimeWindow } from '../../overlay/windows';
+import { ErrorView } from '../ErrorView';
+import { HotpathPanelTitles } from '../HotpathPanel';
+
+import { ProfileArea } from './ProfileArea';
+import { TimeStrip } from './TimeStrip';
+import { useUrlState } from './useUrlState';
+import { useWindowProfiles } from './useWindowProfiles';
+
+const HEADER = 32;
+const STATUS = 22;
+
+const VIEW_OPTIONS: Array<{ value: ViewKind; label: string; description: string }> = [
+  { value: 'flame', label: 'Flame graph', description: 'The selected window (or the dashboard range)' },
+  { value: 'diff', label: 'Diff', description: 'The selected window against its baseline' },
+  { value: 'side', label: 'Side by side', description: 'Baseline and selection next to each other' },
+  { value: 'changes', label: 'Changes', description: 'The functions whose share changed most' },
+];
+
+const MODE_OPTIONS: Array<{ value: BaselineMode; label: string; description: string }> = [
+  { value: 'auto', label: 'Auto', description: 'Same length, before the anomaly (or the selection)' },
+  { value: 'day', label: '−1d', description: 'The same window one day earlier' },
+  { value: 'week', label: '−1w', description: 'The same window one week earlier' },
+  { value: 'manual', label: 'Shift-drag', description: 'Drag on the strip with Shift held to choose the baseline' },
+];
+
+/**
+ * The overlay: the time-series strip with its windows on top, the profile views below. Owns
+ * the windows (through the URL) and the window fetches; the flame graph state lives in the
+ * explorer (FlameGraphExplorer) as before.
+ */
+export function OverlayPanel(props: PanelProps<HotpathOptions>) {
+  const { data, width, height, timeRange, timeZone, replaceVariables } = props;
+  const opts = useMemo(() => ({ ...DEFAULT_OPTIONS, ...props.options }), [props.options]);
+  const styles = useStyles2(getStyles);
+  const range: TimeWindow = useMemo(() => ({ from: timeRange.from.valueOf(), to: timeRange.to.valueOf() }), [timeRange]);
+
+  const stripData = useMemo(
+    () => readStripData(data?.series, data?.annotations, { seriesRefIds: opts.seriesRefIds ?? [], anomalyRefId: opts.anomalyRefId, intervalMs: data?.request?.intervalMs }),
+    [data?.series, data?.annotations, opts.seriesRefIds, opts.anomalyRefId, data?.request?.intervalMs]
+  );
+  const anomalies = useMemo(() => anomalyWindows(stripData), [stripData]);
+
+  const [url, setUrl] = useUrlState();
+  const selection = url.state.window ?? null;
+  const requestedBaseline = url.state.baseline;
+  const baseline: Baseline | null = useMemo(
+    () => resolveBaseline(selection, requestedBaseline, opts.baselineMode, anomalies),
+    [selection, requestedBaseline, opts.baselineMode, anomalies]
+  );
+  const mode: BaselineMode = requestedBaseline === undefined ? opts.baselineMode : typeof requestedBaseline === 'string' ? requestedBaseline : 'manual';
+  const view: ViewKind = url.state.view ?? 'flame';
+  const update = useCallback((patch: Partial<UrlState>) => setUrl({ ...url.state, ...patch }), [setUrl, url.state]);
+
+  const describe = useCallback((w: TimeWindow) => describeWindow(w, timeZone), [timeZone]);
+
+  const target = useMemo(() => findProfileTarget(data?.request, opts.profileRefId, data?.series), [data?.request, opts.profileRefId, data?.series]);
+  const query = useMemo(() => (target.ok ? profileQuery(target.target, data?.request, replaceVariables) : undefined), [target, data?.request, replaceVariables]);
+  const profiles = useWindowProfiles(query, selection, baseline?.window ?? null, describe);
+
+  const whole = useMemo(
+    () => selectProfile(data?.series, { profileRefId: opts.profileRefId, baselineRefId: opts.baselineRefId, maxNodes: opts.maxNodes }),
+    [data?.series, opts.profileRefId, opts.baselineRefId, opts.maxNodes]
+  );
+
+  const compTree = profiles.comparison?.status === 'done' ? profiles.comparison.tree : undefined;
+  const baseTree = profiles.baseline?.status === 'done' ? profiles.baseline.tree : undefined;
+  const limitedComp = useLimited(compTree, opts.maxNodes);
+  const limitedBase = useLimited(baseTree, opts.maxNodes);
+  const diff = useMemo(() => (compTree && baseTree ? limitNodes(diffTrees(baseTree, compTree), opts.maxNodes) : undefined), [compTree, baseTree, opts.maxNodes]);
+
+  const links = useMemo(() => {
+    if (!target.ok) {
+      return undefined;
+    }
+    const q = linkQuery(target.target, replaceVariables, data?.request?.scopedVars);
+    const w = selection ?? range;
+    const b = selection ? baseline?.window : undefined;
+    return { explore: exploreUrl(q, w, b, { appSubUrl: config.appSubUrl }), drilldown: drilldownUrl(q, w, b, { appSubUrl: config.appSubUrl }) };
+  }, [target, replaceVariables, data?.request?.scopedVars, selection, range, baseline]);
+
+  // a strip without series still selects windows, but only when a profile query can re-run for them
+  const showStrip = (opts.stripHeight ?? DEFAULT_OPTIONS.stripHeight) > 0 && (stripData.series.length > 0 || stripData.anomalies.length > 0 || target.ok);
+  const stripHeight = showStrip ? Math.max(0, Math.round(opts.stripHeight ?? DEFAULT_OPTIONS.stripHeight)) : 0;
+  const areaHeight = Math.max(60, height - HEADER - stripHeight - STATUS);
+  const canCompare = !!selection && !!baseline;
+  const disabledViews: ViewKind[] = canCompare ? [] : ['diff', 'side', 'changes'];
+
+  const wholeError = !whole.ok ? wholeProfileError(whole.error.kind, whole.error.message, data?.errors, target.ok ? target.target.refId : opts.profileRefId) : undefined;
+
+  return (
+    <div className={styles.wrap} style={{ width, height }} data-testid={TEST_IDS.overlayPanel}>
+      <div className={styles.header} style={{ height: HEADER }}>
+        <div data-testid={TEST_IDS.views}>
+          <RadioButtonGroup size="sm" options={VIEW_OPTIONS} value={canCompare ? view : 'flame'} disabledOptions={disabledViews} onChange={(v) => update({ view: v })} />
+        </div>
+        <div data-testid={TEST_IDS.baselineMode} title="Baseline window">
+          <RadioButtonGroup
+            size="sm"
+            options={MODE_OPTIONS}
+            value={mode}
+            onChange={(m) => update({ baseline: m === opts.baselineMode ? undefined : m })}
+          />
+        </div>
+        <span className={styles.spacer} />
+        {selection && (
+          <Button size="sm" variant="secondary" fill="text" icon="times" onClick={() => setUrl({ view: url.state.view })} data-testid={TEST_IDS.clearSelection}>
+            Clear
+          </Button>
+        )}
+        {links && (
+          <LinkButton size="sm" variant="secondary" fill="text" icon="compass" href={links.explore} target="_blank" rel="noreferrer" data-testid={TEST_IDS.exploreLink}>
+            Explore
+          </LinkButton>
+        )}
+        {links?.drilldown && (
+          <LinkButton size="sm" variant="secondary" fill="text" icon="fire" href={links.drilldown} target="_blank" rel="noreferrer" data-testid={TEST_IDS.drilldownLink}>
+            Profiles Drilldown
+          </LinkButton>
+        )}
+      </div>
+      {showStrip && (
+        <TimeStrip
+          width={width}
+          height={stripHeight}
+          range={range}
+          data={stripData}
+          anomalyWindows={anomalies}
+          selection={selection}
+          baseline={selection ? baseline : null}
+          scheme={opts.colorScheme}
+          timeZone={timeZone}
+          onSelect={(w) => update({ window: w })}
+          onBaseline={(w) => update({ baseline: w })}
+        />
+      )}
+      <div className={styles.status} style={{ height: STATUS }} data-testid={TEST_IDS.status}>
+        {url.problems.length > 0 && <span className={styles.error}>Ignored from the URL: {url.problems.join('; ')}. </span>}
+        {!selection ? (
+          <span>
+            {`Dashboard range ${describe(range)}. `}
+            {stripHeight > 0 ? 'Drag on the strip to select a window (Shift-drag: its baseline), or click an anomaly.' : 'Set hotpath-window in the URL to select a window.'}
+          </span>
+        ) : (
+          <>
+            <WindowStatus label="Comparison" testId={TEST_IDS.statusComparison} window={selection} profile={profiles.comparison} describe={describe} onRetry={() => profiles.retry('comparison')} />
+            {baseline ? (
+              <WindowStatus
+                label={`Baseline (${baseline.reason})`}
+                testId={TEST_IDS.statusBaseline}
+                window={baseline.window}
+                profile={profiles.baseline}
+                describe={describe}
+                onRetry={() => profiles.retry('baseline')}
+              />
+            ) : (
+              <span data-testid={TEST_IDS.statusBaseline}> · No baseline: Shift-drag on the strip to choose one.</span>
+            )}
+            {!target.ok && <span className={styles.error}> {target.message}</span>}
+          </>
+        )}
+      </div>
+      <div style={{ height: areaHeight }}>
+        {!selection ? (
+          whole.ok ? (
+            <ProfileArea kind="single" width={width} height={areaHeight} options={opts} tree={whole.selected.tree} notices={whole.selected.notices} />
+          ) : (
+            <ErrorView title={wholeError!.title} message={wholeError!.message} />
+          )
+        ) : (
+          <ProfileArea
+            kind={view}
+            width={width}
+            height={areaHeight}
+            options={opts}
+            comparison={profiles.comparison}
+            baseline={baseline ? profiles.baseline : undefined}
+            comparisonTree={limitedComp}
+            baselineTree={limitedBase}
+            diff={diff}
+            noTarget={target.ok ? undefined : target.message}
+            onView={(v) => update({ view: v })}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function useLimited(tree: Tree | undefined, maxNodes: number) {
+  return useMemo(() => (tree ? limitNodes(tree, maxNodes) : undefined), [tree, maxNodes]);
+}
+
+export function describeWindow(w: TimeWindow, timeZone: string): string {
+  const sameDay = dateTimeFormat(w.from, { timeZone, format: 'YYYY-MM-DD' }) === dateTimeFormat(w.to, { timeZone, format: 'YYYY-MM-DD' });
+  const from = dateTimeFormat(w.from, { timeZone, format: 'YYYY-MM-DD HH:mm:ss' });
+  const to = dateTimeFormat(w.to, { timeZone, format: sameDay ? 'HH:mm:ss' : 'YYYY-MM-DD HH:mm:ss' });
+  return `${from}–${to} (${formatDuration(w.to - w.from)})`;
+}
+
+function wholeProfileError(kind: string, message: string, errors: Array<{ message?: string; refId?: string }> | undefined, refId: string) {
+  const err = errors?.find((e) => e.refId === refId) ?? errors?.find((e) => !e.refId);
+  // the profile query failed, and so there is no profile frame (only the time series)
+  if (err?.message && (kind === 'no-data' || kind === 'wrong-type')) {
+    return { title: 'The profile query failed', message: `${err.refId ? `Query ${err.refId}: ` : ''}${err.message}` };
+  }
+  return { title: HotpathPanelTitles[kind] ?? 'Invalid profile', message };
+}
+
+function WindowStatus(props: { label: string; testId: string; window: TimeWindow; profile?: WindowProfile; describe: (w: TimeWindow) => string; onRetry: () => void }) {
+  const { label, testId, window, profile, describe, onRetry } = props;
+  const styles = useStyles2(getStyles);
+  const status = profile?.status ?? 'loading';
+  return (
+    <span data-testid={testId} data-status={status} className={styles.windowStatus}>
+      <b>{label}</b> {describe(window)}:{' '}
+      {status === 'loading' && <span>loading…</span>}
+      {status === 'done' && <span>loaded</span>}
+      {status === 'empty' && <span className={styles.warning}>{profile?.message}</span>}
+      {status === 'error' && (
+        <>
+          <span className={styles.error}>{profile?.message}</span>{' '}
+          <Button size="sm" variant="secondary" fill="text" onClick={onRetry} data-testid={TEST_IDS.retry}>
+            Retry
+          </Button>
+        </>
+      )}
+    </span>
+  );
+}
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  wrap: css({ display: 'flex', flexDirection: 'column', overflow: 'hidden' }),
+  header: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), flexShrink: 0, overflow: 'hidden' }),
+  spacer: css({ flex: 1 }),
+  status: css({
+    display: 'flex',
+    alignItems: 'center',
+    gap: theme.spacing(1),
+    fontSize: theme.typography.bodySmall.fontSize,
+    color: theme.colors.text.secondary,
+    whiteSpace: 'nowrap',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    flexShrink: 0,
+  }),
+  windowStatus: css({ overflow: 'hidden', textOverflow: 'ellipsis' }),
+  error: css({ color: theme.colors.error.text }),
+  warning: css({ color: theme.colors.warning.text }),
+});

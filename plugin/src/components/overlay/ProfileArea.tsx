@@ -1,0 +1,119 @@
+import { css } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { LoadingPlaceholder, useStyles2 } from '@grafana/ui';
+import { useMemo } from 'react';
+
+import { HotpathOptions, TEST_IDS } from '../../constants';
+import { biggestChanges, CollapseResult } from '../../data/ops';
+import { Tree } from '../../data/tree';
+import { WindowProfile } from '../../overlay/fetcher';
+import { ViewKind } from '../../overlay/urlState';
+import { ChangesTable } from '../ChangesTable';
+import { ErrorView } from '../ErrorView';
+import { FlameGraphExplorer } from '../FlameGraphExplorer';
+
+type Options = Pick<HotpathOptions, 'graphMode' | 'colorScheme' | 'showTable' | 'maxNodes'>;
+
+type Props =
+  | { kind: 'single'; width: number; height: number; options: Options; tree: Tree; notices: string[] }
+  | {
+      kind: ViewKind;
+      width: number;
+      height: number;
+      options: Options;
+      comparison?: WindowProfile;
+      baseline?: WindowProfile;
+      comparisonTree?: CollapseResult;
+      baselineTree?: CollapseResult;
+      diff?: CollapseResult;
+      noTarget?: string;
+      onView: (v: ViewKind) => void;
+    };
+
+function foldNotice(r: CollapseResult | undefined, maxNodes: number): string[] {
+  return r && r.collapsed > 0 ? [`${r.collapsed.toLocaleString('en-US')} of the lightest nodes are folded into "other" to stay within ${maxNodes.toLocaleString('en-US')} (Max nodes).`] : [];
+}
+
+/** What a window's profile is while it is not a tree: loading, empty, failed. */
+function Pending({ what, profile, noTarget }: { what: string; profile?: WindowProfile; noTarget?: string }) {
+  if (noTarget) {
+    return <ErrorView title={`No profile query for the ${what}`} message={noTarget} />;
+  }
+  if (!profile || profile.status === 'loading') {
+    return <LoadingPlaceholder text={`Loading the ${what} profile…`} />;
+  }
+  if (profile.status === 'empty') {
+    return <ErrorView title={`No samples in the ${what}`} message={profile.message ?? ''} />;
+  }
+  return <ErrorView title={`The ${what} profile could not be loaded`} message={profile.message ?? ''} />;
+}
+
+/** The view under the strip: one flame graph, the diff, both side by side, or the changes table. */
+export function ProfileArea(props: Props) {
+  const styles = useStyles2(getStyles);
+  const { width, height, options } = props;
+  const changes = useMemo(() => (props.kind === 'changes' && props.diff ? biggestChanges(props.diff.tree) : []), [props]);
+  if (props.kind === 'single') {
+    return <FlameGraphExplorer tree={props.tree} width={width} height={height} options={options} notices={props.notices} />;
+  }
+  const { comparison, baseline, comparisonTree, baselineTree, diff, noTarget } = props;
+  const comparisonPending = !comparisonTree && <Pending what="selected window" profile={comparison} noTarget={noTarget} />;
+  if (props.kind === 'flame') {
+    return comparisonTree ? (
+      <FlameGraphExplorer tree={comparisonTree.tree} width={width} height={height} options={options} notices={foldNotice(comparisonTree, options.maxNodes)} />
+    ) : (
+      <div className={styles.center} style={{ height }}>
+        {comparisonPending}
+      </div>
+    );
+  }
+  if (!baseline && !noTarget) {
+    return <ErrorView title="No baseline window" message="Shift-drag on the strip to choose the baseline, or pick a baseline mode." />;
+  }
+  const baselinePending = !baselineTree && <Pending what="baseline window" profile={baseline} noTarget={noTarget} />;
+  if (props.kind === 'side') {
+    const half = Math.floor((width - 8) / 2);
+    return (
+      <div className={styles.side} data-testid={TEST_IDS.sideBySide}>
+        <div style={{ width: half }}>
+          <div className={styles.caption}>Baseline</div>
+          {baselineTree ? (
+            <FlameGraphExplorer tree={baselineTree.tree} width={half} height={height - 18} options={options} notices={foldNotice(baselineTree, options.maxNodes)} />
+          ) : (
+            <div className={styles.center}>{baselinePending}</div>
+          )}
+        </div>
+        <div style={{ width: half }}>
+          <div className={styles.caption}>Selection</div>
+          {comparisonTree ? (
+            <FlameGraphExplorer tree={comparisonTree.tree} width={half} height={height - 18} options={options} notices={foldNotice(comparisonTree, options.maxNodes)} />
+          ) : (
+            <div className={styles.center}>{comparisonPending}</div>
+          )}
+        </div>
+      </div>
+    );
+  }
+  if (!diff) {
+    return (
+      <div className={styles.center} style={{ height }}>
+        {comparisonPending || baselinePending}
+      </div>
+    );
+  }
+  if (props.kind === 'changes') {
+    return (
+      <div className={styles.tableWrap} style={{ height }}>
+        <ChangesTable rows={changes} onSelect={() => props.onView('diff')} limit={500} />
+      </div>
+    );
+  }
+  return <FlameGraphExplorer tree={diff.tree} width={width} height={height} options={options} notices={foldNotice(diff, options.maxNodes)} />;
+}
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  center: css({ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%' }),
+  side: css({ display: 'flex', gap: theme.spacing(1), height: '100%' }),
+  caption: css({ fontSize: theme.typography.bodySmall.fontSize, color: theme.colors.text.secondary, height: 18 }),
+  tableWrap: css({ overflow: 'auto' }),
+});

@@ -1,0 +1,44 @@
+import { createDataFrame, FieldType } from '@grafana/data';
+
+import { treeToFrame } from '../data/frame';
+import { printlnAfter } from '../data/testdata/trees';
+
+import { findProfileTarget, linkQuery, profileQuery } from './query';
+
+const prom = { refId: 'A', datasource: { type: 'prometheus', uid: '${datasource}' }, expr: 'job:cpu_seconds_per_request:ratio_rate5m' };
+const pyro = { refId: 'C', datasource: { type: 'grafana-pyroscope-datasource', uid: '${profiles}' }, labelSelector: '{service_name="$job"}', profileTypeId: 'process_cpu:cpu:nanoseconds:cpu:nanoseconds', queryType: 'profile', hide: true };
+const vars: Record<string, string> = { $job: 'api', '${profiles}': 'pyro-uid' };
+const replace = (s: string) => s.replace(/\$\{profiles\}|\$job/g, (m) => vars[m]);
+
+describe('the profile query', () => {
+  it('by refId', () => {
+    expect(findProfileTarget({ targets: [prom, pyro] }, 'C', [])).toEqual({ ok: true, target: pyro });
+    expect(findProfileTarget({ targets: [prom, pyro] }, 'Z', [])).toEqual({ ok: false, message: 'The panel has no query Z (Profile query option); its queries: A, C.' });
+  });
+
+  it('without a refId: the target behind the first profile frame, else the first Pyroscope target', () => {
+    const other = { ...pyro, refId: 'D' };
+    expect(findProfileTarget({ targets: [prom, pyro, other] }, '', [treeToFrame(printlnAfter(), { refId: 'D' })])).toEqual({ ok: true, target: other });
+    expect(findProfileTarget({ targets: [prom, other] }, '', [])).toEqual({ ok: true, target: other });
+  });
+
+  it('says why there is none', () => {
+    expect(findProfileTarget(undefined, '', [])).toMatchObject({ ok: false, message: expect.stringMatching(/no query request/) });
+    const ts = createDataFrame({ refId: 'A', fields: [{ name: 'time', type: FieldType.time, values: [1] }] });
+    expect(findProfileTarget({ targets: [prom] }, '', [ts])).toMatchObject({ ok: false, message: expect.stringMatching(/None of the panel's queries is a Pyroscope profile query/) });
+  });
+
+  it('a hidden profile query still runs per window; the cache key has the variables replaced', () => {
+    const q = profileQuery(pyro, { targets: [prom, pyro], timezone: 'utc' }, replace);
+    expect(q.target).not.toHaveProperty('hide');
+    expect(q.base).toEqual({ timezone: 'utc' });
+    expect(q.key).toContain('service_name=\\"api\\"');
+  });
+
+  it('links get the variables replaced', () => {
+    const l = linkQuery(pyro, replace);
+    expect(l.datasource).toEqual({ type: 'grafana-pyroscope-datasource', uid: 'pyro-uid' });
+    expect(l.labelSelector).toBe('{service_name="api"}');
+    expect(l).not.toHaveProperty('hide');
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The overlay's state in the dashboard URL, so that a link reproduces the view:
+ *
+ *   hotpath-window=<from ms>-<to ms>     the comparison window (the selection)
+ *   hotpath-baseline=<from ms>-<to ms>   a baseline chosen by hand, or
+ *   hotpath-baseline=auto|day|week|manual a baseline mode (absent: the panel option's mode)
+ *   hotpath-view=flame|diff|side|changes the view
+ *
+ * Every overlay panel of a dashboard reads the same keys (one investigation per dashboard).
+ * Grafana's own `from`/`to` keep the dashboard range; alert links set both (see
+ * jsonnet/lib/alert-links.libsonnet).
+ */
+import type { UrlQueryMap } from '@grafana/data';
+
+import { BASELINE_MODES, BaselineMode, isWindow, TimeWindow } from './windows';
+
+export type ViewKind = 'flame' | 'diff' | 'side' | 'changes';
+export const VIEWS: ViewKind[] = ['flame', 'diff', 'side', 'changes'];
+
+export const URL_KEYS = {
+  window: 'hotpath-window',
+  baseline: 'hotpath-baseline',
+  view: 'hotpath-view',
+} as const;
+
+export interface UrlState {
+  window?: TimeWindow;
+  /** a window chosen by hand, or a mode that overrides the panel option */
+  baseline?: TimeWindow | BaselineMode;
+  view?: ViewKind;
+}
+
+export function baselineParam(b: TimeWindow | BaselineMode): string {
+  return typeof b === 'string' ? b : formatWindowParam(b);
+}
+
+export function formatWindowParam(w: TimeWindow): string {
+  return `${Math.round(w.from)}-${Math.round(w.to)}`;
+}
+
+/** "<from>-<to>" in unix ms (both > 0, from < to); anything else is undefined. */
+export function parseWindowParam(v: unknown): TimeWindow | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  if (typeof s !== 'string' && typeof s !== 'number') {
+    return undefined;
+  }
+  const m = /^\s*(\d{1,15})-(\d{1,15})\s*$/.exec(String(s));
+  if (!m) {
+    return undefined;
+  }
+  const w = { from: Number(m[1]), to: Number(m[2]) };
+  return isWindow(w) ? w : undefined;
+}
+
+export interface ParsedUrlState {
+  state: UrlState;
+  /** keys present but unreadable: the panel says so instead of silently ignoring a link */
+  problems: string[];
+}
+
+export function parseUrlState(query: UrlQueryMap): ParsedUrlState {
+  const state: UrlState = {};
+  const problems: string[] = [];
+  const present = (k: string) => query[k] !== undefined && query[k] !== null && query[k] !== '';
+  if (present(URL_KEYS.window)) {
+    state.window = parseWindowParam(query[URL_KEYS.window]);
+    if (!state.window) {
+      problems.push(`${URL_KEYS.window}=${String(query[URL_KEYS.window])} is not <from ms>-<to ms>`);
+    }
+  }
+  if (present(URL_KEYS.baseline)) {
+    const raw = String(query[URL_KEYS.baseline]);
+    state.baseline = (BASELINE_MODES as string[]).includes(raw) ? (raw as BaselineMode) : parseWindowParam(raw);
+    if (!state.baseline) {
+      problems.push(`${URL_KEYS.baseline}=${raw} is neither <from ms>-<to ms> nor one of ${BASELINE_MODES.join(', ')}`);
+    }
+  }
+  if (present(URL_KEYS.view)) {
+    const v = String(query[URL_KEYS.view]);
+    if ((VIEWS as string[]).includes(v)) {
+      state.view = v as ViewKind;
+    } else {
+      problems.push(`${URL_KEYS.view}=${v} is not one of ${VIEWS.join(', ')}`);
+    }
+  }
+  return { state, problems };
+}
+
+/** The query update for locationService.partial: absent values are null (partial removes them). */
+export function urlUpdate(state: UrlState): Record<string, string | null> {
+  return {
+    [URL_KEYS.window]: state.window ? formatWindowParam(state.window) : null,
+    [URL_KEYS.baseline]: state.baseline ? baselineParam(state.baseline) : null,
+    [URL_KEYS.view]: state.view && state.view !== 'flame' ? state.view : null,
+  };
+}
+
+/** True when the URL already says what the state says (no write needed: no history churn). */
+export function urlMatches(query: UrlQueryMap, state: UrlState): boolean {
+  const want = urlUpdate(state);
+  return Object.entries(want).every(([k, v]) => {
+    const cur = query[k];
+    const s = cur === undefined || cur === null || cur === '' ? null : String(Array.isArray(cur) ? cur[0] : cur);
+    return s === v;
+  });
+}

@@ -1,0 +1,187 @@
+import fc from 'fast-check';
+
+import { anomalyAt, dragResult, grabAt, Scale, timeTicks, toX } from './strip';
+import {
+  anomalyStartFor,
+  baselineFor,
+  DAY_MS,
+  formatDuration,
+  moveWindow,
+  placement,
+  resizeWindow,
+  resolveBaseline,
+  WEEK_MS,
+  windowFromDrag,
+} from './windows';
+
+const MIN = 60_000;
+// the dashboard range: 1h from 10:00
+const T0 = Date.UTC(2026, 0, 15, 10, 0, 0);
+const range = { from: T0, to: T0 + 60 * MIN };
+const at = (m: number) => T0 + m * MIN;
+const scale: Scale = { domain: range, width: 600 }; // 10 px per minute
+
+describe('selecting a window', () => {
+  it('orders the two ends of a drag', () => {
+    expect(windowFromDrag(at(30), at(20), range)).toEqual({ from: at(20), to: at(30) });
+  });
+
+  it('clamps a drag that leaves the strip to its edges', () => {
+    expect(windowFromDrag(at(-10), at(5), range)).toEqual({ from: at(0), to: at(5) });
+    expect(windowFromDrag(at(50), at(90), range)).toEqual({ from: at(50), to: at(60) });
+    // the whole strip and beyond
+    expect(windowFromDrag(at(-5), at(65), range)).toEqual(range);
+  });
+
+  it('a zero-length drag (a click) is no window', () => {
+    expect(windowFromDrag(at(10), at(10), range)).toBeNull();
+    expect(windowFromDrag(at(10), at(10) + 999, range)).toBeNull();
+  });
+
+  it('a drag entirely outside the strip is no window', () => {
+    expect(windowFromDrag(at(-20), at(-10), range)).toBeNull();
+    expect(windowFromDrag(at(70), at(80), range)).toBeNull();
+  });
+
+  it('NaN is no window', () => {
+    expect(windowFromDrag(NaN, at(10), range)).toBeNull();
+  });
+
+  it('any drag gives a window inside the range, at least a second long, or none', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -2, max: 3, noNaN: true }), fc.double({ min: -2, max: 3, noNaN: true }), (a, b) => {
+        const w = windowFromDrag(T0 + a * 3600_000, T0 + b * 3600_000, range);
+        if (w) {
+          expect(w.from).toBeGreaterThanOrEqual(range.from);
+          expect(w.to).toBeLessThanOrEqual(range.to);
+          expect(w.to - w.from).toBeGreaterThanOrEqual(1000);
+        }
+      })
+    );
+  });
+
+  it('moves a window and keeps it inside the range', () => {
+    const w = { from: at(10), to: at(20) };
+    expect(moveWindow(w, 5 * MIN, range)).toEqual({ from: at(15), to: at(25) });
+    expect(moveWindow(w, -30 * MIN, range)).toEqual({ from: at(0), to: at(10) });
+    expect(moveWindow(w, 90 * MIN, range)).toEqual({ from: at(50), to: at(60) });
+  });
+
+  it('resizes an edge without crossing the other', () => {
+    const w = { from: at(10), to: at(20) };
+    expect(resizeWindow(w, 'from', at(5), range)).toEqual({ from: at(5), to: at(20) });
+    expect(resizeWindow(w, 'to', at(40), range)).toEqual({ from: at(10), to: at(40) });
+    expect(resizeWindow(w, 'from', at(25), range)).toEqual({ from: at(20) - 1000, to: at(20) });
+    expect(resizeWindow(w, 'to', at(-5), range)).toEqual({ from: at(10), to: at(10) + 1000 });
+    expect(resizeWindow(w, 'to', at(99), range)).toEqual({ from: at(10), to: at(60) });
+  });
+});
+
+describe('baseline modes', () => {
+  const sel = { from: at(30), to: at(40) };
+
+  it('auto without an anomaly: the same length before the selection', () => {
+    expect(baselineFor(sel, 'auto', [])).toMatchObject({ window: { from: at(20), to: at(30) }, source: 'preceding' });
+  });
+
+  it('auto: the same length ending where the anomaly started', () => {
+    const anomaly = { from: at(25), to: at(45) };
+    expect(anomalyStartFor(sel, [anomaly])).toBe(at(25));
+    expect(baselineFor(sel, 'auto', [anomaly])).toMatchObject({ window: { from: at(15), to: at(25) }, source: 'anomaly' });
+  });
+
+  it('auto: the earliest of several overlapping anomalies; others are ignored', () => {
+    const anomalies = [
+      { from: at(0), to: at(5) },
+      { from: at(28), to: at(33) },
+      { from: at(22), to: at(31) },
+      { from: at(50), to: at(55) },
+    ];
+    expect(baselineFor(sel, 'auto', anomalies)?.window).toEqual({ from: at(12), to: at(22) });
+  });
+
+  it('auto: an anomaly starting inside the selection: the baseline ends where the selection starts', () => {
+    expect(baselineFor(sel, 'auto', [{ from: at(35), to: at(50) }])).toMatchObject({ window: { from: at(20), to: at(30) }, source: 'preceding' });
+  });
+
+  it('auto: a selection at the left edge has its baseline before the data', () => {
+    const b = baselineFor({ from: at(0), to: at(10) }, 'auto', []);
+    expect(b?.window).toEqual({ from: at(-10), to: at(0) });
+    expect(placement(b!.window, range)).toBe('before');
+    expect(placement({ from: at(-5), to: at(5) }, range)).toBe('partly-before');
+  });
+
+  it('1 day / 1 week earlier', () => {
+    expect(baselineFor(sel, 'day', [])?.window).toEqual({ from: sel.from - DAY_MS, to: sel.to - DAY_MS });
+    expect(baselineFor(sel, 'week', [])?.window).toEqual({ from: sel.from - WEEK_MS, to: sel.to - WEEK_MS });
+  });
+
+  it('manual: none until one is dragged; a dragged one wins in every mode', () => {
+    const hand = { from: at(2), to: at(4) };
+    expect(baselineFor(sel, 'manual', [])).toBeNull();
+    for (const mode of ['auto', 'day', 'week', 'manual'] as const) {
+      expect(baselineFor(sel, mode, [], hand)).toMatchObject({ window: hand, source: 'manual' });
+    }
+  });
+
+  it('no selection, no baseline', () => {
+    expect(baselineFor(null, 'auto', [])).toBeNull();
+  });
+
+  it('the URL picks a mode or a window over the option', () => {
+    expect(resolveBaseline(sel, undefined, 'week', [])?.source).toBe('week');
+    expect(resolveBaseline(sel, 'day', 'week', [])?.source).toBe('day');
+    expect(resolveBaseline(sel, { from: at(1), to: at(2) }, 'week', [])?.source).toBe('manual');
+  });
+
+  it('formats durations', () => {
+    expect(formatDuration(45_000)).toBe('45s');
+    expect(formatDuration(10 * MIN)).toBe('10m');
+    expect(formatDuration(90 * MIN)).toBe('1h 30m');
+    expect(formatDuration(DAY_MS + 3 * 3600_000 + 5 * MIN)).toBe('1d 3h');
+  });
+});
+
+describe('strip pointer logic', () => {
+  const selection = { from: at(30), to: at(40) }; // x 300..400
+  const baseline = { from: at(10), to: at(20) }; // x 100..200
+
+  it('grabs edges, bodies, or starts a new window', () => {
+    expect(grabAt(302, scale, { selection, baseline }, false)).toEqual({ kind: 'resize', target: 'selection', edge: 'from' });
+    expect(grabAt(398, scale, { selection, baseline }, false)).toEqual({ kind: 'resize', target: 'selection', edge: 'to' });
+    expect(grabAt(350, scale, { selection, baseline }, false)).toEqual({ kind: 'move', target: 'selection' });
+    expect(grabAt(104, scale, { selection, baseline }, false)).toEqual({ kind: 'resize', target: 'baseline', edge: 'from' });
+    expect(grabAt(150, scale, { selection, baseline }, false)).toEqual({ kind: 'move', target: 'baseline' });
+    expect(grabAt(500, scale, { selection, baseline }, false)).toEqual({ kind: 'new', target: 'selection' });
+  });
+
+  it('Shift always starts a new baseline', () => {
+    expect(grabAt(350, scale, { selection, baseline }, true)).toEqual({ kind: 'new', target: 'baseline' });
+  });
+
+  it('a baseline off the strip cannot be grabbed', () => {
+    const off = { from: at(-30), to: at(-20) };
+    expect(grabAt(0, scale, { baseline: off }, false)).toEqual({ kind: 'new', target: 'selection' });
+  });
+
+  it('turns drags into windows', () => {
+    expect(dragResult({ kind: 'new', target: 'selection' }, 100, 250, scale)).toEqual({ from: at(10), to: at(25) });
+    expect(dragResult({ kind: 'new', target: 'selection' }, 100, 101, scale)).toBeNull();
+    expect(dragResult({ kind: 'move', target: 'selection' }, 350, 450, scale, selection)).toEqual({ from: at(40), to: at(50) });
+    expect(dragResult({ kind: 'resize', target: 'baseline', edge: 'to' }, 200, 260, scale, baseline)).toEqual({ from: at(10), to: at(26) });
+    // a drag past the right edge ends at the edge
+    expect(dragResult({ kind: 'new', target: 'selection' }, 500, 900, scale)).toEqual({ from: at(50), to: at(60) });
+  });
+
+  it('a click inside an anomaly selects it, clipped to the strip', () => {
+    expect(anomalyAt(50, scale, [{ from: at(-10), to: at(8) }])).toEqual({ from: at(0), to: at(8) });
+    expect(anomalyAt(500, scale, [{ from: at(-10), to: at(8) }])).toBeNull();
+  });
+
+  it('ticks are round times inside the range', () => {
+    const ticks = timeTicks(scale);
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(ticks.every((t) => t >= range.from && t <= range.to && t % (5 * MIN) === 0)).toBe(true);
+    expect(toX(scale, ticks[0])).toBeGreaterThanOrEqual(0);
+  });
+});
