@@ -110,7 +110,7 @@ func Calibrate(ctx context.Context, w *World, sup *Supervisor, loadgen string, c
 	// The calibration load comes from the load generator the live phase
 	// runs, with the same client: one run at the low rates, one at the high.
 	runLoad := func(hi bool) (*Proc, error) {
-		argv := []string{loadgen, "-duration", phase.String(), "-report", "0"}
+		argv := []string{loadgen, "-duration", (phase + 10*time.Second).String(), "-report", "0"}
 		for i, t := range targets {
 			r := rs[i].lo
 			if hi {

@@ -102,15 +102,14 @@ func (s *Supervisor) Start(name string, quiet bool, env []string, argv ...string
 
 // Stop stops one process: SIGTERM, then SIGKILL after grace.
 func (s *Supervisor) Stop(p *Proc, grace time.Duration) {
-	if done, _ := p.Exited(); done {
-		return
-	}
-	_ = syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(grace):
-		_ = syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGKILL)
-		<-p.done
+	if done, _ := p.Exited(); !done {
+		_ = syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-p.done:
+		case <-time.After(grace):
+			_ = syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGKILL)
+			<-p.done
+		}
 	}
 	s.mu.Lock()
 	for i, q := range s.procs {
