@@ -170,16 +170,27 @@ local series = import '../lib/series.libsonnet';
             'hotpath-overlay-panel',
             'CPU per request with its flame graph',
             's',
-            'Drag across the strip (or click an alert marker) to pick a window: the flame graph shows where CPU went in it, and its diff against a baseline window shows what changed. Needs the hotpath-overlay-panel plugin; without it, use the flame graphs below.',
+            'Drag across the strip to select a window (or click a shaded alert window): the flame graph shows where CPU went in it, and the diff against its baseline (by default the same length before the alert started; Shift-drag picks one by hand) shows what changed. The windows live in the URL, so a link reproduces the view. Needs the hotpath-overlay-panel plugin; without it, use the flame graphs below.',
             [
               prom(q.cpuPerRequest, 'CPU per request'),
               prom(q.anomalies, '{{alertname}}'),
               p.profile(d.profilesDs, cfg.profileTypeId, selector),
+              prom(q.requests, 'requests/s'),
+              prom(q.cpu, 'CPU cores'),
             ],
-            // The plugin engineer finalises these options (plugin/src/options.ts);
-            // they tell the panel which query feeds which part.
-            { profileRefId: 'C', timeSeriesRefId: 'A', anomalyRefId: 'B' },
-          ),
+            // Which query feeds which part (plugin/src/options.ts): the strip draws A, D
+            // and E, shades the windows where B (the hotpath alerts) is on, and the
+            // panel re-runs C for each selected window.
+            {
+              profileRefId: 'C',
+              seriesRefIds: ['A', 'D', 'E'],
+              anomalyRefId: 'B',
+              baselineMode: 'auto',
+            },
+            h=22,
+          ) {
+            fieldConfig+: { overrides+: [p.byRefId('D', { unit: 'reqps' }), p.byRefId('E', { unit: 'short' })] },
+          },
           p.flamegraph(
             'CPU flame graph',
             'ns',

@@ -332,13 +332,34 @@ func TestServiceDashboardWhereInTheCode(t *testing.T) {
 		m := tg.(map[string]any)
 		targets[m["refId"].(string)] = m
 	}
+	// The option shape of plugin/src/constants (HotpathOptions): profileRefId,
+	// seriesRefIds (the strip's series), anomalyRefId, baselineMode.
 	opts := overlay["options"].(map[string]any)
-	ts, an, pr := targets[opts["timeSeriesRefId"].(string)], targets[opts["anomalyRefId"].(string)], targets[opts["profileRefId"].(string)]
-	if ts == nil || an == nil || pr == nil {
-		t.Fatalf("options %v name refIds the panel lacks (%v)", opts, sortedKeys(map[string]bool{"A": ts != nil, "B": an != nil, "C": pr != nil}))
+	an, pr := targets[opts["anomalyRefId"].(string)], targets[opts["profileRefId"].(string)]
+	if an == nil || pr == nil {
+		t.Fatalf("options %v name refIds the panel lacks (%v)", opts, sortedKeys(map[string]bool{"anomaly": an != nil, "profile": pr != nil}))
 	}
-	if ts["refId"] != "A" || !strings.HasPrefix(ts["expr"].(string), "job:cpu_seconds_per_request:ratio_rate5m{") {
-		t.Errorf("refId A is not CPU per request: %v", ts["expr"])
+	if _, old := opts["timeSeriesRefId"]; old {
+		t.Error("options keep the placeholder timeSeriesRefId (the plugin reads seriesRefIds)")
+	}
+	if m := opts["baselineMode"]; m != "auto" && m != "day" && m != "week" && m != "manual" {
+		t.Errorf("baselineMode %v is not a mode the plugin knows", m)
+	}
+	refs, _ := opts["seriesRefIds"].([]any)
+	var strip []string
+	for _, r := range refs {
+		ts := targets[r.(string)]
+		if ts == nil {
+			t.Fatalf("seriesRefIds %v names a refId the panel lacks", refs)
+		}
+		strip = append(strip, strings.SplitN(ts["expr"].(string), "{", 2)[0])
+	}
+	// CPU per request, request rate and CPU from the rule pack, on the strip
+	if want := []string{"job:cpu_seconds_per_request:ratio_rate5m", "job:requests:rate5m", "job:cpu_seconds:rate5m"}; !reflect.DeepEqual(strip, want) {
+		t.Errorf("the strip draws %v, want %v", strip, want)
+	}
+	if ts := targets["A"]; ts == nil || !strings.HasPrefix(ts["expr"].(string), "job:cpu_seconds_per_request:ratio_rate5m{") {
+		t.Errorf("refId A is not CPU per request: %v", ts)
 	}
 	if !strings.Contains(an["expr"].(string), `alertname=~"CPUPerRequest.*|AllocationsPerRequestRegression|CPUNotTrackingLoad"`) ||
 		!strings.Contains(an["expr"].(string), `job="$job"`) {
