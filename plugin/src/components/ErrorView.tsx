@@ -7,15 +7,18 @@ import { TEST_IDS } from '../constants';
 interface Props {
   title: string;
   message: string;
+  /** e.g. a Retry button */
+  children?: React.ReactNode;
 }
 
 /** What the panel shows instead of a graph: plain text, never HTML (names come from profiles). */
-export function ErrorView({ title, message }: Props) {
+export function ErrorView({ title, message, children }: Props) {
   const styles = useStyles2(getStyles);
   return (
     <div className={styles.wrap} data-testid={TEST_IDS.error} role="alert">
       <div className={styles.title}>{title}</div>
       <div className={styles.message}>{message}</div>
+      {children}
     </div>
   );
 }

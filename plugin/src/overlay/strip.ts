@@ -60,18 +60,34 @@ export function grabAt(x: number, scale: Scale, windows: { selection?: TimeWindo
   return { kind: 'new', target: 'selection' };
 }
 
+const NICE_MS = [1, 5, 10, 15, 30, 60, 300, 600, 900, 1800, 3600, 21600, 86400].map((s) => s * 1000);
+
+/**
+ * Drags snap to round times: the smallest of 1s, 5s, 10s, 15s, 30s, 1m, 5m.. that is at least
+ * a pixel wide. Windows read well ("10:40:00-10:50:00") and a window dragged twice is the same
+ * cache key.
+ */
+export function snapMs(scale: Scale): number {
+  const perPx = (scale.domain.to - scale.domain.from) / Math.max(1, scale.width);
+  return NICE_MS.find((s) => s >= perPx) ?? NICE_MS[NICE_MS.length - 1];
+}
+
+const snap = (t: number, step: number) => Math.round(t / step) * step;
+
 /**
  * The window a drag from x0 to x1 makes of the grabbed one (null: a click, or a window too
- * short to keep). Windows stay inside the strip's range.
+ * short to keep). Windows stay inside the strip's range; times snap to snapMs (the strip's
+ * edges excepted, which are where a drag past them ends).
  */
 export function dragResult(grab: Grab, x0: number, x1: number, scale: Scale, original?: TimeWindow | null): TimeWindow | null {
-  const t0 = toT(scale, x0);
-  const t1 = toT(scale, x1);
+  const step = snapMs(scale);
+  const t0 = snap(toT(scale, x0), step);
+  const t1 = snap(toT(scale, x1), step);
   switch (grab.kind) {
     case 'new':
       return Math.abs(x1 - x0) < CLICK_PX ? null : windowFromDrag(t0, t1, scale.domain);
     case 'move':
-      return original ? moveWindow(original, Math.round(t1 - t0), scale.domain) : null;
+      return original ? moveWindow(original, t1 - t0, scale.domain) : null;
     case 'resize':
       return original ? resizeWindow(original, grab.edge, t1, scale.domain) : null;
   }

@@ -98,7 +98,7 @@ export type BaselineSource = 'anomaly' | 'preceding' | 'day' | 'week' | 'manual'
 export interface Baseline {
   window: TimeWindow;
   source: BaselineSource;
-  /** why this window, for the header ("before the anomaly that started 12:03") */
+  /** why this window, for the status line ("before the anomaly") */
   reason: string;
 }
 
@@ -121,23 +121,23 @@ export function baselineFor(
   const len = windowLength(selection);
   switch (mode) {
     case 'day':
-      return { window: { from: selection.from - DAY_MS, to: selection.to - DAY_MS }, source: 'day', reason: 'the same window 1 day earlier' };
+      return { window: { from: selection.from - DAY_MS, to: selection.to - DAY_MS }, source: 'day', reason: '1 day earlier' };
     case 'week':
-      return { window: { from: selection.from - WEEK_MS, to: selection.to - WEEK_MS }, source: 'week', reason: 'the same window 1 week earlier' };
+      return { window: { from: selection.from - WEEK_MS, to: selection.to - WEEK_MS }, source: 'week', reason: '1 week earlier' };
     case 'manual':
       return null;
     case 'auto':
     default: {
       const start = anomalyStartFor(selection, anomalies);
       if (start !== undefined && start <= selection.from) {
-        return { window: { from: start - len, to: start }, source: 'anomaly', reason: 'the same length before the anomaly started' };
+        return { window: { from: start - len, to: start }, source: 'anomaly', reason: 'before the anomaly' };
       }
       if (start !== undefined) {
         // the anomaly starts inside the selection: the baseline ends where the selection starts
         // (ending at the anomaly's start would put part of the selection in the baseline)
-        return { window: { from: selection.from - len, to: selection.from }, source: 'preceding', reason: 'the same length before the selection (the anomaly starts inside it)' };
+        return { window: { from: selection.from - len, to: selection.from }, source: 'preceding', reason: 'before the selection; the anomaly starts inside it' };
       }
-      return { window: { from: selection.from - len, to: selection.from }, source: 'preceding', reason: 'the same length before the selection' };
+      return { window: { from: selection.from - len, to: selection.from }, source: 'preceding', reason: 'before the selection' };
     }
   }
 }

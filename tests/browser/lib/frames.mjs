@@ -26,3 +26,33 @@ export function pprofFrame(page, file, { sampleType, refId = 'A' } = {}) {
     { b64, sampleType, refId }
   );
 }
+
+/** A time-series frame as Grafana's Prometheus datasource returns one (time + one number field). */
+export function timeSeriesFrame({ refId, name, times, values, unit, labels }) {
+  return {
+    refId,
+    name,
+    fields: [
+      { name: 'Time', type: 'time', values: times, config: {} },
+      { name: 'Value', type: 'number', values, labels, config: { unit, displayNameFromDS: name } },
+    ],
+  };
+}
+
+/**
+ * A story's strip: CPU per request over the range, higher from `incidentFrom`, and the ALERTS
+ * series of its alert from `alertFrom` (pending, then firing after `forMs`).
+ */
+export function storySeries({ from, to, incidentFrom, alertFrom, forMs = 5 * 60_000, step = 15_000, alertname = 'CPUPerRequestAboveUpstream', job = 'api' }) {
+  const times = [];
+  const cpu = [];
+  for (let t = from; t <= to; t += step) {
+    times.push(t);
+    const wobble = 0.0004 * Math.sin(t / 97_000);
+    cpu.push((t >= incidentFrom ? 0.009 : 0.0025) + wobble);
+  }
+  const pending = times.filter((t) => t >= alertFrom && t < alertFrom + forMs);
+  const firing = times.filter((t) => t >= alertFrom + forMs);
+  const alert = (state, ts) => timeSeriesFrame({ refId: 'B', name: alertname, times: ts, values: ts.map(() => 1), labels: { alertname, alertstate: state, job } });
+  return [timeSeriesFrame({ refId: 'A', name: 'CPU per request', times, values: cpu, unit: 's' }), alert('pending', pending), alert('firing', firing)];
+}

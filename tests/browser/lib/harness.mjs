@@ -24,7 +24,7 @@ export const CHROMIUM_ARGS = [
  * Starts server + browser and opens the host page. Returns { page, render, screenshot, close }.
  * `bundle`: 'host' (the plugin alone) or 'bench' (plus @grafana/flamegraph and a generator).
  */
-export async function openHost({ bundle = 'host', viewport = { width: 1100, height: 760 }, extraArgs = [], onQuery } = {}) {
+export async function openHost({ bundle = 'host', viewport = { width: 1100, height: 760 }, extraArgs = [], onQuery, onCancel } = {}) {
   await buildHost(bundle);
   const server = await startServer({ bundle });
   const userDataDir = mkdtempSync(join(tmpdir(), 'hotpath-chromium-'));
@@ -48,6 +48,10 @@ export async function openHost({ bundle = 'host', viewport = { width: 1100, heig
   page.on('pageerror', (e) => pageErrors.push(e));
   if (onQuery) {
     await page.exposeFunction('__hotpathQuery', onQuery);
+  }
+  if (onCancel) {
+    // the stand-in datasource reports queries unsubscribed before they answered
+    await page.exposeFunction('__hotpathCancel', onCancel);
   }
   await page.goto(server.url, { waitUntil: 'load' });
   await page.waitForFunction(() => window.hotpathHost && window.hotpathHost.module !== undefined, null, { timeout: 20_000 });

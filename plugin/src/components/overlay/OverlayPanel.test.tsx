@@ -190,8 +190,9 @@ describe('OverlayPanel', () => {
     const { requests } = setup(undefined, {}, { fail: 'pyroscope: 503 upstream unavailable' });
     drag(40, 50);
     await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('data-status', 'error'));
-    expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveTextContent(/HTTP 500: pyroscope: 503 upstream unavailable/);
-    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/could not be loaded/);
+    expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveTextContent(/failed/);
+    expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('title', expect.stringMatching(/HTTP 500: pyroscope: 503 upstream unavailable/));
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/could not be loaded.*HTTP 500: pyroscope: 503 upstream unavailable/);
     const before = requests.length;
     fireEvent.click(within(screen.getByTestId(TEST_IDS.statusComparison)).getByTestId(TEST_IDS.retry));
     await waitFor(() => expect(requests.length).toBe(before + 1));

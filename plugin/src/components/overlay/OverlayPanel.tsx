@@ -23,7 +23,7 @@ import { useUrlState } from './useUrlState';
 import { useWindowProfiles } from './useWindowProfiles';
 
 const HEADER = 32;
-const STATUS = 22;
+const STATUS = 28;
 
 const VIEW_OPTIONS: Array<{ value: ViewKind; label: string; description: string }> = [
   { value: 'flame', label: 'Flame graph', description: 'The selected window (or the dashboard range)' },
@@ -158,7 +158,7 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
           </span>
         ) : (
           <>
-            <WindowStatus label="Comparison" testId={TEST_IDS.statusComparison} window={selection} profile={profiles.comparison} describe={describe} onRetry={() => profiles.retry('comparison')} />
+            <WindowStatus label="Selection" testId={TEST_IDS.statusComparison} window={selection} profile={profiles.comparison} describe={describe} onRetry={() => profiles.retry('comparison')} />
             {baseline ? (
               <WindowStatus
                 label={`Baseline (${baseline.reason})`}
@@ -195,6 +195,7 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
             diff={diff}
             noTarget={target.ok ? undefined : target.message}
             onView={(v) => update({ view: v })}
+            onRetry={profiles.retry}
           />
         )}
       </div>
@@ -222,23 +223,23 @@ function wholeProfileError(kind: string, message: string, errors: Array<{ messag
   return { title: HotpathPanelTitles[kind] ?? 'Invalid profile', message };
 }
 
+const STATUS_TEXT: Record<string, string> = { loading: 'loading…', done: 'loaded', empty: 'no samples', error: 'failed' };
+
+/** One window in the status line: its range and a word for its state (the whole message is its tooltip and the view's). */
 function WindowStatus(props: { label: string; testId: string; window: TimeWindow; profile?: WindowProfile; describe: (w: TimeWindow) => string; onRetry: () => void }) {
   const { label, testId, window, profile, describe, onRetry } = props;
   const styles = useStyles2(getStyles);
   const status = profile?.status ?? 'loading';
   return (
-    <span data-testid={testId} data-status={status} className={styles.windowStatus}>
-      <b>{label}</b> {describe(window)}:{' '}
-      {status === 'loading' && <span>loading…</span>}
-      {status === 'done' && <span>loaded</span>}
-      {status === 'empty' && <span className={styles.warning}>{profile?.message}</span>}
+    <span data-testid={testId} data-status={status} className={styles.windowStatus} title={profile?.message ?? ''}>
+      <span className={styles.windowText}>
+        <b>{label}</b> {describe(window)}:{' '}
+        <span className={status === 'error' ? styles.error : status === 'empty' ? styles.warning : undefined}>{STATUS_TEXT[status]}</span>
+      </span>
       {status === 'error' && (
-        <>
-          <span className={styles.error}>{profile?.message}</span>{' '}
-          <Button size="sm" variant="secondary" fill="text" onClick={onRetry} data-testid={TEST_IDS.retry}>
-            Retry
-          </Button>
-        </>
+        <Button size="sm" variant="secondary" fill="text" onClick={onRetry} data-testid={TEST_IDS.retry}>
+          Retry
+        </Button>
       )}
     </span>
   );
@@ -259,7 +260,8 @@ const getStyles = (theme: GrafanaTheme2) => ({
     textOverflow: 'ellipsis',
     flexShrink: 0,
   }),
-  windowStatus: css({ overflow: 'hidden', textOverflow: 'ellipsis' }),
+  windowStatus: css({ display: 'flex', alignItems: 'center', minWidth: 0, flex: '0 1 auto' }),
+  windowText: css({ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }),
   error: css({ color: theme.colors.error.text }),
   warning: css({ color: theme.colors.warning.text }),
 });

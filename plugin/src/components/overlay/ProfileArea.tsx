@@ -1,6 +1,6 @@
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
-import { LoadingPlaceholder, useStyles2 } from '@grafana/ui';
+import { Button, LoadingPlaceholder, useStyles2 } from '@grafana/ui';
 import { useMemo } from 'react';
 
 import { HotpathOptions, TEST_IDS } from '../../constants';
@@ -28,6 +28,7 @@ type Props =
       diff?: CollapseResult;
       noTarget?: string;
       onView: (v: ViewKind) => void;
+      onRetry: (slot: 'comparison' | 'baseline') => void;
     };
 
 function foldNotice(r: CollapseResult | undefined, maxNodes: number): string[] {
@@ -35,7 +36,7 @@ function foldNotice(r: CollapseResult | undefined, maxNodes: number): string[] {
 }
 
 /** What a window's profile is while it is not a tree: loading, empty, failed. */
-function Pending({ what, profile, noTarget }: { what: string; profile?: WindowProfile; noTarget?: string }) {
+function Pending({ what, profile, noTarget, onRetry }: { what: string; profile?: WindowProfile; noTarget?: string; onRetry?: () => void }) {
   if (noTarget) {
     return <ErrorView title={`No profile query for the ${what}`} message={noTarget} />;
   }
@@ -45,7 +46,15 @@ function Pending({ what, profile, noTarget }: { what: string; profile?: WindowPr
   if (profile.status === 'empty') {
     return <ErrorView title={`No samples in the ${what}`} message={profile.message ?? ''} />;
   }
-  return <ErrorView title={`The ${what} profile could not be loaded`} message={profile.message ?? ''} />;
+  return (
+    <ErrorView title={`The profile of the ${what} could not be loaded`} message={profile.message ?? ''}>
+      {onRetry && (
+        <Button size="sm" variant="secondary" icon="sync" onClick={onRetry} data-testid={TEST_IDS.retry}>
+          Retry
+        </Button>
+      )}
+    </ErrorView>
+  );
 }
 
 /** The view under the strip: one flame graph, the diff, both side by side, or the changes table. */
@@ -57,7 +66,7 @@ export function ProfileArea(props: Props) {
     return <FlameGraphExplorer tree={props.tree} width={width} height={height} options={options} notices={props.notices} />;
   }
   const { comparison, baseline, comparisonTree, baselineTree, diff, noTarget } = props;
-  const comparisonPending = !comparisonTree && <Pending what="selected window" profile={comparison} noTarget={noTarget} />;
+  const comparisonPending = !comparisonTree && <Pending what="selected window" profile={comparison} noTarget={noTarget} onRetry={() => props.onRetry('comparison')} />;
   if (props.kind === 'flame') {
     return comparisonTree ? (
       <FlameGraphExplorer tree={comparisonTree.tree} width={width} height={height} options={options} notices={foldNotice(comparisonTree, options.maxNodes)} />
@@ -70,15 +79,17 @@ export function ProfileArea(props: Props) {
   if (!baseline && !noTarget) {
     return <ErrorView title="No baseline window" message="Shift-drag on the strip to choose the baseline, or pick a baseline mode." />;
   }
-  const baselinePending = !baselineTree && <Pending what="baseline window" profile={baseline} noTarget={noTarget} />;
+  const baselinePending = !baselineTree && <Pending what="baseline window" profile={baseline} noTarget={noTarget} onRetry={() => props.onRetry('baseline')} />;
   if (props.kind === 'side') {
     const half = Math.floor((width - 8) / 2);
+    // two graphs side by side: the tables would not fit; the diff view has them
+    const sideOptions = { ...options, showTable: false };
     return (
       <div className={styles.side} data-testid={TEST_IDS.sideBySide}>
         <div style={{ width: half }}>
           <div className={styles.caption}>Baseline</div>
           {baselineTree ? (
-            <FlameGraphExplorer tree={baselineTree.tree} width={half} height={height - 18} options={options} notices={foldNotice(baselineTree, options.maxNodes)} />
+            <FlameGraphExplorer tree={baselineTree.tree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(baselineTree, options.maxNodes)} />
           ) : (
             <div className={styles.center}>{baselinePending}</div>
           )}
@@ -86,7 +97,7 @@ export function ProfileArea(props: Props) {
         <div style={{ width: half }}>
           <div className={styles.caption}>Selection</div>
           {comparisonTree ? (
-            <FlameGraphExplorer tree={comparisonTree.tree} width={half} height={height - 18} options={options} notices={foldNotice(comparisonTree, options.maxNodes)} />
+            <FlameGraphExplorer tree={comparisonTree.tree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(comparisonTree, options.maxNodes)} />
           ) : (
             <div className={styles.center}>{comparisonPending}</div>
           )}

@@ -1,0 +1,267 @@
+// Browser tests of the overlay (issue 5): the real plugin/dist/module.js in Chromium, a
+// stand-in Pyroscope datasource (getDataSourceSrv) answering each window's query with frames
+// built from the real pprof captures in tests/fixtures, windows dragged with the mouse.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+
+import { fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
+import { openHost } from './lib/harness.mjs';
+import { dragWindow, showView, shownWindows, topChanges, waitForWindows } from './lib/overlay.mjs';
+
+const { TEST_IDS } = await import('./lib/test-ids.mjs');
+
+const MIN = 60_000;
+const T0 = Date.UTC(2026, 0, 15, 10, 0, 0);
+const at = (m) => T0 + m * MIN;
+const RANGE = { from: at(0), to: at(60) };
+const PROFILE_TARGET = {
+  refId: 'C',
+  datasource: { type: 'grafana-pyroscope-datasource', uid: '${profiles}' },
+  queryType: 'profile',
+  profileTypeId: 'process_cpu:cpu:nanoseconds:cpu:nanoseconds',
+  labelSelector: '{service_name="$job"}',
+  groupBy: [],
+};
+const TARGETS = [
+  { refId: 'A', datasource: { type: 'prometheus', uid: '${datasource}' }, expr: 'job:cpu_seconds_per_request:ratio_rate5m{job="$job"}' },
+  { refId: 'B', datasource: { type: 'prometheus', uid: '${datasource}' }, expr: 'ALERTS{job="$job"}' },
+  PROFILE_TARGET,
+];
+// the dashboard's options (after the migration from its placeholder names)
+const OPTIONS = { profileRefId: 'C', seriesRefIds: ['A'], anomalyRefId: 'B' };
+
+let h;
+const frames = {};
+/** what the stand-in does with the next queries: 'ok' | 'error' | 'empty' | a delay in ms */
+let behaviour = 'ok';
+let story = 'println';
+const requests = [];
+const cancelled = [];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+before(async () => {
+  h = await openHost({
+    viewport: { width: 1100, height: 820 },
+    onQuery: async (uid, request) => {
+      const from = Date.parse(request.range.from);
+      const to = Date.parse(request.range.to);
+      requests.push({ uid, from, to, requestId: request.requestId, target: request.targets[0] });
+      const b = behaviour;
+      if (typeof b === 'number') {
+        await sleep(b);
+      }
+      if (b === 'error') {
+        throw new Error('pyroscope: 503 upstream unavailable');
+      }
+      if (b === 'empty') {
+        return { data: [] };
+      }
+      // the window lies mostly after the incident started (minute 30): the incident capture
+      const incident = (from + to) / 2 >= at(30);
+      return { data: [frames[`${story}-${incident ? 'incident' : 'baseline'}`]] };
+    },
+    onCancel: (uid, requestId) => {
+      cancelled.push(requestId);
+    },
+  });
+  for (const [name, file, sampleType] of [
+    ['println-baseline', 'println-baseline.cpu.pb.gz', 'cpu'],
+    ['println-incident', 'println-incident.cpu.pb.gz', 'cpu'],
+    ['epoll-baseline', 'epoll-baseline.cpu.pb.gz', 'cpu'],
+    ['epoll-incident', 'epoll-incident.cpu.pb.gz', 'cpu'],
+  ]) {
+    const r = await pprofFrame(h.page, fixturePath(file), { sampleType, refId: 'C' });
+    assert.ok(r.frame, r.error);
+    frames[name] = r.frame;
+  }
+  await h.page.evaluate(() => window.hotpathHost.useStandInDataSources([{ uid: 'pyro', type: 'grafana-pyroscope-datasource' }]));
+});
+
+after(async () => {
+  await h?.close();
+});
+
+beforeEach(async () => {
+  behaviour = 'ok';
+  story = 'println';
+  requests.length = 0;
+  cancelled.length = 0;
+});
+
+const byId = (id) => h.page.getByTestId(id);
+
+/** Renders the dashboard's overlay panel over the hour, with the whole-range profile from the query runner. */
+async function renderPanel({ url = '/d/hotpath-service?var-job=api', series, options = OPTIONS, height = 720 } = {}) {
+  await h.page.evaluate(() => window.hotpathHost.unmount());
+  await h.page.evaluate((u) => window.hotpathHost.setLocation(u), url);
+  await h.render({
+    series: series ?? [...storySeries({ from: RANGE.from, to: RANGE.to, incidentFrom: at(30), alertFrom: at(33) }), frames[`${story}-incident`]],
+    targets: TARGETS,
+    options,
+    variables: { job: 'api', profiles: 'pyro', datasource: 'prom' },
+    timeRange: RANGE,
+    width: 1000,
+    height,
+  });
+  await byId(TEST_IDS.strip).waitFor();
+}
+
+const search = async () => new URLSearchParams((await h.page.evaluate(() => window.hotpathHost.location())).split('?')[1] ?? '');
+
+describe('the overlay in Chromium', () => {
+  it('drag a window: its profile and the baseline load; the diff tops with the fixture\'s text marshalling', async () => {
+    await renderPanel();
+    assert.ok((await h.page.locator(`[data-testid="${TEST_IDS.anomaly}"]`).count()) >= 1, 'the ALERTS windows are shaded');
+    await h.screenshot('overlay-strip');
+    await dragWindow(h.page, at(40), at(55));
+    const w = await waitForWindows(h.page);
+    assert.equal(w.comparison.status, 'done', w.comparison.text);
+    assert.equal(w.baseline.status, 'done', w.baseline.text);
+    // automatic baseline: 15 minutes ending where the alert went pending (minute 33)
+    const shown = await shownWindows(h.page);
+    assert.ok(Math.abs(shown.selection.from - at(40)) < 10_000 && Math.abs(shown.selection.to - at(55)) < 10_000, JSON.stringify(shown));
+    assert.equal(shown.baseline.to, at(33));
+    assert.equal(shown.baseline.to - shown.baseline.from, shown.selection.to - shown.selection.from);
+    assert.match(w.baseline.text, /before the anomaly/);
+    assert.deepEqual(
+      requests.map((r) => [r.uid, r.target.refId, r.target.queryType, r.from === shown.selection.from || r.from === shown.baseline.from]),
+      [
+        ['pyro', 'C', 'profile', true],
+        ['pyro', 'C', 'profile', true],
+      ]
+    );
+    await h.screenshot('overlay-selected');
+
+    await showView(h.page, 'Diff');
+    const top = await topChanges(h.page, 3);
+    assert.match(top[0].name, /google\.golang\.org\/protobuf\/internal\/encoding\/text\.appendString/);
+    assert.match(top[0].change, /^\+\d+\.\d\d pp$/);
+    await byId(TEST_IDS.legend).waitFor();
+    await h.screenshot('overlay-diff');
+    assert.equal((await search()).get('hotpath-view'), 'diff');
+
+    await showView(h.page, 'Side by side');
+    await byId(TEST_IDS.sideBySide).waitFor();
+    await h.screenshot('overlay-side-by-side');
+    await showView(h.page, 'Changes');
+    assert.match((await topChanges(h.page, 1))[0].name, /text\.appendString/);
+    await h.screenshot('overlay-changes');
+    await showView(h.page, 'Flame graph');
+    assert.equal(requests.length, 2, 'switching views does not re-fetch');
+    assert.deepEqual(h.pageErrors, []);
+  });
+
+  it('the windows are in the URL: a link reproduces the view', async () => {
+    const url = await h.page.evaluate(() => window.hotpathHost.location());
+    const q = new URLSearchParams(url.split('?')[1]);
+    assert.match(q.get('hotpath-window'), /^\d{13}-\d{13}$/);
+    assert.equal(q.get('var-job'), 'api', 'the dashboard\'s own parameters stay');
+    // a fresh panel on that URL, as after following the link
+    await h.page.evaluate((u) => window.hotpathHost.setLocation(u), url.replace('hotpath-view=flame', '') + '&hotpath-view=diff');
+    await renderPanel({ url: `${url}&hotpath-view=diff` });
+    await waitForWindows(h.page);
+    assert.match((await topChanges(h.page, 1))[0].name, /text\.appendString/);
+    await h.screenshot('overlay-from-link');
+  });
+
+  it('Shift-drag picks the baseline by hand; dragging a window edge adjusts it', async () => {
+    await renderPanel();
+    await dragWindow(h.page, at(40), at(50));
+    await dragWindow(h.page, at(5), at(15), { shift: true });
+    const w = await waitForWindows(h.page);
+    assert.equal(w.baseline.status, 'done');
+    assert.match(w.baseline.text, /chosen by hand/);
+    assert.match((await search()).get('hotpath-baseline'), /^\d{13}-\d{13}$/);
+    const before = await shownWindows(h.page);
+    // grab the selection's right edge and pull it to minute 58
+    await dragWindow(h.page, before.selection.to, at(58));
+    const afterDrag = await shownWindows(h.page);
+    assert.equal(afterDrag.selection.from, before.selection.from);
+    assert.ok(Math.abs(afterDrag.selection.to - at(58)) < 10_000, JSON.stringify(afterDrag));
+    assert.deepEqual(afterDrag.baseline, before.baseline, 'the hand-picked baseline stays');
+    await waitForWindows(h.page);
+    await h.screenshot('overlay-manual-baseline');
+  });
+
+  it('a new window cancels the fetch it supersedes', async () => {
+    await renderPanel();
+    behaviour = 1500;
+    await dragWindow(h.page, at(40), at(45));
+    await h.page.waitForFunction(() => true);
+    await dragWindow(h.page, at(46), at(58));
+    await waitForWindows(h.page, { timeout: 20_000 });
+    const first = requests.find((r) => r.from < at(45) && r.from >= at(39));
+    assert.ok(first, JSON.stringify(requests));
+    assert.ok(cancelled.includes(first.requestId), `the first window's request ${first.requestId} was cancelled (${cancelled})`);
+  });
+
+  it('the epoll story: the diff tops with the busy epoll loop', async () => {
+    story = 'epoll';
+    await renderPanel();
+    await dragWindow(h.page, at(40), at(55));
+    await waitForWindows(h.page);
+    await showView(h.page, 'Diff');
+    const top = await topChanges(h.page, 3);
+    assert.match(top.map((r) => r.name).join('\n'), /EpollWait|Syscall6|epoll/, JSON.stringify(top));
+    await h.screenshot('overlay-diff-epoll');
+  });
+});
+
+describe('bad input: clear states, no crash', () => {
+  it('a profile query that errors says what failed and offers a retry', async () => {
+    await renderPanel();
+    behaviour = 'error';
+    await dragWindow(h.page, at(40), at(50));
+    const w = await waitForWindows(h.page);
+    assert.equal(w.comparison.status, 'error');
+    assert.match(w.comparison.text, /failed/);
+    assert.match(await byId(TEST_IDS.error).innerText(), /could not be loaded\s+The profile query failed in .*pyroscope: 503 upstream unavailable/);
+    await h.screenshot('overlay-query-error');
+    behaviour = 'ok';
+    await byId(TEST_IDS.error).getByTestId(TEST_IDS.retry).click();
+    await h.page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-status') === 'done', TEST_IDS.statusComparison);
+  });
+
+  it('a window with no samples says so', async () => {
+    await renderPanel();
+    behaviour = 'empty';
+    await dragWindow(h.page, at(40), at(50));
+    const w = await waitForWindows(h.page);
+    assert.equal(w.comparison.status, 'empty');
+    assert.match(w.comparison.text, /no samples/);
+    assert.match(await byId(TEST_IDS.error).innerText(), /No samples in the selected window\s+No samples in 2026-01-15 10:40:00/);
+    await h.screenshot('overlay-no-samples');
+  });
+
+  it('time series with gaps and NaN, no anomaly series, the profile query failed in the query runner', async () => {
+    const times = Array.from({ length: 241 }, (_, i) => RANGE.from + i * 15_000);
+    const values = times.map((t, i) => (i % 40 < 5 ? null : i % 17 === 0 ? 'NaN' : 0.003 + (t > at(30) ? 0.004 : 0)));
+    await h.page.evaluate(() => window.hotpathHost.unmount());
+    await h.page.evaluate(() => window.hotpathHost.setLocation('/d/hotpath-service?var-job=api'));
+    await h.render({
+      series: [timeSeriesFrame({ refId: 'A', name: 'CPU per request', times, values, unit: 's' })],
+      errors: [{ message: 'pyroscope: bad gateway', refId: 'C' }],
+      targets: TARGETS,
+      options: OPTIONS,
+      variables: { job: 'api', profiles: 'pyro' },
+      timeRange: RANGE,
+      width: 1000,
+      height: 500,
+    });
+    assert.equal(await h.page.locator(`[data-testid="${TEST_IDS.anomaly}"]`).count(), 0);
+    assert.match(await byId(TEST_IDS.error).innerText(), /Query C: pyroscope: bad gateway/);
+    const path = await byId(TEST_IDS.strip).locator('path').first().getAttribute('d');
+    assert.ok((path.match(/M/g) ?? []).length > 3, 'the line breaks at the gaps');
+    await dragWindow(h.page, at(40), at(50));
+    assert.equal((await waitForWindows(h.page)).comparison.status, 'done');
+    await h.screenshot('overlay-gaps');
+    assert.deepEqual(h.pageErrors, []);
+  });
+
+  it("the dashboard's placeholder options are migrated (timeSeriesRefId)", async () => {
+    await renderPanel({ options: { profileRefId: 'C', timeSeriesRefId: 'A', anomalyRefId: 'B' } });
+    assert.equal(await byId(TEST_IDS.strip).locator('path').count(), 1, 'one series: A');
+    assert.ok((await h.page.locator(`[data-testid="${TEST_IDS.anomaly}"]`).count()) >= 1);
+  });
+});
