@@ -43,8 +43,9 @@ function(cfg) {
   // same in promtool at 1m as on a ruler at 5m) and cheap.
   local historyStep = minHistory / 12,
   historySeconds(s):: 'count_over_time(%s[%s:%s]) * %d' % [s, window, durations.format(historyStep), historyStep],
-  // `s` kept only where it has baselineMinHistory of history.
-  historyOK(s):: '%s >= %d' % [self.historySeconds(s), minHistory],
+  // A cheaper, coarser check for many series (upstream edges): the series
+  // existed baselineMinHistory ago, one lookup instead of a day's steps.
+  existedMinHistoryAgo(s):: '%s offset %s' % [s, cfg.baselineMinHistory],
 
   history:: {
     record: series.requestsBaselineHistory,

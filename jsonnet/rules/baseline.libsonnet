@@ -21,11 +21,12 @@ local series = import '../lib/series.libsonnet';
           cm.halfQuantile(series.requestsHalfQuantile, series.requestsByHalf),
         ] + cm.model($.hotpathCostModels.cpu).slow + cm.model($.hotpathCostModels.alloc).slow + [
           {
-            // The same history rule as the self baseline, counted per edge.
+            // Once the edge existed baselineMinHistory ago (a coarser history
+            // check than the services', cheap for the many edges).
             record: series.cpuPerRequestToUpstreamBaselineMedian,
             expr: p.and(
               cm.median(series.cpuPerRequestToUpstream),
-              cm.historyOK(series.cpuPerRequestToUpstream),
+              cm.existedMinHistoryAgo(series.cpuPerRequestToUpstream),
               p.service + ['upstream'],
             ),
           },
