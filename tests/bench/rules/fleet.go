@@ -1,0 +1,224 @@
+//go:build bench
+
+package rules
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/tsdb"
+)
+
+// A synthetic fleet: services of 10 instances; each instance exports 12 input
+// series (4 request counters by code and method, process CPU, Go
+// allocations, and 6 cAdvisor series of its container), and each service calls
+// two others (service-graph edges).
+const (
+	instancesPerService = 10
+	seriesPerInstance   = 12
+	scrape              = 15 * time.Second
+)
+
+type fleet struct{ services int }
+
+func newFleet(inputSeries int) fleet {
+	return fleet{services: int(math.Round(float64(inputSeries) / (instancesPerService*seriesPerInstance + 2)))}
+}
+
+func (f fleet) inputSeries() int { return f.services * (instancesPerService*seriesPerInstance + 2) }
+
+func (f fleet) scope(s int) (cluster, namespace, job string) {
+	return fmt.Sprintf("c%d", s%2), fmt.Sprintf("ns%d", s%20), fmt.Sprintf("svc%d", s)
+}
+
+// rates: req/s of one instance, scaled per service and by hour of day.
+var diurnal = [24]float64{6, 4, 2, 2, 2, 2, 4, 8, 12, 16, 20, 20, 20, 20, 20, 20, 20, 20, 16, 12, 10, 8, 8, 6}
+
+func (f fleet) req(s int, t time.Time) float64 {
+	return diurnal[t.UTC().Hour()] * (1 + float64(s%7)) / 4
+}
+
+func cpuOf(req float64) float64   { return 0.05 + req/200 }
+func allocOf(req float64) float64 { return 1<<20 + req*(1<<15) }
+
+// counter is one input counter: its labels and per-second rate.
+type counter struct {
+	labels labels.Labels
+	rate   float64
+}
+
+func (f fleet) counters(t time.Time) []counter {
+	var out []counter
+	for s := 0; s < f.services; s++ {
+		cl, ns, job := f.scope(s)
+		r := f.req(s, t)
+		for i := 0; i < instancesPerService; i++ {
+			inst := fmt.Sprintf("10.%d.%d.%d:8080", s/250, s%250, i)
+			pod := fmt.Sprintf("%s-%d", job, i)
+			base := []string{"cluster", cl, "namespace", ns, "job", job, "instance", inst, "pod", pod}
+			for _, code := range []string{"200", "500"} {
+				for _, method := range []string{"GET", "POST"} {
+					share := 0.45
+					if code == "500" {
+						share = 0.05
+					}
+					out = append(out, counter{labels.FromStrings(append([]string{"__name__", "http_requests_total", "code", code, "method", method}, base...)...), r * share})
+				}
+			}
+			out = append(out, counter{labels.FromStrings(append([]string{"__name__", "process_cpu_seconds_total"}, base...)...), cpuOf(r)})
+			out = append(out, counter{labels.FromStrings(append([]string{"__name__", "go_memstats_alloc_bytes_total"}, base...)...), allocOf(r)})
+			c := []string{"cluster", cl, "namespace", ns, "pod", pod, "container", "app", "job", "kubelet", "instance", "node"}
+			throttled := 0.0
+			if s%50 == 0 { // 2% of services throttled: their alerts pending
+				throttled = 0.3
+			}
+			out = append(out,
+				counter{labels.FromStrings(append([]string{"__name__", "container_cpu_usage_seconds_total"}, c...)...), cpuOf(r)},
+				counter{labels.FromStrings(append([]string{"__name__", "container_cpu_cfs_periods_total"}, c...)...), 10},
+				counter{labels.FromStrings(append([]string{"__name__", "container_cpu_cfs_throttled_periods_total"}, c...)...), 10 * throttled},
+				counter{labels.FromStrings(append([]string{"__name__", "container_cpu_cfs_throttled_seconds_total"}, c...)...), throttled},
+			)
+		}
+		for _, to := range []int{(s + 1) % f.services, (s + 7) % f.services} {
+			_, _, server := f.scope(to)
+			out = append(out, counter{labels.FromStrings("__name__", "traces_service_graph_request_total", "client", job, "server", server, "connection_type", "", "job", "tempo", "instance", "tempo:3200"), 1})
+		}
+	}
+	return out
+}
+
+// gauges are the cAdvisor limits (quota, period) of every container.
+func (f fleet) gauges() []counter {
+	var out []counter
+	for s := 0; s < f.services; s++ {
+		cl, ns, job := f.scope(s)
+		for i := 0; i < instancesPerService; i++ {
+			c := []string{"cluster", cl, "namespace", ns, "pod", fmt.Sprintf("%s-%d", job, i), "container", "app", "job", "kubelet", "instance", "node"}
+			out = append(out,
+				counter{labels.FromStrings(append([]string{"__name__", "container_spec_cpu_quota"}, c...)...), 50000},
+				counter{labels.FromStrings(append([]string{"__name__", "container_spec_cpu_period"}, c...)...), 100000})
+		}
+	}
+	return out
+}
+
+// page is the scraped exposition at t: counters grown since start.
+func (f fleet) page(start, t time.Time) string {
+	var b strings.Builder
+	el := t.Sub(start).Seconds()
+	for _, c := range f.counters(start) {
+		fmt.Fprintf(&b, "%s %g\n", exposition(c.labels), 1e6+c.rate*el)
+	}
+	for _, g := range f.gauges() {
+		fmt.Fprintf(&b, "%s %g\n", exposition(g.labels), g.rate)
+	}
+	return b.String()
+}
+
+// exposition writes a series as the text format does: name{label="value",...}.
+func exposition(ls labels.Labels) string {
+	var b strings.Builder
+	b.WriteString(ls.Get("__name__"))
+	b.WriteByte('{')
+	first := true
+	ls.Range(func(l labels.Label) {
+		if l.Name == "__name__" {
+			return
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		fmt.Fprintf(&b, "%s=%q", l.Name, l.Value)
+	})
+	b.WriteByte('}')
+	return b.String()
+}
+
+// backfill writes one TSDB block into dir: the raw inputs over the hour
+// before start (every 15s, ending where the live counters begin) and a day of
+// the job-level series the rules record every minute (every 5m for the
+// baseline's gated series), as if the pack had run for a day.
+func (f fleet) backfill(dir string, start time.Time) error {
+	w, err := tsdb.NewBlockWriter(slog.New(slog.NewTextHandler(io.Discard, nil)), dir, int64(50*time.Hour/time.Millisecond)) // appends reach back half of it
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	ctx := context.Background()
+	app := w.Appender(ctx)
+	n := 0
+	add := func(l labels.Labels, t time.Time, v float64) error {
+		if _, err := app.Append(0, l, t.UnixMilli(), v); err != nil {
+			return err
+		}
+		if n++; n%500000 == 0 { // keep each commit small
+			if err := app.Commit(); err != nil {
+				return err
+			}
+			app = w.Appender(ctx)
+		}
+		return nil
+	}
+	for _, c := range f.counters(start) {
+		for t := start.Add(-time.Hour); t.Before(start); t = t.Add(scrape) {
+			if err := add(c.labels, t, 1e6-c.rate*start.Sub(t).Seconds()); err != nil {
+				return err
+			}
+		}
+	}
+	for _, g := range f.gauges() {
+		for t := start.Add(-time.Hour); t.Before(start); t = t.Add(scrape) {
+			if err := add(g.labels, t, g.rate); err != nil {
+				return err
+			}
+		}
+	}
+	for s := 0; s < f.services; s++ {
+		cl, ns, job := f.scope(s)
+		series := func(name string, extra ...string) labels.Labels {
+			return labels.FromStrings(append([]string{"__name__", name, "cluster", cl, "namespace", ns, "job", job}, extra...)...)
+		}
+		for t := start.Add(-24 * time.Hour); t.Before(start); t = t.Add(time.Minute) {
+			r := f.req(s, t) * instancesPerService
+			c, a := cpuOf(r/instancesPerService)*instancesPerService, allocOf(r/instancesPerService)*instancesPerService
+			for name, v := range map[string]float64{
+				"job:requests:rate5m": r, "job:cpu_seconds:rate5m": c, "job:alloc_bytes:rate5m": a,
+				"job:cpu_seconds_per_request:ratio_rate5m": c / r, "job:alloc_bytes_per_request:ratio_rate5m": a / r,
+				"job:cpu_seconds_times_requests:rate5m": c * r, "job:requests_squared:rate5m": r * r,
+			} {
+				if err := add(series(name), t, v); err != nil {
+					return err
+				}
+			}
+			for _, to := range []int{(s + 1) % f.services, (s + 7) % f.services} {
+				_, _, server := f.scope(to)
+				if err := add(series("job:cpu_seconds_per_request:ratio_to_upstream", "upstream", server), t, 1); err != nil {
+					return err
+				}
+			}
+			if t.Minute()%5 == 0 {
+				half := "lower"
+				if f.req(s, t) >= 10*(1+float64(s%7))/4 {
+					half = "upper"
+				}
+				for name, v := range map[string]float64{"job:requests:rate5m_by_half": r, "job:cpu_seconds:rate5m_by_half": c, "job:alloc_bytes:rate5m_by_half": a} {
+					if err := add(series(name, "half", half), t, v); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	if err := app.Commit(); err != nil {
+		return err
+	}
+	_, err = w.Flush(ctx)
+	return err
+}
