@@ -119,7 +119,7 @@ bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input ser
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
-TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser
+TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser demo-test
 
 .PHONY: test
 test: $(TEST_TARGETS) ## run every test
