@@ -3,13 +3,33 @@
 // An alert says which dashboard it opens with the hidden field `dashboard::`
 // ('service' or 'throttling'); the link fills that dashboard's variables, which
 // are named after their labels (lib/dashboard.libsonnet).
+//
+// Service links also carry times (config alertLinkTimes): a Prometheus
+// template cannot see when an alert started, but it can query time() at the
+// evaluation that renders it. The dashboard opens around that moment with the
+// overlay panel on the anomaly at it (hotpath-at=<unix ms>, hotpath-view=diff:
+// plugin/src/overlay/urlState.ts).
+local durations = import 'durations.libsonnet';
+
 {
   prometheusAlerts+:: {
     local cfg = $._config,
     local vars(labels) = std.join('&', ['var-%s={{ $labels.%s }}' % [l, l] for l in labels if l != '']),
     local scope = [cfg.clusterLabel, cfg.namespaceLabel],
+    // unix ms of the evaluation, offset by `offset` seconds
+    local evalMs(offset) =
+      local expr = if offset == 0 then 'time() * 1000' else '(time() %s %d) * 1000' % [if offset < 0 then '-' else '+', std.abs(offset)];
+      '{{ with query "%s" }}{{ . | first | value | printf "%%.0f" }}{{ end }}' % expr,
+    local times = cfg.alertLinkTimes,
+    local s(d) = durations.seconds(d),
+    local dashboardTimes =
+      if times == null then ''
+      else '&from=%s&to=%s&hotpath-at=%s&hotpath-view=diff' % [evalMs(-s(times.before)), evalMs(s(times.after)), evalMs(0)],
+    local profileTimes(url) =
+      if times == null then ''
+      else '%sfrom=%s&to=%s' % [if std.length(std.findSubstr('?', url)) > 0 then '&' else '?', evalMs(-s(times.profile)), evalMs(0)],
     local dashboard(kind) =
-      if kind == 'service' then '%s/d/%s?%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel])]
+      if kind == 'service' then '%s/d/%s?%s%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel]), dashboardTimes]
       else if kind == 'throttling' then '%s/d/%s?%s' % [cfg.grafanaURL, cfg.dashboardUIDs.throttling, vars(scope)]
       else error 'unknown dashboard kind %s' % kind,
 
@@ -22,7 +42,7 @@
               dashboard_url: dashboard(r.dashboard),
             } + (
               // Profiles are per service: only alerts that name one get the link.
-              if cfg.profileURL != '' && r.dashboard == 'service' then { profile_url: cfg.profileURL } else {}
+              if cfg.profileURL != '' && r.dashboard == 'service' then { profile_url: cfg.profileURL + profileTimes(cfg.profileURL) } else {}
             ),
           }
           for r in g.rules

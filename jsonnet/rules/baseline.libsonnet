@@ -14,18 +14,18 @@ local series = import '../lib/series.libsonnet';
       {
         name: 'hotpath-baseline',
         interval: cfg.baselineInterval,
-        rules: [
-          cm.requestsMedian,
+        rules: cm.requestsMedian + [
           cm.history,
           cm.gate(series.requestsByHalf, series.requests),
           cm.halfQuantile(series.requestsHalfQuantile, series.requestsByHalf),
         ] + cm.model($.hotpathCostModels.cpu).slow + cm.model($.hotpathCostModels.alloc).slow + [
+          cm.sampled(series.cpuPerRequestToUpstreamSampled, series.cpuPerRequestToUpstream),
           {
             // Once the edge existed baselineMinHistory ago (a coarser history
             // check than the services', cheap for the many edges).
             record: series.cpuPerRequestToUpstreamBaselineMedian,
             expr: p.and(
-              cm.median(series.cpuPerRequestToUpstream),
+              cm.median(series.cpuPerRequestToUpstreamSampled),
               cm.existedMinHistoryAgo(series.cpuPerRequestToUpstream),
               p.service + ['upstream'],
             ),

@@ -154,6 +154,7 @@ func history(from, to time.Time) string {
 			add("job:cpu_seconds_times_requests:rate5m", l, cpu*req, t)
 			add("job:requests_squared:rate5m", l, req*req, t)
 			if t.Sub(from)%(5*time.Minute) == 0 { // the baseline group's interval
+				add("job:requests:rate5m_sampled", l, req, t)
 				half := "lower"
 				if req >= diurnalMedian {
 					half = "upper"
@@ -167,6 +168,9 @@ func history(from, to time.Time) string {
 	}
 	for t := from; t.Before(to); t = t.Add(time.Minute) {
 		add("job:cpu_seconds_per_request:ratio_to_upstream", labels("api", `upstream="cache"`), 10, t)
+		if t.Sub(from)%(5*time.Minute) == 0 {
+			add("job:cpu_seconds_per_request:ratio_to_upstream_sampled", labels("api", `upstream="cache"`), 10, t)
+		}
 	}
 	names := make([]string, 0, len(series))
 	for n := range series {

@@ -202,8 +202,16 @@ func (f fleet) backfill(dir string, start time.Time) error {
 				if err := add(series("job:cpu_seconds_per_request:ratio_to_upstream", "upstream", server), t, 1); err != nil {
 					return err
 				}
+				if t.Minute()%5 == 0 {
+					if err := add(series("job:cpu_seconds_per_request:ratio_to_upstream_sampled", "upstream", server), t, 1); err != nil {
+						return err
+					}
+				}
 			}
 			if t.Minute()%5 == 0 {
+				if err := add(series("job:requests:rate5m_sampled"), t, r); err != nil {
+					return err
+				}
 				half := "lower"
 				if f.req(s, t) >= 10*(1+float64(s%7))/4 {
 					half = "upper"

@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // The annotations each alert must render, written out here rather than read
 // from the rule files, so a test fails when a rule renders other words, labels
@@ -60,6 +64,23 @@ func (s service) where() string {
 
 func (s service) dashboard() string {
 	return fmt.Sprintf("%s/d/hotpath-service?var-cluster=%s&var-namespace=%s&var-job=%s", grafanaURL, s.cluster, s.namespace, s.job)
+}
+
+// withLinkTimes adds the times a service alert's dashboard_url carries
+// (config alertLinkTimes, jsonnet/lib/alert-links.libsonnet): from 3h before to
+// 30m after the evaluation, and hotpath-at, the evaluation itself, in unix ms.
+// promtool evaluates at eval_time after the epoch, so the times are exact.
+func withLinkTimes(annotations map[string]string, evalTime string) map[string]string {
+	url, ok := annotations["dashboard_url"]
+	if !ok || !strings.HasPrefix(url, grafanaURL+"/d/hotpath-service?") {
+		return annotations
+	}
+	d, err := time.ParseDuration(evalTime)
+	if err != nil {
+		panic(fmt.Sprintf("eval_time %q: %v", evalTime, err))
+	}
+	t := d.Milliseconds()
+	return with(annotations, "dashboard_url", fmt.Sprintf("%s&from=%d&to=%d&hotpath-at=%d&hotpath-view=diff", url, t-3*3600*1000, t+30*60*1000, t))
 }
 
 func with(m map[string]string, kv ...string) map[string]string {

@@ -155,6 +155,8 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 		steady.sel("job:requests:rate5m_by_half"), at, sample{labelString("job:requests:rate5m_by_half", h("upper")), 20})
 	g.expr("", steady.sel("job:cpu_seconds:rate5m_by_half"), at, sample{labelString("job:cpu_seconds:rate5m_by_half", h("upper")), fixedCPU + 20*marginalCPU})
 	g.expr("", steady.sel("job:alloc_bytes:rate5m_by_half"), at, sample{labelString("job:alloc_bytes:rate5m_by_half", h("upper")), fixedAlloc + 20*marginalAlloc})
+	g.expr("the baseline group's own copy of the request rate, for the day-long median", steady.sel("job:requests:rate5m_sampled"), at,
+		sample{labelString("job:requests:rate5m_sampled", steady.labels()), 20})
 	g.expr("at 04:00 (2 req/s) into the lower half", steady.sel("job:requests:rate5m_by_half"), minutes(night),
 		sample{labelString("job:requests:rate5m_by_half", h("lower")), 2})
 	at = minutes(onset)

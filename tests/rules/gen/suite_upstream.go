@@ -122,6 +122,9 @@ func upstreamHistoryGroup() *group {
 	g.expr("the median over the window, once an edge has 6h of history (young-gw has none yet)",
 		"job:cpu_seconds_per_request:ratio_to_upstream_baseline_median", minutes(jump),
 		m(gateway, "auth", 2), m(proxy, "backend", 2))
+	g.expr("the baseline group's own copy of the ratio, for the day-long median",
+		`job:cpu_seconds_per_request:ratio_to_upstream_sampled{job="gateway"}`, minutes(jump),
+		sample{labelString("job:cpu_seconds_per_request:ratio_to_upstream_sampled", with(gateway.labels(), "upstream", "auth")), 2})
 	g.alert("gateway at 2x its own median; young-gw's jump is the same but it has no baseline yet; proxy's traffic doubled with its backend's",
 		minutes(jump+25), "CPUPerRequestAboveUpstream", upstreamFiring(gateway, "auth", 4))
 	return g

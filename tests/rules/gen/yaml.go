@@ -115,7 +115,7 @@ func (s *suite) render() string {
 				b.WriteString("          - exp_labels:\n")
 				mapping(&b, "              ", f.labels)
 				b.WriteString("            exp_annotations:\n")
-				mapping(&b, "              ", f.annotations)
+				mapping(&b, "              ", withLinkTimes(f.annotations, a.at))
 			}
 		}
 	}
