@@ -239,6 +239,18 @@
     // 'https://grafana.example.com/a/grafana-pyroscope-app/explore?var-serviceName={{ $labels.job }}'.
     profileURL: '',
 
+    // Times in the service alerts' links, taken from the rule evaluation that
+    // renders the annotation (a `query "time()"` in the template). dashboard_url
+    // opens the service dashboard from `before` to `after` around that moment,
+    // with the overlay panel on the anomaly at that moment (hotpath-at; the panel
+    // selects the alert's window on its strip and diffs it against the window
+    // before) in its diff view; profile_url (when set) gets from/to of the last
+    // `profile`. Alertmanager re-sends the latest annotations, so a link opened
+    // later still points at the firing. Set it to null for a ruler whose
+    // templates cannot run queries; the links then carry no times. Example:
+    // `alertLinkTimes: { before: '6h', after: '1h', profile: '30m' }`.
+    alertLinkTimes: { before: '3h', after: '30m', profile: '15m' },
+
     // ---- Dashboards -----------------------------------------------------------
 
     // Tags, uids and the default time range of the generated dashboards. Change
