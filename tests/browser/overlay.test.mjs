@@ -165,6 +165,21 @@ describe('the overlay in Chromium', () => {
     await h.screenshot('overlay-from-link');
   });
 
+  it("an alert's dashboard_url (hotpath-at) opens the panel on the anomaly, diffed against the window before it", async () => {
+    // what jsonnet/lib/alert-links.libsonnet renders for an evaluation at minute 45
+    await renderPanel({ url: `/d/hotpath-service?var-job=api&from=${at(45) - 3 * 3600_000}&to=${at(45) + 1800_000}&hotpath-at=${at(45)}&hotpath-view=diff` });
+    const w = await waitForWindows(h.page);
+    assert.equal(w.baseline.status, 'done');
+    const q = await search();
+    assert.equal(q.get('hotpath-at'), null);
+    const shown = await shownWindows(h.page);
+    // the alert's ALERTS series starts (pending) at minute 33 and runs to the end of the range
+    assert.deepEqual(shown.selection, { from: at(33), to: at(60) });
+    assert.equal(shown.baseline.to, at(33));
+    assert.match((await topChanges(h.page, 1))[0].name, /text\.appendString/);
+    await h.screenshot('overlay-alert-link');
+  });
+
   it('Shift-drag picks the baseline by hand; dragging a window edge adjusts it', async () => {
     await renderPanel();
     await dragWindow(h.page, at(40), at(50));

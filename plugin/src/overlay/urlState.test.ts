@@ -7,7 +7,7 @@ describe('URL state', () => {
   it('round-trips windows, a hand-picked baseline and the view', () => {
     const state: UrlState = { window: { from: 1767000000000, to: 1767000600000 }, baseline: { from: 1766999400000, to: 1767000000000 }, view: 'diff' };
     const query = urlUpdate(state);
-    expect(query).toEqual({ 'hotpath-window': '1767000000000-1767000600000', 'hotpath-baseline': '1766999400000-1767000000000', 'hotpath-view': 'diff' });
+    expect(query).toEqual({ 'hotpath-window': '1767000000000-1767000600000', 'hotpath-baseline': '1766999400000-1767000000000', 'hotpath-view': 'diff', 'hotpath-at': null });
     expect(parseUrlState(query as Record<string, string>)).toEqual({ state, problems: [] });
     expect(urlMatches(query as Record<string, string>, state)).toBe(true);
   });
@@ -31,7 +31,7 @@ describe('URL state', () => {
   });
 
   it('removes what is not set (null for locationService.partial) and keeps the default view out', () => {
-    expect(urlUpdate({ view: 'flame' })).toEqual({ [URL_KEYS.window]: null, [URL_KEYS.baseline]: null, [URL_KEYS.view]: null });
+    expect(urlUpdate({ view: 'flame' })).toEqual({ [URL_KEYS.window]: null, [URL_KEYS.baseline]: null, [URL_KEYS.view]: null, [URL_KEYS.at]: null });
   });
 
   it('a baseline mode in the URL', () => {
@@ -55,6 +55,12 @@ describe('URL state', () => {
     } else {
       expect(w).toBeUndefined();
     }
+  });
+
+  it("an alert link's moment", () => {
+    expect(parseUrlState({ 'hotpath-at': '87600000', 'hotpath-view': 'diff' })).toEqual({ state: { at: 87600000, view: 'diff' }, problems: [] });
+    expect(parseUrlState({ 'hotpath-at': 'now' }).problems).toEqual(['hotpath-at=now is not a time in unix ms']);
+    expect(urlUpdate({ window: { from: 1, to: 2 } })['hotpath-at']).toBeNull();
   });
 
   it('urlMatches sees a difference', () => {

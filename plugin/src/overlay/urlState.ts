@@ -5,6 +5,8 @@
  *   hotpath-baseline=<from ms>-<to ms>   a baseline chosen by hand, or
  *   hotpath-baseline=auto|day|week|manual a baseline mode (absent: the panel option's mode)
  *   hotpath-view=flame|diff|side|changes the view
+ *   hotpath-at=<unix ms>                 an alert link's moment: the panel selects the anomaly
+ *                                        window around it (then replaces it with hotpath-window)
  *
  * Every overlay panel of a dashboard reads the same keys (one investigation per dashboard).
  * Grafana's own `from`/`to` keep the dashboard range; alert links set both (see
@@ -21,6 +23,7 @@ export const URL_KEYS = {
   window: 'hotpath-window',
   baseline: 'hotpath-baseline',
   view: 'hotpath-view',
+  at: 'hotpath-at',
 } as const;
 
 export interface UrlState {
@@ -28,6 +31,8 @@ export interface UrlState {
   /** a window chosen by hand, or a mode that overrides the panel option */
   baseline?: TimeWindow | BaselineMode;
   view?: ViewKind;
+  /** an alert link's moment (unix ms), until the panel turned it into a window */
+  at?: number;
 }
 
 export function baselineParam(b: TimeWindow | BaselineMode): string {
@@ -83,6 +88,15 @@ export function parseUrlState(query: UrlQueryMap): ParsedUrlState {
       problems.push(`${URL_KEYS.view}=${v} is not one of ${VIEWS.join(', ')}`);
     }
   }
+  if (present(URL_KEYS.at)) {
+    const raw = String(Array.isArray(query[URL_KEYS.at]) ? (query[URL_KEYS.at] as unknown[])[0] : query[URL_KEYS.at]);
+    const at = /^\d{1,15}$/.test(raw.trim()) ? Number(raw) : NaN;
+    if (at > 0) {
+      state.at = at;
+    } else {
+      problems.push(`${URL_KEYS.at}=${raw} is not a time in unix ms`);
+    }
+  }
   return { state, problems };
 }
 
@@ -92,6 +106,7 @@ export function urlUpdate(state: UrlState): Record<string, string | null> {
     [URL_KEYS.window]: state.window ? formatWindowParam(state.window) : null,
     [URL_KEYS.baseline]: state.baseline ? baselineParam(state.baseline) : null,
     [URL_KEYS.view]: state.view && state.view !== 'flame' ? state.view : null,
+    [URL_KEYS.at]: state.at !== undefined ? String(Math.round(state.at)) : null,
   };
 }
 

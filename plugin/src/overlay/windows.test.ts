@@ -11,6 +11,7 @@ import {
   resizeWindow,
   resolveBaseline,
   WEEK_MS,
+  windowAt,
   windowFromDrag,
 } from './windows';
 
@@ -183,5 +184,23 @@ describe('strip pointer logic', () => {
     expect(ticks.length).toBeGreaterThanOrEqual(3);
     expect(ticks.every((t) => t >= range.from && t <= range.to && t % (5 * MIN) === 0)).toBe(true);
     expect(toX(scale, ticks[0])).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("an alert link's moment (hotpath-at)", () => {
+  const anomalies = [
+    { from: at(5), to: at(12) },
+    { from: at(35), to: at(70) },
+  ];
+  it('selects the anomaly around it, clipped to the range', () => {
+    expect(windowAt(at(40), anomalies, range)).toEqual({ window: { from: at(35), to: at(60) }, anomaly: true });
+    expect(windowAt(at(12), anomalies, range)).toEqual({ window: { from: at(5), to: at(12) }, anomaly: true });
+  });
+  it('without an anomaly there: the 15 minutes before it', () => {
+    expect(windowAt(at(30), anomalies, range)).toEqual({ window: { from: at(15), to: at(30) }, anomaly: false });
+    expect(windowAt(at(5) - 1, [], range)).toEqual({ window: { from: at(0), to: at(5) - 1 }, anomaly: false });
+  });
+  it('outside the range: nothing', () => {
+    expect(windowAt(at(-30), [], range)).toBeNull();
   });
 });

@@ -206,3 +206,19 @@ export function resolveBaseline(
   }
   return baselineFor(selection, requested ?? optionMode, anomalies);
 }
+
+/** Without an anomaly at the moment an alert link names, the window is this long, ending there. */
+export const AT_FALLBACK_MS = 15 * 60 * 1000;
+
+/**
+ * The window an alert link's moment (hotpath-at) selects: the anomaly window around it (an
+ * alert's pending and firing time on the strip), clipped to the range; without one, the
+ * AT_FALLBACK_MS before it. Null when even that is outside the range.
+ */
+export function windowAt(at: number, anomalies: TimeWindow[], range: TimeWindow): { window: TimeWindow; anomaly: boolean } | null {
+  const hit = anomalies.find((a) => a.from <= at && at <= a.to);
+  const w = hit ?? { from: at - AT_FALLBACK_MS, to: at };
+  const from = Math.max(w.from, range.from);
+  const to = Math.min(w.to, range.to);
+  return to - from >= MIN_WINDOW_MS ? { window: { from, to }, anomaly: !!hit } : null;
+}

@@ -155,6 +155,26 @@ describe('OverlayPanel', () => {
     expect(screen.getByTestId(TEST_IDS.statusBaseline)).toHaveTextContent('chosen by hand');
   });
 
+  it("an alert link (hotpath-at) opens on the anomaly around that moment, against the window before it", async () => {
+    act(() => locationService.replace(`/d/hotpath-service?var-job=api&from=${at(0)}&to=${at(60)}&hotpath-at=${at(40)}&hotpath-view=diff`));
+    const { requests } = setup();
+    await waitFor(() => expect(search().get('hotpath-window')).toBe(`${at(35)}-${at(51)}`));
+    expect(search().get('hotpath-at')).toBeNull();
+    expect(search().get('hotpath-view')).toBe('diff');
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.changesTable)).toBeInTheDocument());
+    expect(requests.map((r) => [r.range.from.valueOf(), r.range.to.valueOf()])).toEqual([
+      [at(35), at(51)],
+      [at(19), at(35)],
+    ]);
+  });
+
+  it('an alert link without an anomaly at its moment: the 15 minutes before it', async () => {
+    act(() => locationService.replace(`/d/hotpath-service?hotpath-at=${at(20)}`));
+    setup();
+    await waitFor(() => expect(search().get('hotpath-window')).toBe(`${at(5)}-${at(20)}`));
+    await settled();
+  });
+
   it('Shift-drag picks the baseline by hand', async () => {
     setup();
     drag(40, 50);

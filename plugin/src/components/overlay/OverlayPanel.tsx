@@ -1,8 +1,8 @@
 import { css } from '@emotion/css';
-import { dateTimeFormat, GrafanaTheme2, PanelProps } from '@grafana/data';
+import { dateTimeFormat, GrafanaTheme2, LoadingState, PanelProps } from '@grafana/data';
 import { config } from '@grafana/runtime';
 import { Button, LinkButton, RadioButtonGroup, useStyles2 } from '@grafana/ui';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 
 import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../../constants';
 import { diffTrees, limitNodes } from '../../data/ops';
@@ -13,7 +13,7 @@ import { drilldownUrl, exploreUrl } from '../../overlay/links';
 import { findProfileTarget, linkQuery, profileQuery } from '../../overlay/query';
 import { anomalyWindows, readStripData } from '../../overlay/series';
 import { UrlState, ViewKind } from '../../overlay/urlState';
-import { Baseline, BaselineMode, formatDuration, resolveBaseline, TimeWindow } from '../../overlay/windows';
+import { Baseline, BaselineMode, formatDuration, resolveBaseline, TimeWindow, windowAt } from '../../overlay/windows';
 import { ErrorView } from '../ErrorView';
 import { HotpathPanelTitles } from '../HotpathPanel';
 
@@ -66,6 +66,18 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
   const mode: BaselineMode = requestedBaseline === undefined ? opts.baselineMode : typeof requestedBaseline === 'string' ? requestedBaseline : 'manual';
   const view: ViewKind = url.state.view ?? 'flame';
   const update = useCallback((patch: Partial<UrlState>) => setUrl({ ...url.state, ...patch }), [setUrl, url.state]);
+
+  // An alert link names a moment (hotpath-at): once the strip's data is in, select the anomaly
+  // around it and keep that window in the URL instead
+  const at = url.state.at;
+  const loaded = data?.state !== LoadingState.Loading && data?.state !== LoadingState.Streaming;
+  useEffect(() => {
+    if (at === undefined || !loaded) {
+      return;
+    }
+    const hit = url.state.window ? null : windowAt(at, anomalies, range);
+    setUrl({ ...url.state, at: undefined, window: url.state.window ?? hit?.window });
+  }, [at, loaded, anomalies, range, url.state, setUrl]);
 
   const describe = useCallback((w: TimeWindow) => describeWindow(w, timeZone), [timeZone]);
 
