@@ -277,6 +277,10 @@ export const TimeStrip = memo(function TimeStrip(props: Props) {
         <line x1={0} x2={width} y1={TOP + plotH + 0.5} y2={TOP + plotH + 0.5} stroke={theme.colors.border.medium} />
         {ticks.map((t) => {
           const x = toX(scale, t);
+          // a label cut by the edge reads wrong ("5:15" for 05:15)
+          if (x < 16 || x > width - 16) {
+            return null;
+          }
           return (
             <g key={t}>
               <line x1={x} x2={x} y1={TOP + plotH} y2={TOP + plotH + 3} stroke={theme.colors.border.strong} />
