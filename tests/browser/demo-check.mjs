@@ -6,7 +6,10 @@
 //
 // One check:
 //   node tests/browser/demo-check.mjs --sandbox URL --service api --from MS --to MS
-//        [--baseline-from MS --baseline-to MS] [--type cpu] --expect REGEX [--top 1] --out DIR
+//        [--baseline-from MS --baseline-to MS] [--type cpu] --expect REGEX [--top 1] [--rank increase|abs] --out DIR
+// The biggest change is the function whose share of the profile grew most (--rank increase,
+// the default): an incident adds work, and everything else's share shrinks by as much, so the
+// largest absolute change can be a dilution (--rank abs: the table's own order).
 // Every incident of a demo-test run (the file `hotpath-demo test -browser-check` writes):
 //   node tests/browser/demo-check.mjs --incidents FILE --sandbox URL --out DIR
 //   (defaults: $HOTPATH_INCIDENTS, $HOTPATH_SANDBOX_URL, .cache/demo-test/browser-check)
@@ -22,7 +25,7 @@ import { TEST_IDS } from './lib/test-ids.mjs';
 
 const USAGE = `usage:
   node tests/browser/demo-check.mjs --sandbox URL --service NAME --from MS --to MS [--baseline-from MS --baseline-to MS]
-       [--type cpu|alloc_space|alloc_objects] --expect REGEX [--top N] --out DIR
+       [--type cpu|alloc_space|alloc_objects] --expect REGEX [--top N] [--rank increase|abs] --out DIR
   node tests/browser/demo-check.mjs --incidents FILE --sandbox URL --out DIR`;
 
 /**
@@ -55,6 +58,7 @@ try {
       type: { type: 'string', default: 'cpu' },
       expect: { type: 'string' },
       top: { type: 'string', default: '1' },
+      rank: { type: 'string', default: 'increase' },
       incidents: { type: 'string', default: process.env.HOTPATH_INCIDENTS },
       out: { type: 'string' },
       timeout: { type: 'string', default: '90' },
@@ -67,6 +71,9 @@ try {
 if (args.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
+}
+if (!['increase', 'abs'].includes(args.rank)) {
+  usage(`--rank ${args.rank}: want increase or abs`);
 }
 if (!args.sandbox) {
   usage('--sandbox is required (or $HOTPATH_SANDBOX_URL)');
@@ -162,7 +169,11 @@ async function run(page, c) {
     }
   }
   await showView(page, 'Diff');
-  const top = await topChanges(page, Math.max(5, c.top));
+  // the table's rows: by |change|; the check ranks them by growth unless --rank abs
+  const rows = await topChanges(page, 100);
+  const delta = (r) => Number(r.change.replace('\u2212', '-').replace(/[^\d.+-]/g, ''));
+  const top = args.rank === 'abs' ? rows : rows.filter((r) => delta(r) > 0).sort((a, b) => delta(b) - delta(a));
+  const what = args.rank === 'abs' ? 'change' : 'increase';
   screenshots.push(await shot(3, 'diff'));
   await showView(page, 'Side by side');
   await page.getByTestId(TEST_IDS.sideBySide).waitFor();
@@ -170,19 +181,19 @@ async function run(page, c) {
   await showView(page, 'Diff');
   const hit = top.slice(0, c.top).find((r) => re.test(r.name));
   const first = top[0];
-  const details = { ...c, windows: shown, top, screenshots };
+  const details = { ...c, rank: args.rank, windows: shown, top: top.slice(0, 10), screenshots };
   if (!first) {
-    return { ok: false, line: `the diff has no changes (${windows})`, details, screenshots };
+    return { ok: false, line: `the diff has no ${what}s (${windows})`, details, screenshots };
   }
   if (!hit) {
     return {
       ok: false,
-      line: `the biggest change is ${first.name} (${first.change}), which does not match /${c.expect}/${c.top > 1 ? ` (nor do the next ${c.top - 1})` : ''} (${windows})`,
+      line: `the biggest ${what} is ${first.name} (${first.change}), which does not match /${c.expect}/${c.top > 1 ? ` (nor do the next ${c.top - 1})` : ''} (${windows})`,
       details,
       screenshots,
     };
   }
-  return { ok: true, line: `the biggest change${hit === first ? '' : ` among the top ${c.top}`} is ${hit.name} (${hit.change}), matching /${c.expect}/ (${windows})`, details, screenshots };
+  return { ok: true, line: `the biggest ${what}${hit === first ? '' : ` among the top ${c.top}`} is ${hit.name} (${hit.change}), matching /${c.expect}/ (${windows})`, details, screenshots };
 }
 
 const list = checks();

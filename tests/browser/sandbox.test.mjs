@@ -115,7 +115,7 @@ describe('demo-check against the sandbox', () => {
   it('println: drags the incident window, the diff tops with the text marshalling', async () => {
     const r = await check(['--service', 'api', '--from', String(now - 15 * MIN), '--to', String(now - 2 * MIN), '--type', 'cpu', '--expect', 'internal/encoding/text\\.appendString', '--out', join(OUT, 'println')]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /^demo-check: PASS api \(cpu\): the biggest change is google\.golang\.org\/protobuf\/internal\/encoding\/text\.appendString \(\+\d+\.\d\d pp\)/m);
+    assert.match(r.stdout, /^demo-check: PASS api \(cpu\): the biggest increase is google\.golang\.org\/protobuf\/internal\/encoding\/text\.appendString \(\+\d+\.\d\d pp\)/m);
     const result = JSON.parse(readFileSync(join(OUT, 'println', 'result.json'), 'utf8'))[0];
     assert.equal(result.screenshots.length, 4);
     // the automatic baseline: as long as the selection, ending where the alert went pending
@@ -129,13 +129,13 @@ describe('demo-check against the sandbox', () => {
       '--type', 'alloc_space', '--expect', 'compress/flate', '--out', join(OUT, 'gzip'),
     ]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /PASS gzipper \(alloc_space\): the biggest change is compress\/flate\./);
+    assert.match(r.stdout, /PASS gzipper \(alloc_space\): the biggest increase is compress\/flate\./);
   });
 
   it('fails, naming the biggest change, when it does not match', async () => {
     const r = await check(['--service', 'api', '--from', String(now - 15 * MIN), '--to', String(now - 2 * MIN), '--expect', 'flate', '--out', join(OUT, 'mismatch')]);
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /^demo-check: FAIL api \(cpu\): the biggest change is google\.golang\.org\/protobuf\/internal\/encoding\/text\.appendString .* does not match \/flate\//m);
+    assert.match(r.stdout, /^demo-check: FAIL api \(cpu\): the biggest increase is google\.golang\.org\/protobuf\/internal\/encoding\/text\.appendString .* does not match \/flate\//m);
     assert.match(r.stdout, /^demo-check: FAIL: 1 of 1 failed/m);
   });
 
@@ -152,9 +152,15 @@ describe('demo-check against the sandbox', () => {
     const r = await run([join(BROWSER_DIR, 'demo-check.mjs'), '--out', join(OUT, 'incidents')], { env: { HOTPATH_INCIDENTS: file, HOTPATH_SANDBOX_URL: sandboxURL } });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /PASS println\/api \(cpu\)/);
-    assert.match(r.stdout, /PASS epoll\/poller \(cpu\): the biggest change is .*(EpollWait|Syscall6|epoll)/);
+    assert.match(r.stdout, /PASS epoll\/poller \(cpu\): the biggest increase is .*(EpollWait|Syscall6|epoll)/);
     assert.match(r.stdout, /SKIP cfs\/worker: CFS throttling is a property of the cgroup/);
     assert.match(r.stdout, /^demo-check: PASS: 2 checks passed, 1 skipped/m);
+  });
+
+  it('--rank abs checks the table\'s own order (the largest change either way)', async () => {
+    const r = await check(['--service', 'api', '--from', String(now - 15 * MIN), '--to', String(now - 2 * MIN), '--expect', 'appendString', '--rank', 'abs', '--out', join(OUT, 'abs')]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /PASS api \(cpu\): the biggest change is google\.golang\.org\/protobuf\/internal\/encoding\/text\.appendString/);
   });
 
   it('usage errors exit 2', async () => {
