@@ -16,8 +16,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 
+import { cli } from './lib/cli.mjs';
 import { CHROMIUM, ROOT, requirePlugin } from './lib/env.mjs';
 import { CHROMIUM_ARGS } from './lib/harness.mjs';
 import { dragWindow, showView, shownWindows, stripGeometry, topChanges, waitForWindows } from './lib/overlay.mjs';
@@ -40,38 +40,21 @@ const STORIES = {
   cfs: null,
 };
 
-function usage(message) {
-  process.stderr.write(`demo-check: ${message}\n${USAGE}\n`);
-  process.exit(2);
-}
-
-let args;
-try {
-  args = parseArgs({
-    options: {
-      sandbox: { type: 'string', default: process.env.HOTPATH_SANDBOX_URL },
-      service: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      'baseline-from': { type: 'string' },
-      'baseline-to': { type: 'string' },
-      type: { type: 'string', default: 'cpu' },
-      expect: { type: 'string' },
-      top: { type: 'string', default: '1' },
-      rank: { type: 'string', default: 'increase' },
-      incidents: { type: 'string', default: process.env.HOTPATH_INCIDENTS },
-      out: { type: 'string' },
-      timeout: { type: 'string', default: '90' },
-      help: { type: 'boolean' },
-    },
-  }).values;
-} catch (e) {
-  usage(e.message);
-}
-if (args.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const { args, fail: usage } = cli('demo-check', USAGE, {
+  sandbox: { type: 'string', default: process.env.HOTPATH_SANDBOX_URL },
+  service: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  'baseline-from': { type: 'string' },
+  'baseline-to': { type: 'string' },
+  type: { type: 'string', default: 'cpu' },
+  expect: { type: 'string' },
+  top: { type: 'string', default: '1' },
+  rank: { type: 'string', default: 'increase' },
+  incidents: { type: 'string', default: process.env.HOTPATH_INCIDENTS },
+  out: { type: 'string' },
+  timeout: { type: 'string', default: '90' },
+});
 if (!['increase', 'abs'].includes(args.rank)) {
   usage(`--rank ${args.rank}: want increase or abs`);
 }

@@ -9,37 +9,19 @@
 // Flags default to $HOTPATH_PROMETHEUS_URL, $HOTPATH_PROFILES_URL and $HOTPATH_SANDBOX_ADDR
 // (what `hotpath-demo run -sandbox CMD` sets). Prints "sandbox: <url>" once it listens;
 // SIGINT / SIGTERM stop it.
-import { parseArgs } from 'node:util';
-
+import { cli } from './lib/cli.mjs';
 import { createSandbox } from './lib/sandbox-server.mjs';
 
 const USAGE = 'usage: node tests/browser/sandbox.mjs --prometheus URL --profiles URL [--listen 127.0.0.1:9300] [--dashboard dashboards/hotpath-service.json]';
 
-function fail(message, code = 2) {
-  process.stderr.write(`sandbox: ${message}\n`);
-  process.exit(code);
-}
-
-let args;
-try {
-  args = parseArgs({
-    options: {
-      prometheus: { type: 'string', default: process.env.HOTPATH_PROMETHEUS_URL },
-      profiles: { type: 'string', default: process.env.HOTPATH_PROFILES_URL },
-      listen: { type: 'string', default: process.env.HOTPATH_SANDBOX_ADDR || '127.0.0.1:9300' },
-      dashboard: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  }).values;
-} catch (e) {
-  fail(`${e.message}\n${USAGE}`);
-}
-if (args.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const { args, fail } = cli('sandbox', USAGE, {
+  prometheus: { type: 'string', default: process.env.HOTPATH_PROMETHEUS_URL },
+  profiles: { type: 'string', default: process.env.HOTPATH_PROFILES_URL },
+  listen: { type: 'string', default: process.env.HOTPATH_SANDBOX_ADDR || '127.0.0.1:9300' },
+  dashboard: { type: 'string' },
+});
 if (!args.prometheus || !args.profiles) {
-  fail(`--prometheus and --profiles are required\n${USAGE}`);
+  fail('--prometheus and --profiles are required');
 }
 const m = /^([\w.-]+|\[[\d:a-f]+\]):(\d+)$/.exec(args.listen);
 if (!m) {
@@ -57,7 +39,7 @@ let sandbox;
 try {
   sandbox = createSandbox({ prometheus: args.prometheus, profiles: args.profiles, dashboard: args.dashboard });
 } catch (e) {
-  fail(e.message);
+  fail(e.message, 1);
 }
 try {
   const url = await sandbox.listen(m[1], Number(m[2]));

@@ -8,40 +8,23 @@
 // A post-mortem tool: the before/after of an incident in one picture.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 
+import { cli } from './lib/cli.mjs';
 import { openHost } from './lib/harness.mjs';
 
 const USAGE = 'usage: npm run snapshot -- --profile A.pb.gz [--baseline B.pb.gz] [--sample-type T] --out DIR [--width 1200] [--height 800] [--theme dark|light]';
 
-function fail(message) {
-  process.stderr.write(`snapshot: ${message}\n`);
-  process.exit(2);
-}
-
-let args;
-try {
-  args = parseArgs({
-    options: {
-      profile: { type: 'string' },
-      baseline: { type: 'string' },
-      'sample-type': { type: 'string' },
-      out: { type: 'string' },
-      width: { type: 'string', default: '1200' },
-      height: { type: 'string', default: '800' },
-      theme: { type: 'string', default: 'dark' },
-      help: { type: 'boolean' },
-    },
-  }).values;
-} catch (e) {
-  fail(`${e.message}\n${USAGE}`);
-}
-if (args.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const { args, fail } = cli('snapshot', USAGE, {
+  profile: { type: 'string' },
+  baseline: { type: 'string' },
+  'sample-type': { type: 'string' },
+  out: { type: 'string' },
+  width: { type: 'string', default: '1200' },
+  height: { type: 'string', default: '800' },
+  theme: { type: 'string', default: 'dark' },
+});
 if (!args.profile || !args.out) {
-  fail(`--profile and --out are required\n${USAGE}`);
+  fail('--profile and --out are required');
 }
 // npm runs scripts from the package's folder; paths are relative to where the user typed them
 const cwd = process.env.INIT_CWD || process.cwd();

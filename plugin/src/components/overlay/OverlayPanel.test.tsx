@@ -1,11 +1,12 @@
-import { createDataFrame, DataQueryRequest, DataQueryResponse, EventBusSrv, FieldType, LoadingState, makeTimeRange, dateTime, PanelProps, DataFrame } from '@grafana/data';
+import { createDataFrame, DataFrame, DataQueryRequest, DataQueryResponse, dateTime, FieldType, LoadingState, makeTimeRange, PanelProps } from '@grafana/data';
 import { locationService, setDataSourceSrv } from '@grafana/runtime';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Observable } from 'rxjs';
 
-import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../../constants';
+import { HotpathOptions, TEST_IDS } from '../../constants';
 import { treeToFrame } from '../../data/frame';
 import { printlnAfter, printlnBefore } from '../../data/testdata/trees';
+import { panelProps } from '../testUtils';
 
 import { OverlayPanel } from './OverlayPanel';
 
@@ -54,29 +55,9 @@ function standIn(opts: { fail?: string; empty?: boolean } = {}) {
 
 function props(series: DataFrame[], options: Partial<HotpathOptions> = {}): PanelProps<HotpathOptions> {
   const timeRange = makeTimeRange(dateTime(at(0)), dateTime(at(60)));
-  return {
-    id: 24,
-    data: {
-      series,
-      state: LoadingState.Done,
-      timeRange,
-      request: { targets: [{ refId: 'A' }, { refId: 'B' }, profileTarget], requestId: 'r', interval: '1m', intervalMs: MIN, range: timeRange, scopedVars: {}, timezone: 'utc', app: 'dashboard', startTime: 0 },
-    },
-    timeRange,
-    timeZone: 'utc',
-    options: { ...DEFAULT_OPTIONS, seriesRefIds: ['A'], anomalyRefId: 'B', profileRefId: 'C', ...options },
-    onOptionsChange: jest.fn(),
-    onFieldConfigChange: jest.fn(),
-    onChangeTimeRange: jest.fn(),
-    replaceVariables: (s: string) => s,
-    fieldConfig: { defaults: {}, overrides: [] },
-    renderCounter: 0,
-    title: 'hotpath',
-    transparent: false,
-    eventBus: new EventBusSrv(),
-    width: WIDTH,
-    height: 700,
-  };
+  const base = panelProps(series, { seriesRefIds: ['A'], anomalyRefId: 'B', profileRefId: 'C', ...options }, { width: WIDTH, height: 700 });
+  const request = { targets: [{ refId: 'A' }, { refId: 'B' }, profileTarget], requestId: 'r', interval: '1m', intervalMs: MIN, range: timeRange, scopedVars: {}, timezone: 'utc', app: 'dashboard', startTime: 0 };
+  return { ...base, id: 24, timeRange, data: { ...base.data, timeRange, request } };
 }
 
 function setup(series = [cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' })], options: Partial<HotpathOptions> = {}, standInOpts = {}) {
