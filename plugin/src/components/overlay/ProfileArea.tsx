@@ -84,24 +84,20 @@ export function ProfileArea(props: Props) {
     const half = Math.floor((width - 8) / 2);
     // two graphs side by side: the tables would not fit; the diff view has them
     const sideOptions = { ...options, showTable: false };
+    const column = (caption: string, tree: CollapseResult | undefined, pending: React.ReactNode) => (
+      <div style={{ width: half }}>
+        <div className={styles.caption}>{caption}</div>
+        {tree ? (
+          <FlameGraphExplorer tree={tree.tree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(tree, options.maxNodes)} />
+        ) : (
+          <div className={styles.center}>{pending}</div>
+        )}
+      </div>
+    );
     return (
       <div className={styles.side} data-testid={TEST_IDS.sideBySide}>
-        <div style={{ width: half }}>
-          <div className={styles.caption}>Baseline</div>
-          {baselineTree ? (
-            <FlameGraphExplorer tree={baselineTree.tree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(baselineTree, options.maxNodes)} />
-          ) : (
-            <div className={styles.center}>{baselinePending}</div>
-          )}
-        </div>
-        <div style={{ width: half }}>
-          <div className={styles.caption}>Selection</div>
-          {comparisonTree ? (
-            <FlameGraphExplorer tree={comparisonTree.tree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(comparisonTree, options.maxNodes)} />
-          ) : (
-            <div className={styles.center}>{comparisonPending}</div>
-          )}
-        </div>
+        {column('Baseline', baselineTree, baselinePending)}
+        {column('Selection', comparisonTree, comparisonPending)}
       </div>
     );
   }
