@@ -310,7 +310,7 @@ func render(results []result) string {
 	}
 	fmt.Fprintf(&b, "# Rule pack benchmark\n\nWritten by `make bench-rules` (tests/bench/rules) on %s: %s, %d cores (shared with other work), %s, Prometheus v0.309.1.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), cpu, runtime.NumCPU(), host)
-	b.WriteString("Each fleet: services of 10 instances, 12 input series per instance (4 request counters, process CPU, Go allocations, 6 cAdvisor series) and 2 service-graph edges per service; a day of the recorded job-level series backfilled, inputs scraped live every 15s (6 minutes before measuring, so rate windows read the head); every group evaluating every 15s (the baseline's 5m shortened so it runs often; one evaluation costs the same). Durations are the median of `prometheus_rule_group_last_duration_seconds` over about 10 evaluations.\n\n")
+	b.WriteString("Each fleet: services of 10 instances, 12 input series per instance (4 request counters, process CPU, Go allocations, 6 cAdvisor series) and 2 service-graph edges per service; a day of the recorded job-level series backfilled, inputs scraped live every 15s (6 minutes before measuring, so rate windows read the head); every group evaluating every 15s (the baseline's 5m shortened so it runs often; one evaluation costs the same). Durations are the median of `prometheus_rule_group_last_duration_seconds` over about 10 evaluations. `BENCH_PPROF=DIR` saves a CPU profile of Prometheus for each fleet.\n\n")
 	for _, r := range results {
 		fmt.Fprintf(&b, "## %d input series (%d services)\n\n", r.fleet.inputSeries(), r.fleet.services)
 		fmt.Fprintf(&b, "Recorded series: %d. Backfill: %s.\n\n| group | median duration | evaluations |\n|---|---:|---:|\n", r.recorded, r.backfill.Round(time.Second))
@@ -326,6 +326,12 @@ func render(results []result) string {
 			fmt.Fprintf(&b, "| %s | %.1f ms | %d |\n", g, m*1000, len(r.groups[g]))
 		}
 		fmt.Fprintf(&b, "| **whole pack** | **%.1f ms** | |\n\n", total*1000)
+		inputs := median(r.groups["hotpath-requests-cpu"]) + median(r.groups["hotpath-throttling"])
+		baseline := median(r.groups["hotpath-baseline"])
+		perMinute := total - baseline + baseline/5
+		fmt.Fprintf(&b, "Reading the inputs (hotpath-requests-cpu and hotpath-throttling read every raw series once) is %.0f%% of the pack, "+
+			"the baseline %.0f%%. The baseline runs every 5m, the rest every 1m: at the shipped intervals the pack takes %.2f s a minute (%.1f%% of one core).\n\n",
+			100*inputs/total, 100*baseline/total, perMinute, 100*perMinute/60)
 		fmt.Fprintf(&b, "Wall-clock durations include waiting for a core: the load average while measuring was %s on 2 cores. "+
 			"CPU, which waiting does not inflate: Prometheus used %.3f cores with the rules and %.3f without (scraping only), "+
 			"so one round of every group costs **%.0f ms of CPU** (%.3f cores x 15s).\n\n",
