@@ -31,7 +31,7 @@ func costModelSuite() *suite {
 	svc := func(job string) service { return service{"eu1", "shop", job} }
 	steady, regressed, gzip, follows := svc("steady"), svc("regressed"), svc("gzip"), svc("follows")
 	restarted, blip, young, flat, quiet, idle := svc("restarted"), svc("blip"), svc("young"), svc("flat"), svc("quiet"), svc("idle")
-	const total = day + 4*60 + 30 // to 14:30 on the second day
+	const total = day + 7*60 + 30 // to 17:30 on the second day
 	const onset = day             // 10:00 on the second day
 	night := 18 * 60              // 04:00, the low: 2 req/s
 
@@ -207,6 +207,10 @@ silent for follows (traffic it follows), young (too little history), quiet (belo
 	g.alert("4h into the incident the baseline has not absorbed it (it covers the top of the upper half only)",
 		minutes(onset+4*60+25), "CPUPerRequestRegression", regressionFiring(regressed, regressedValue), regressionFiring(flat, 2))
 	g.alert("", minutes(onset+4*60+25), "AllocationsPerRequestRegression", allocFiring(gzip, 6))
+	g.alert(`7h in, the incident covers most of the daily peak, more than half the upper traffic half: a median would now
+be drawn into it (baselineHalfQuantile: 0.5 fails here); the low quantile still sees the healthy points`,
+		minutes(onset+7*60+25), "CPUPerRequestRegression", regressionFiring(regressed, regressedValue), regressionFiring(flat, 2))
+	g.alert("", minutes(onset+7*60+25), "AllocationsPerRequestRegression", allocFiring(gzip, 6))
 
 	return &suite{
 		file:      "cost-model.yaml",
