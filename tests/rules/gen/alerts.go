@@ -96,65 +96,51 @@ func with(m map[string]string, kv ...string) map[string]string {
 
 func ratio(v float64) string { return fmt.Sprintf("%.2f", v) }
 
-func regressionFiring(s service, value float64) firing {
+// serviceFiring is an alert on a service: its labels (plus extra pairs and
+// the severity) and the four annotations every alert carries.
+func serviceFiring(s service, alert, summary, description string, extra ...string) firing {
 	return firing{
-		labels: with(s.labels(), "severity", "warning"),
+		labels: with(s.labels(), append(extra, "severity", "warning")...),
 		annotations: map[string]string{
-			"summary":       "A service uses more CPU than its own cost model predicts at its current traffic.",
-			"description":   fmt.Sprintf("%s uses %sx the CPU its own cost model (fixed + marginal CPU per request, fitted on the last 1d) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.", s.where(), ratio(value)),
-			"runbook_url":   runbookURL + "cpuperrequestregression",
+			"summary":       summary,
+			"description":   description,
+			"runbook_url":   runbookURL + strings.ToLower(alert),
 			"dashboard_url": s.dashboard(),
 		},
 	}
+}
+
+func regressionFiring(s service, value float64) firing {
+	return serviceFiring(s, "CPUPerRequestRegression",
+		"A service uses more CPU than its own cost model predicts at its current traffic.",
+		fmt.Sprintf("%s uses %sx the CPU its own cost model (fixed + marginal CPU per request, fitted on the last 1d) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.", s.where(), ratio(value)))
 }
 
 func allocFiring(s service, value float64) firing {
-	return firing{
-		labels: with(s.labels(), "severity", "warning"),
-		annotations: map[string]string{
-			"summary":       "A service allocates more memory per request than its own history predicts.",
-			"description":   fmt.Sprintf("%s allocates %sx the bytes per second its own cost model (fitted on the last 1d) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.", s.where(), ratio(value)),
-			"runbook_url":   runbookURL + "allocationsperrequestregression",
-			"dashboard_url": s.dashboard(),
-		},
-	}
+	return serviceFiring(s, "AllocationsPerRequestRegression",
+		"A service allocates more memory per request than its own history predicts.",
+		fmt.Sprintf("%s allocates %sx the bytes per second its own cost model (fitted on the last 1d) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.", s.where(), ratio(value)))
 }
 
 func outlierFiring(s service, instance string, value float64) firing {
-	return firing{
-		labels: with(s.labels(), "instance", instance, "severity", "warning"),
-		annotations: map[string]string{
-			"summary":       "One instance of a service spends much more CPU per request than its siblings.",
-			"description":   fmt.Sprintf("Instance %s of %s spends %sx the median CPU per request of its service's instances. Compare its CPU flame graph with a sibling's: a difference in code paths points at data or state, none at the host.", instance, s.where(), ratio(value)),
-			"runbook_url":   runbookURL + "cpuperrequestoutlier",
-			"dashboard_url": s.dashboard(),
-		},
-	}
+	return serviceFiring(s, "CPUPerRequestOutlier",
+		"One instance of a service spends much more CPU per request than its siblings.",
+		fmt.Sprintf("Instance %s of %s spends %sx the median CPU per request of its service's instances. Compare its CPU flame graph with a sibling's: a difference in code paths points at data or state, none at the host.", instance, s.where(), ratio(value)),
+		"instance", instance)
 }
 
-// share is humanizePercentage: %.4g of the value times 100, then "%".
+// share is humanizePercentage's rendering (see humanizePercentage).
 func notTrackingFiring(s service, share string) firing {
-	return firing{
-		labels: with(s.labels(), "severity", "warning"),
-		annotations: map[string]string{
-			"summary":       "A service burns CPU that does not follow its traffic.",
-			"description":   fmt.Sprintf("%s: %s of its CPU is a fixed cost that did not follow its request rate over the last 30m, although the traffic swung. A busy loop (a poll with a zero timeout, a spinning retry) looks like this: find the frame that dominates its CPU flame graph at any traffic.", s.where(), share),
-			"runbook_url":   runbookURL + "cpunottrackingload",
-			"dashboard_url": s.dashboard(),
-		},
-	}
+	return serviceFiring(s, "CPUNotTrackingLoad",
+		"A service burns CPU that does not follow its traffic.",
+		fmt.Sprintf("%s: %s of its CPU is a fixed cost that did not follow its request rate over the last 30m, although the traffic swung. A busy loop (a poll with a zero timeout, a spinning retry) looks like this: find the frame that dominates its CPU flame graph at any traffic.", s.where(), share))
 }
 
 func upstreamFiring(s service, upstream string, value float64) firing {
-	return firing{
-		labels: with(s.labels(), "upstream", upstream, "severity", "warning"),
-		annotations: map[string]string{
-			"summary":       "A service spends much more CPU per request than an upstream it calls.",
-			"description":   fmt.Sprintf("%s spends %sx the CPU per request of its upstream %s (alert at 2x its own median over the last 1d, or 5x). A service that mostly passes data through should cost about what its upstream costs: look for serialization, logging or copying in its flame graph.", s.where(), ratio(value), upstream),
-			"runbook_url":   runbookURL + "cpuperrequestaboveupstream",
-			"dashboard_url": s.dashboard(),
-		},
-	}
+	return serviceFiring(s, "CPUPerRequestAboveUpstream",
+		"A service spends much more CPU per request than an upstream it calls.",
+		fmt.Sprintf("%s spends %sx the CPU per request of its upstream %s (alert at 2x its own median over the last 1d, or 5x). A service that mostly passes data through should cost about what its upstream costs: look for serialization, logging or copying in its flame graph.", s.where(), ratio(value), upstream),
+		"upstream", upstream)
 }
 
 // container is one cAdvisor container.

@@ -27,6 +27,19 @@ func healthy(t int, traffic float64) rates {
 	return rates{r, fixedCPU + marginalCPU*r, fixedAlloc + marginalAlloc*r}
 }
 
+// costlier is the healthy service whose marginal CPU and allocation costs are
+// multiplied by cpu and alloc during minutes [from, to).
+func costlier(cpu, alloc float64, from, to int) func(int) rates {
+	return func(t int) rates {
+		r := healthy(t, 1)
+		if t >= from && t < to {
+			r.cpu = fixedCPU + cpu*marginalCPU*r.req
+			r.alloc = fixedAlloc + alloc*marginalAlloc*r.req
+		}
+		return r
+	}
+}
+
 func costModelSuite() *suite {
 	svc := func(job string) service { return service{"eu1", "shop", job} }
 	steady, regressed, gzip, follows := svc("steady"), svc("regressed"), svc("gzip"), svc("follows")
@@ -42,20 +55,8 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 	}
 	plain := func(t int) rates { return healthy(t, 1) }
 	g.addService(steady, "steady: the healthy diurnal service", timeline{total: total, at: plain})
-	g.addService(regressed, "regressed: from 24h each request costs twice the CPU (1/16 s)", timeline{total: total, at: func(t int) rates {
-		r := healthy(t, 1)
-		if t >= onset {
-			r.cpu = fixedCPU + 2*marginalCPU*r.req
-		}
-		return r
-	}})
-	g.addService(gzip, "gzip (story 003): from 24h each request allocates 10x (640 KiB)", timeline{total: total, at: func(t int) rates {
-		r := healthy(t, 1)
-		if t >= onset {
-			r.alloc = fixedAlloc + 10*marginalAlloc*r.req
-		}
-		return r
-	}})
+	g.addService(regressed, "regressed: from 24h each request costs twice the CPU (1/16 s)", timeline{total: total, at: costlier(2, 1, onset, total)})
+	g.addService(gzip, "gzip (story 003): from 24h each request allocates 10x (640 KiB)", timeline{total: total, at: costlier(1, 10, onset, total)})
 	g.addService(follows, "follows: from 24h twice the traffic (beyond anything in its history), CPU following its cost model", timeline{total: total, at: func(t int) rates {
 		if t >= onset {
 			return healthy(t, 2)
@@ -65,39 +66,16 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 	g.addService(restarted, "restarted: the process restarts at 04:00, missing a scrape, with 60 CPU seconds and 512 MiB of start-up work", timeline{
 		total: total, at: plain, restarts: map[int]restart{night: {gap: 1, startCPU: 60, bytes: 536870912}},
 	})
-	g.addService(blip, "blip: twice the CPU and 10x the allocations per request for 5 minutes at 12:00 on the second day", timeline{total: total, at: func(t int) rates {
-		r := healthy(t, 1)
-		if t >= onset+2*60 && t < onset+2*60+5 {
-			r.cpu = fixedCPU + 2*marginalCPU*r.req
-			r.alloc = fixedAlloc + 10*marginalAlloc*r.req
-		}
-		return r
-	}})
-	g.addService(young, "young: first scraped at 09:00 on the second day (1h of history), 3x the CPU per request from 24h", timeline{from: onset - 60, total: total, at: func(t int) rates {
-		r := healthy(t, 1)
-		if t >= onset {
-			r.cpu = fixedCPU + 3*marginalCPU*r.req
-		}
-		return r
-	}})
-	g.addService(flat, "flat: 8 req/s day and night, 0.5 cores; twice the CPU from 24h", timeline{total: total, at: func(t int) rates {
-		if t >= onset {
-			return rates{8, 1, 1048576}
-		}
-		return rates{8, 0.5, 1048576}
-	}})
-	g.addService(quiet, "quiet: 0.5 req/s (below the 1 req/s floor); twice the CPU and allocations from 24h", timeline{total: total, at: func(t int) rates {
-		if t >= onset {
-			return rates{0.5, 0.25, 2097152}
-		}
-		return rates{0.5, 0.125, 1048576}
-	}})
-	g.addService(idle, "idle: no requests at all; twice the CPU from 24h", timeline{total: total, at: func(t int) rates {
-		if t >= onset {
-			return rates{0, 1, 1048576}
-		}
-		return rates{0, 0.5, 1048576}
-	}})
+	g.addService(blip, "blip: twice the CPU and 10x the allocations per request for 5 minutes at 12:00 on the second day",
+		timeline{total: total, at: costlier(2, 10, onset+2*60, onset+2*60+5)})
+	g.addService(young, "young: first scraped at 09:00 on the second day (1h of history), 3x the CPU per request from 24h",
+		timeline{from: onset - 60, total: total, at: costlier(3, 1, onset, total)})
+	g.addService(flat, "flat: 8 req/s day and night, 0.5 cores; twice the CPU from 24h",
+		timeline{total: total, at: switchAt(onset, rates{8, 0.5, 1048576}, rates{8, 1, 1048576})})
+	g.addService(quiet, "quiet: 0.5 req/s (below the 1 req/s floor); twice the CPU and allocations from 24h",
+		timeline{total: total, at: switchAt(onset, rates{0.5, 0.125, 1048576}, rates{0.5, 0.25, 2097152})})
+	g.addService(idle, "idle: no requests at all; twice the CPU from 24h",
+		timeline{total: total, at: switchAt(onset, rates{0, 0.5, 1048576}, rates{0, 1, 1048576})})
 
 	// ---- the nightly low: the trap and the model ------------------------------
 	at := minutes(night - 30)

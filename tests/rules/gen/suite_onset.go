@@ -15,14 +15,7 @@ func onsetSuite() *suite {
 		name:    "every incident's alert within 10 minutes of its start",
 		comment: "Flat traffic, so the self baseline is the plain median (the cost model's line needs a day of traffic to fit).",
 	}
-	after := func(before, incident rates) func(int) rates {
-		return func(t int) rates {
-			if t >= onset {
-				return incident
-			}
-			return before
-		}
-	}
+	after := func(before, incident rates) func(int) rates { return switchAt(onset, before, incident) }
 	g.addService(regressed, "story 000/004: each request costs twice the CPU", timeline{total: total, at: after(rates{8, 0.5, 1048576}, rates{8, 1, 1048576})})
 	g.addService(gzip, "story 003: 10x the allocations", timeline{total: total, at: after(rates{8, 0.5, 1048576}, rates{8, 0.5, 10485760})})
 	g.addService(api, "story 000: the println ships; api goes from its cache's CPU per request to 10x", timeline{total: total, at: after(rates{16, 0.03125, 0}, rates{16, 0.3125, 0})})

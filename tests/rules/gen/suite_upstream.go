@@ -99,14 +99,7 @@ func upstreamHistoryGroup() *group {
 		name:    "a relative jump after 7h of history",
 		comment: "gateway and young-gw run at 2x auth's CPU per request, then at 4x from 7h (below the 5x absolute threshold).",
 	}
-	jumpAt := func(before, after rates) func(int) rates {
-		return func(t int) rates {
-			if t >= jump {
-				return after
-			}
-			return before
-		}
-	}
+	jumpAt := func(before, after rates) func(int) rates { return switchAt(jump, before, after) }
 	g.addService(gateway, "gateway: 7h of history at 2x, then 4x", timeline{total: total, at: jumpAt(rates{16, 0.0625, 0}, rates{16, 0.125, 0})})
 	g.addService(youngGW, "young-gw: the same jump with 2h of history", timeline{from: jump - 2*60, total: total, at: jumpAt(rates{16, 0.0625, 0}, rates{16, 0.125, 0})})
 	steadyService(g, auth, "auth: 1/512 s per request", 16, 0.03125, total)

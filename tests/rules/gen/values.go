@@ -109,6 +109,16 @@ func (tl timeline) counters() (req, cpu, alloc *seq) {
 	return req, cpu, alloc
 }
 
+// switchAt is a service at constant rates: `before` until minute at, then `after`.
+func switchAt(at int, before, after rates) func(int) rates {
+	return func(t int) rates {
+		if t >= at {
+			return after
+		}
+		return before
+	}
+}
+
 // add writes a service's three counters (one instance, "i1") into the group.
 func (g *group) addService(s service, comment string, tl timeline) {
 	req, cpu, alloc := tl.counters()
