@@ -1,6 +1,7 @@
-// Every evaluationInterval: what each service's cost model predicts at the
-// current traffic (the fit itself is in baseline.libsonnet), and the recent
-// least-squares fit of CPU on req/s behind CPUNotTrackingLoad.
+// Every evaluationInterval: the recent least-squares fit of CPU on req/s
+// behind CPUNotTrackingLoad. (What the self baseline's cost model predicts at
+// the current traffic is recorded in hotpath-requests-cpu, next to the rates
+// it is compared with.)
 //
 // The recent fit (the epoll busy-loop story: CPU stuck high whatever the
 // traffic). Over loadFitWindow W, with c = CPU and r = req/s (both rate5m):
@@ -33,7 +34,6 @@ local series = import '../lib/series.libsonnet';
   prometheusRules+:: {
     local cfg = $._config,
     local p = (import '../lib/promql.libsonnet')(cfg),
-    local cm = (import '../lib/cost-model.libsonnet')(cfg),
     local key = p.list(p.service),
     local avg(s) = 'avg_over_time(%s[%s])' % [s, cfg.loadFitWindow],
     local c = series.cpu,
@@ -43,75 +43,72 @@ local series = import '../lib/series.libsonnet';
       {
         name: 'hotpath-cost-model',
         interval: cfg.evaluationInterval,
-        rules:
-          cm.model($.hotpathCostModels.cpu).fast
-          + cm.model($.hotpathCostModels.alloc).fast
-          + [
-            {
-              record: series.requestsRecentVariation,
-              expr: p.ratio(
-                'sqrt(clamp_min(%s - on (%s) %s ^ 2, 0))' % [avg(series.requestsSquared), key, avg(r)],
-                avg(r),
-                p.service,
-              ),
+        rules: [
+          {
+            record: series.requestsRecentVariation,
+            expr: p.ratio(
+              'sqrt(clamp_min(%s - on (%s) %s ^ 2, 0))' % [avg(series.requestsSquared), key, avg(r)],
+              avg(r),
+              p.service,
+            ),
+          },
+          {
+            record: series.cpuPerRequestRecentSlope,
+            expr: |||
+              (
+                %(avgCR)s
+                - on (%(key)s)
+                (%(avgC)s * on (%(key)s) %(avgR)s)
+              )
+              / on (%(key)s)
+              ((%(avgRR)s - on (%(key)s) %(avgR)s ^ 2) > 0)
+              and on (%(key)s)
+              %(cv)s >= %(minCV)s
+              and on (%(key)s)
+              %(r)s offset %(window)s
+            ||| % {
+              avgCR: avg(series.cpuTimesRequests),
+              avgC: avg(c),
+              avgR: avg(r),
+              avgRR: avg(series.requestsSquared),
+              cv: series.requestsRecentVariation,
+              minCV: p.num(cfg.loadFitMinVariation),
+              r: r,
+              window: cfg.loadFitWindow,
+              key: key,
             },
-            {
-              record: series.cpuPerRequestRecentSlope,
-              expr: |||
-                (
-                  %(avgCR)s
-                  - on (%(key)s)
-                  (%(avgC)s * on (%(key)s) %(avgR)s)
-                )
-                / on (%(key)s)
-                ((%(avgRR)s - on (%(key)s) %(avgR)s ^ 2) > 0)
-                and on (%(key)s)
-                %(cv)s >= %(minCV)s
-                and on (%(key)s)
-                %(r)s offset %(window)s
-              ||| % {
-                avgCR: avg(series.cpuTimesRequests),
-                avgC: avg(c),
-                avgR: avg(r),
-                avgRR: avg(series.requestsSquared),
-                cv: series.requestsRecentVariation,
-                minCV: p.num(cfg.loadFitMinVariation),
-                r: r,
-                window: cfg.loadFitWindow,
-                key: key,
-              },
+          },
+          {
+            // The lower of the slope now and one window ago (see above).
+            record: series.cpuPerRequestRecentMarginal,
+            expr: |||
+              clamp_min(
+                (%(now)s <= on (%(key)s) %(before)s)
+                or
+                (%(before)s < on (%(key)s) %(now)s)
+                or
+                %(now)s,
+                0
+              )
+            ||| % {
+              now: series.cpuPerRequestRecentSlope,
+              before: '%s offset %s' % [series.cpuPerRequestRecentSlope, cfg.loadFitWindow],
+              key: key,
             },
-            {
-              // The lower of the slope now and one window ago (see above).
-              record: series.cpuPerRequestRecentMarginal,
-              expr: |||
-                clamp_min(
-                  (%(now)s <= on (%(key)s) %(before)s)
-                  or
-                  (%(before)s < on (%(key)s) %(now)s)
-                  or
-                  %(now)s,
-                  0
-                )
-              ||| % {
-                now: series.cpuPerRequestRecentSlope,
-                before: '%s offset %s' % [series.cpuPerRequestRecentSlope, cfg.loadFitWindow],
-                key: key,
-              },
-            },
-            {
-              record: series.cpuRecentFixed,
-              expr: 'clamp_min(%s - on (%s) (%s * on (%s) %s), 0)' % [c, key, series.cpuPerRequestRecentMarginal, key, r],
-            },
-            {
-              record: series.cpuRecentFixedShare,
-              expr: p.ratio(
-                series.cpuRecentFixed,
-                '%s + on (%s) (%s * on (%s) %s)' % [series.cpuRecentFixed, key, series.cpuPerRequestRecentMarginal, key, avg(r)],
-                p.service,
-              ),
-            },
-          ],
+          },
+          {
+            record: series.cpuRecentFixed,
+            expr: 'clamp_min(%s - on (%s) (%s * on (%s) %s), 0)' % [c, key, series.cpuPerRequestRecentMarginal, key, r],
+          },
+          {
+            record: series.cpuRecentFixedShare,
+            expr: p.ratio(
+              series.cpuRecentFixed,
+              '%s + on (%s) (%s * on (%s) %s)' % [series.cpuRecentFixed, key, series.cpuPerRequestRecentMarginal, key, avg(r)],
+              p.service,
+            ),
+          },
+        ],
       },
     ],
   },

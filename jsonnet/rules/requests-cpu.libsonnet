@@ -6,6 +6,7 @@ local series = import '../lib/series.libsonnet';
   prometheusRules+:: {
     local cfg = $._config,
     local p = (import '../lib/promql.libsonnet')(cfg),
+    local cm = (import '../lib/cost-model.libsonnet')(cfg),
 
     // CPU seconds per second per instance, from the process's own counter or
     // from cAdvisor. cAdvisor knows pods, not services: each container's CPU is
@@ -37,50 +38,57 @@ local series = import '../lib/series.libsonnet';
         name: 'hotpath-requests-cpu',
         interval: cfg.evaluationInterval,
         rules: [
-          {
-            record: series.instanceRequests,
-            expr: p.sumBy(p.instance, p.rate(cfg.requestsMetric, [cfg.requestsSelector])),
-          },
-          {
-            record: series.requests,
-            expr: p.sumBy(p.service, series.instanceRequests),
-          },
-          {
-            record: series.instanceCpu,
-            expr: std.rstripChars(instanceCpu, '\n'),
-          },
-          {
-            record: series.cpu,
-            expr: p.sumBy(p.service, series.instanceCpu),
-          },
-          {
-            record: series.instanceCpuPerRequest,
-            expr: p.ratio(series.instanceCpu, series.instanceRequests, p.instance),
-          },
-          {
-            record: series.cpuPerRequest,
-            expr: p.ratio(series.cpu, series.requests, p.service),
-          },
-          // The products behind the recent fit of CPU on req/s (cost-model.libsonnet),
-          // recorded here with c and r of the same evaluation: its averages then
-          // all read samples at the same timestamps, whichever group reads them.
-          {
-            record: series.cpuTimesRequests,
-            expr: '%s * on (%s) %s' % [series.cpu, p.list(p.service), series.requests],
-          },
-          {
-            record: series.requestsSquared,
-            expr: p.and('%s ^ 2' % series.requests, series.cpu, p.service),
-          },
-          {
-            record: series.alloc,
-            expr: p.sumBy(p.service, p.rate(cfg.allocMetric, [cfg.allocSelector])),
-          },
-          {
-            record: series.allocPerRequest,
-            expr: p.ratio(series.alloc, series.requests, p.service),
-          },
-        ],
+                 {
+                   record: series.instanceRequests,
+                   expr: p.sumBy(p.instance, p.rate(cfg.requestsMetric, [cfg.requestsSelector])),
+                 },
+                 {
+                   record: series.requests,
+                   expr: p.sumBy(p.service, series.instanceRequests),
+                 },
+                 {
+                   record: series.instanceCpu,
+                   expr: std.rstripChars(instanceCpu, '\n'),
+                 },
+                 {
+                   record: series.cpu,
+                   expr: p.sumBy(p.service, series.instanceCpu),
+                 },
+                 {
+                   record: series.instanceCpuPerRequest,
+                   expr: p.ratio(series.instanceCpu, series.instanceRequests, p.instance),
+                 },
+                 {
+                   record: series.cpuPerRequest,
+                   expr: p.ratio(series.cpu, series.requests, p.service),
+                 },
+                 // The products behind the recent fit of CPU on req/s (cost-model.libsonnet),
+                 // recorded here with c and r of the same evaluation: its averages then
+                 // all read samples at the same timestamps, whichever group reads them.
+                 {
+                   record: series.cpuTimesRequests,
+                   expr: '%s * on (%s) %s' % [series.cpu, p.list(p.service), series.requests],
+                 },
+                 {
+                   record: series.requestsSquared,
+                   expr: p.and('%s ^ 2' % series.requests, series.cpu, p.service),
+                 },
+                 {
+                   record: series.alloc,
+                   expr: p.sumBy(p.service, p.rate(cfg.allocMetric, [cfg.allocSelector])),
+                 },
+                 {
+                   record: series.allocPerRequest,
+                   expr: p.ratio(series.alloc, series.requests, p.service),
+                 },
+               ]
+               // What each cost model (baseline.libsonnet) predicts at the current
+               // traffic, recorded in the same evaluation as the rates: the alerts
+               // divide CPU and allocations by it, and a prediction from another
+               // group's evaluation lags the request rate by up to one interval,
+               // enough for 1.3-1.5x on a steep traffic ramp by itself.
+               + cm.model($.hotpathCostModels.cpu).fast
+               + cm.model($.hotpathCostModels.alloc).fast,
       },
     ],
   },
