@@ -6,24 +6,41 @@ local header = '# Generated from jsonnet/ by `make generate`. DO NOT EDIT.\n';
 
 local yaml(obj) = header + std.manifestYamlDoc(obj, indent_array_in_object=true, quote_keys=false) + '\n';
 
-function(mixin) {
-  'rules/hotpath-rules.yaml': yaml(mixin.prometheusRules),
-  'rules/hotpath-alerts.yaml': yaml(mixin.prometheusAlerts),
-  // The same groups for prometheus-operator.
-  'rules/hotpath-prometheusrule.yaml': yaml({
-    apiVersion: 'monitoring.coreos.com/v1',
-    kind: 'PrometheusRule',
-    metadata: {
-      name: 'hotpath',
-      labels: { 'app.kubernetes.io/name': 'hotpath', 'app.kubernetes.io/part-of': 'hotpath' },
-    },
-    spec: { groups: mixin.prometheusRules.groups + mixin.prometheusAlerts.groups },
-  }),
-} + {
-  ['dashboards/' + name]: std.manifestJsonEx(mixin.grafanaDashboards[name], '  ') + '\n'
-  for name in std.objectFields(mixin.grafanaDashboards)
-} + {
-  // The same dashboards for Grafana's UI import (lib/import.libsonnet says why).
-  ['dashboards/import/' + name]: std.manifestJsonEx(importFlavour(mixin.grafanaDashboards[name]), '  ') + '\n'
-  for name in std.objectFields(mixin.grafanaDashboards)
-}
+// std.manifestYamlDoc writes a string as a `|` block only when it ends with a
+// newline; any other multi-line expr would become one quoted line full of \n.
+local readableExprs(groups) = {
+  groups: [
+    g {
+      rules: [
+        r + (if std.member(r.expr, '\n') && !std.endsWith(r.expr, '\n') then { expr: r.expr + '\n' } else {})
+        for r in g.rules
+      ],
+    }
+    for g in groups.groups
+  ],
+};
+
+function(mixin)
+  local rules = readableExprs(mixin.prometheusRules);
+  local alerts = readableExprs(mixin.prometheusAlerts);
+  {
+    'rules/hotpath-rules.yaml': yaml(rules),
+    'rules/hotpath-alerts.yaml': yaml(alerts),
+    // The same groups for prometheus-operator.
+    'rules/hotpath-prometheusrule.yaml': yaml({
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'PrometheusRule',
+      metadata: {
+        name: 'hotpath',
+        labels: { 'app.kubernetes.io/name': 'hotpath', 'app.kubernetes.io/part-of': 'hotpath' },
+      },
+      spec: { groups: rules.groups + alerts.groups },
+    }),
+  } + {
+    ['dashboards/' + name]: std.manifestJsonEx(mixin.grafanaDashboards[name], '  ') + '\n'
+    for name in std.objectFields(mixin.grafanaDashboards)
+  } + {
+    // The same dashboards for Grafana's UI import (lib/import.libsonnet says why).
+    ['dashboards/import/' + name]: std.manifestJsonEx(importFlavour(mixin.grafanaDashboards[name]), '  ') + '\n'
+    for name in std.objectFields(mixin.grafanaDashboards)
+  }
