@@ -104,6 +104,37 @@ func TestProfileMergesTheProfilesOverlappingTheWindow(t *testing.T) {
 	}
 }
 
+// Instances of one service (targets with the same name) are one service, as
+// a Pyroscope query on service_name merges them: an outlier instance's extra
+// work shows in the service's profile.
+func TestInstancesOfAServiceMerge(t *testing.T) {
+	s := New(time.Hour, 1<<20)
+	s.now = func() time.Time { return t0.Add(time.Minute) }
+	for i, v := range []map[string]int64{{"serve": 1e8}, {"serve": 1e8}, {"serve": 1e8, "sha256": 4e8}} {
+		// Three instances collecting over the same 10 s, slightly staggered.
+		start := t0.Add(time.Duration(i) * time.Second)
+		s.Add(Entry{Service: "catalog", Kind: KindCPU, Start: start, End: start.Add(10 * time.Second), Data: cpuProfile(t, v)})
+	}
+	if got := s.Services(); len(got) != 1 || got[0].Coverage["cpu"].Profiles != 3 {
+		t.Fatalf("services %+v, want catalog with 3 profiles", got)
+	}
+	resp, body := query(t, Handler(s), fmt.Sprintf("service=catalog&type=cpu&from=%d&to=%d", ms(0), ms(20*time.Second)))
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	p, err := profile.Parse(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, smp := range p.Sample {
+		got[smp.Location[0].Line[0].Function.Name] += smp.Value[0]
+	}
+	if want := map[string]int64{"serve": 3e8, "sha256": 4e8}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("merged %v, want %v", got, want)
+	}
+}
+
 // Bad parameters are 400s that say what is wrong; an unknown service and an
 // empty window are 404s that say which.
 func TestProfileErrorsSayWhatIsWrong(t *testing.T) {

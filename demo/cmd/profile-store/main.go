@@ -27,7 +27,7 @@ import (
 
 func main() {
 	var specs []string
-	flag.Func("target", "SERVICE=BASE_URL of a service serving /debug/pprof/, repeatable", func(v string) error { specs = append(specs, v); return nil })
+	flag.Func("target", "SERVICE=BASE_URL of a service serving /debug/pprof/, repeatable; a SERVICE named twice is one service's instances, merged in its profiles", func(v string) error { specs = append(specs, v); return nil })
 	listen := flag.String("listen", "127.0.0.1:9190", "address to serve the query API on")
 	window := flag.Duration("window", 10*time.Second, "length of each collected profile (whole seconds)")
 	retention := flag.Duration("retention", 3*time.Hour, "how long profiles are kept")
