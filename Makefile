@@ -100,13 +100,23 @@ demo-bin:
 	@echo "==> build: hotpath-demo, the orchestrator (demo/cmd/hotpath-demo)"
 	@cd demo && go build -o ../$(DEMO_BIN)/hotpath-demo ./cmd/hotpath-demo
 
+# make demo: the panel sandbox needs plugin/dist (make plugin) and node, not Chromium. When the
+# plugin does not build, the playground says so and runs without the sandbox.
 .PHONY: demo
-demo: tools demo-bin ## the playground: services, cAdvisor, real Prometheus with rules/ unchanged over a backfilled day, incidents on a schedule, live status table (Ctrl-C stops it; DEMO_FLAGS='-h' lists flags)
-	@$(DEMO_BIN)/hotpath-demo run $(DEMO_FLAGS)
+demo: tools demo-bin ## the playground: services, cAdvisor, real Prometheus with rules/ unchanged over a backfilled day, incidents on a schedule, live status table, the panel sandbox (Ctrl-C stops it; DEMO_FLAGS='-h' lists flags)
+	@off=; $(MAKE) --no-print-directory plugin || off="make plugin failed (its output is above): the panel sandbox needs plugin/dist"; \
+	$(DEMO_BIN)/hotpath-demo run $${off:+-sandbox-off "$$off"} $(DEMO_FLAGS)
 
+# make demo-test: the sandbox and its Chromium check (tests/browser/demo-check.mjs) are part of the
+# test, so the plugin and Chromium are hard prerequisites.
 .PHONY: demo-test
-demo-test: tools demo-bin ## the playground as a test: demo overlay (only for: shortened), every incident at once, each alert must fire for the right service within 10 min; writes demo/demo-test-results.md
+demo-test: tools demo-bin plugin ## the playground as a test: demo overlay (only for: shortened), every incident at once, each alert must fire for the right service within 10 min, then the sandbox in Chromium must show each incident's function in the diff; writes demo/demo-test-results.md
+	@tools/install-chromium.sh
 	@trap '$(DEMO_BIN)/hotpath-demo clean -only demo-test' EXIT; $(DEMO_BIN)/hotpath-demo test $(DEMO_TEST_FLAGS)
+
+.PHONY: demo-screenshots
+demo-screenshots: demo-bin ## copy the last passing demo-test's diff screenshots (println, epoll, gzip) into docs/img/ for the README; commit them yourself
+	@$(DEMO_BIN)/hotpath-demo screenshots -from .cache/demo-test/browser-check -to docs/img
 
 .PHONY: demo-incident
 demo-incident: demo-bin ## switch one incident of the running playground by hand: make demo-incident NAME=println|epoll|cfs|gzip|outlier ON=1|0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,8 +115,15 @@ type TestReport struct {
 	Violations []string
 	// AlsoFired are other alerts that fired for an incident's service (e.g.
 	// the api's own CPUPerRequestRegression): true, and not asserted.
-	AlsoFired    []string
+	AlsoFired []string
+	// BrowserCheck is the browser check's outcome: "passed", "FAILED: ..."
+	// or "not run: ..."; BrowserLines its verdict lines (one per story and
+	// the last one), BrowserTook how long it ran, BrowserOut where its
+	// screenshots are.
 	BrowserCheck string
+	BrowserLines []string
+	BrowserTook  time.Duration
+	BrowserOut   string
 	// CostCheck is each service's live CPU and allocations over what the
 	// backfilled cost model predicts, at the end of the normal phase.
 	CostCheck string
@@ -139,11 +147,14 @@ type TestOptions struct {
 	Normal time.Duration // normal traffic before the incidents
 	Within time.Duration // each alert must fire within this of its incident's start
 	Poll   time.Duration
-	// BrowserCheck is the seam for the sandbox's Chromium check (issue 5):
-	// a command run once every alert fired, with HOTPATH_PROMETHEUS_URL,
-	// HOTPATH_PROFILES_URL, HOTPATH_SANDBOX_URL and HOTPATH_INCIDENTS (a
-	// JSON file: each story's service, alert and start/end in unix ms).
+	// BrowserCheck is the sandbox's Chromium check (tests/browser/demo-check.mjs
+	// by default): a command run once every alert fired, with
+	// HOTPATH_PROMETHEUS_URL, HOTPATH_PROFILES_URL, HOTPATH_SANDBOX_URL and
+	// HOTPATH_INCIDENTS (a JSON file: each story's service, alert and
+	// start/end in unix ms). "{out}" in its argv is replaced by BrowserOut,
+	// emptied first, where it saves its screenshots. Empty: not run.
 	BrowserCheck []string
+	BrowserOut   string
 }
 
 // RunTest runs demo-test's compressed schedule on the live world: normal
@@ -268,13 +279,21 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 	if err != nil {
 		return rep, err
 	}
-	if len(to.BrowserCheck) > 0 {
-		_ = o.step("browser check (the sandbox in Chromium)", func() error {
-			rep.BrowserCheck = o.browserCheck(ctx, to.BrowserCheck, rep)
+	switch {
+	case len(to.BrowserCheck) == 0:
+		rep.BrowserCheck = "not run (-browser-check '')"
+	case o.SandboxAt == "":
+		rep.BrowserCheck = "FAILED: no sandbox to check: " + o.SandboxOff
+	case o.SandboxExited() != "":
+		rep.BrowserCheck = "FAILED: the sandbox " + o.SandboxExited()
+	default:
+		rep.BrowserOut = to.BrowserOut
+		_ = o.step("browser check: the sandbox in Chromium, each incident's window against its baseline", func() error {
+			began := time.Now()
+			rep.BrowserCheck = o.browserCheck(ctx, to.BrowserCheck, to.BrowserOut, rep)
+			rep.BrowserTook = time.Since(began)
 			return nil
 		})
-	} else {
-		rep.BrowserCheck = "not run: the sandbox and its Chromium check come with the plugin (issue 5); seam: hotpath-demo test -browser-check CMD"
 	}
 	return rep, nil
 }
@@ -301,7 +320,10 @@ func (o *Orchestrator) costCheck(ctx context.Context) string {
 	return strings.Join(parts, "; ")
 }
 
-func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, rep *TestReport) string {
+// browserCheck runs the check command with the incidents' windows (each
+// from the incidents' start to now) and returns its outcome; its verdict
+// lines ("demo-check: ...") go into rep.BrowserLines.
+func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir string, rep *TestReport) string {
 	type incident struct {
 		Story, Service, Alert string
 		FromMs, ToMs          int64
@@ -316,20 +338,58 @@ func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, rep *Tes
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return "FAILED: " + err.Error()
 	}
+	if outDir != "" {
+		// Only this run's screenshots: `make demo-screenshots` copies from here.
+		if err := os.RemoveAll(outDir); err != nil {
+			return "FAILED: " + err.Error()
+		}
+	}
+	r := strings.NewReplacer("{out}", outDir)
+	args := make([]string, len(argv))
+	for i, a := range argv {
+		args[i] = r.Replace(a)
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Dir = o.Opt.Root
 	cmd.Env = append(os.Environ(),
 		"HOTPATH_PROMETHEUS_URL="+o.Prom.URL,
 		fmt.Sprintf("HOTPATH_PROFILES_URL=http://127.0.0.1:%d", o.World.Ports.Profiles),
 		"HOTPATH_SANDBOX_URL="+o.SandboxAt,
 		"HOTPATH_INCIDENTS="+path)
-	cmd.Stdout, cmd.Stderr = o.Opt.Out, o.Opt.Out
-	if err := cmd.Run(); err != nil {
+	var out strings.Builder
+	cmd.Stdout = io.MultiWriter(o.Opt.Out, &out)
+	cmd.Stderr = cmd.Stdout
+	err := cmd.Run()
+	rep.BrowserLines = verdictLines(out.String())
+	if err != nil {
 		return "FAILED: " + err.Error()
 	}
 	return "passed"
+}
+
+// verdictLines are the check's "demo-check: ..." lines, or, from another
+// command, its last lines.
+func verdictLines(out string) []string {
+	var lines, all []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if l == "" {
+			continue
+		}
+		all = append(all, l)
+		if strings.HasPrefix(l, "demo-check:") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 && len(all) > 5 {
+		return all[len(all)-5:]
+	}
+	if len(lines) == 0 {
+		return all
+	}
+	return lines
 }
 
 // Diagnose writes the series behind every alert that did not fire as
@@ -441,8 +501,87 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 	for _, v := range rep.AlsoFired {
 		fmt.Fprintf(&b, "- %s\n", v)
 	}
-	fmt.Fprintf(&b, "\n## Browser check\n\n%s\n", rep.BrowserCheck)
+	fmt.Fprintf(&b, "\n## Browser check: the panel sandbox in Chromium\n\n")
+	if rep.BrowserTook > 0 {
+		fmt.Fprintf(&b, "**%s** in %s, once every alert had fired: for each story, `tests/browser/demo-check.mjs` opens the sandbox "+
+			"(the built plugin on this run's Prometheus and profile-store), drags the incident's window (from the incidents' start to the check) "+
+			"on the panel's strip, lets the panel pick the baseline before it, switches to the diff and checks the biggest increase against "+
+			"the story's function.\n", rep.BrowserCheck, rep.BrowserTook.Round(time.Second))
+	} else {
+		fmt.Fprintf(&b, "%s\n", rep.BrowserCheck)
+	}
+	if len(rep.BrowserLines) > 0 {
+		fmt.Fprintf(&b, "\n```text\n%s\n```\n", strings.Join(rep.BrowserLines, "\n"))
+	}
+	if rep.BrowserOut != "" {
+		rel, err := filepath.Rel(o.Opt.Root, rep.BrowserOut)
+		if err != nil {
+			rel = rep.BrowserOut
+		}
+		fmt.Fprintf(&b, "\nScreenshots: `%s/` (not committed); `make demo-screenshots` copies the println, epoll and gzip diffs of a passing run into `docs/img/` for the README.\n", rel)
+	}
+	old, _ := os.ReadFile(path)
+	fmt.Fprintf(&b, "\n## Recent runs (newest first; a row per run, kept from the previous file)\n\n")
+	fmt.Fprintf(&b, "| started | result | total | %s | browser check |\n|---|---|---|%s---|\n", strings.Join(Stories, " | "), strings.Repeat("---|", len(Stories)))
+	fmt.Fprintf(&b, "%s\n", runRow(rep, status))
+	for i, row := range recentRows(string(old)) {
+		if i >= 9 {
+			break
+		}
+		fmt.Fprintf(&b, "%s\n", row)
+	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// runRow is the run's row of the recent runs table: each story's time to
+// fire, the browser check's outcome and duration.
+func runRow(rep *TestReport, status string) string {
+	cells := []string{rep.Started.UTC().Format("2006-01-02 15:04 UTC"), status, rep.Total.Round(time.Second).String()}
+	fired := map[string]string{}
+	for _, r := range rep.Results {
+		fired[r.Story] = "did not fire"
+		if r.Fired {
+			fired[r.Story] = r.After.Round(time.Second).String()
+		}
+	}
+	for _, st := range Stories {
+		c := fired[st]
+		if c == "" {
+			c = "not run"
+		}
+		cells = append(cells, c)
+	}
+	bc := rep.BrowserCheck
+	if i := strings.Index(bc, ":"); i > 0 {
+		bc = bc[:i]
+	}
+	if rep.BrowserTook > 0 {
+		counts := map[string]int{}
+		for _, l := range rep.BrowserLines {
+			for _, v := range []string{"PASS", "FAIL", "SKIP"} {
+				if strings.HasPrefix(l, "demo-check: "+v+" ") {
+					counts[v]++
+				}
+			}
+		}
+		bc = fmt.Sprintf("%s in %s (%d pass, %d fail, %d skip)", bc, rep.BrowserTook.Round(time.Second), counts["PASS"], counts["FAIL"], counts["SKIP"])
+	}
+	return "| " + strings.Join(append(cells, bc), " | ") + " |"
+}
+
+// recentRows are the rows of the recent runs table of a previous results file.
+func recentRows(old string) []string {
+	i := strings.Index(old, "\n## Recent runs")
+	if i < 0 {
+		return nil
+	}
+	var rows []string
+	for _, l := range strings.Split(old[i:], "\n") {
+		if strings.HasPrefix(l, "| 2") {
+			rows = append(rows, l)
+		}
+	}
+	return rows
 }
 
 func numCPU() int { return runtime.NumCPU() }

@@ -93,10 +93,13 @@ func (o *Orchestrator) header(b *strings.Builder, lo LiveOptions, next int) {
 	fmt.Fprintf(b, "hotpath playground: live for %s, stops by itself in %s; Ctrl-C stops every process and removes the cgroups\n", up, left)
 	fmt.Fprintf(b, "  Prometheus  %s  (alerts: %s/alerts)\n", o.Prom.URL, o.Prom.URL)
 	fmt.Fprintf(b, "  profiles    http://127.0.0.1:%d/services  (profile store, a stand-in for Pyroscope)\n", o.World.Ports.Profiles)
-	if o.SandboxAt != "" {
-		fmt.Fprintf(b, "  sandbox     %s\n", o.SandboxAt)
-	} else {
-		fmt.Fprintf(b, "  sandbox     not yet: the panel sandbox comes with the plugin (issue 5); hotpath-demo run -sandbox CMD starts it\n")
+	switch exited := o.SandboxExited(); {
+	case exited != "":
+		fmt.Fprintf(b, "  sandbox     %s %s (log: %s)\n", o.SandboxAt, exited, o.sandboxProc.Log)
+	case o.SandboxAt != "":
+		fmt.Fprintf(b, "  sandbox     %s  (the built panel on this world: pick a service, drag a window on the strip, Diff; profiles since the start only)\n", o.SandboxAt)
+	default:
+		fmt.Fprintf(b, "  sandbox     off: %s\n", o.SandboxOff)
 	}
 	if lo.RuleNote != "" {
 		fmt.Fprintf(b, "  rules       %s\n", lo.RuleNote)

@@ -33,11 +33,19 @@ type Options struct {
 	CalSettle, CalMeasure time.Duration
 	// NoCgroups runs without cgroups even where they are writable.
 	NoCgroups bool
-	// Sandbox is an optional extra process started once Prometheus is live
-	// (the panel sandbox of issue 5). Its argv may use {prometheus},
-	// {profiles} and {addr}; it is printed as the sandbox URL.
+	// Sandbox is an optional extra process started once Prometheus is live:
+	// the panel sandbox (tests/browser/sandbox.mjs), the built plugin on the
+	// world's live data. Its argv may use {prometheus}, {profiles} and
+	// {addr}; it is printed as the sandbox URL. Empty: no sandbox.
 	Sandbox []string
-	Out     io.Writer
+	// SandboxOff says why there is no sandbox (e.g. `make plugin` failed):
+	// printed in the header instead of its URL.
+	SandboxOff string
+	// SandboxRequired makes a sandbox that does not come up an error (the
+	// test's browser check needs it); otherwise the playground says why and
+	// runs without it.
+	SandboxRequired bool
+	Out             io.Writer
 }
 
 // Orchestrator starts the world, backfills its history and takes it down.
@@ -55,12 +63,16 @@ type Orchestrator struct {
 	LiveAt    time.Time // the rules went live
 	Timings   map[string]time.Duration
 	timingKey []string
-	SandboxAt string
+	// SandboxAt is the sandbox's URL once it answers; SandboxOff why there
+	// is none (from Options, or its start failed).
+	SandboxAt   string
+	SandboxOff  string
+	sandboxProc *Proc
 }
 
 // New prepares an orchestrator; nothing runs yet.
 func New(opt Options, w *World) *Orchestrator {
-	return &Orchestrator{Opt: opt, World: w, Timings: map[string]time.Duration{}}
+	return &Orchestrator{Opt: opt, World: w, Timings: map[string]time.Duration{}, SandboxOff: opt.SandboxOff}
 }
 
 func (o *Orchestrator) logf(format string, args ...any) {
@@ -168,7 +180,11 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 		} else {
 			o.logf("    cgroups writable: groups under /sys/fs/cgroup/cpu/%s", o.World.CgroupParent)
 		}
-		return o.World.CheckPorts()
+		var extra map[int]string
+		if len(o.Opt.Sandbox) > 0 {
+			extra = map[int]string{o.World.Ports.Sandbox: "the panel sandbox (tests/browser/sandbox.mjs)"}
+		}
+		return o.World.CheckPortsWith(extra)
 	})
 	if err != nil {
 		return err
@@ -285,7 +301,7 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return o.startSandbox()
+	return o.startSandbox(ctx)
 }
 
 func (o *Orchestrator) takeLock() error {
@@ -408,17 +424,14 @@ func (o *Orchestrator) startSidecars(ctx context.Context) error {
 	return nil
 }
 
-// profileTargets names each instance for the profile store: the job, or
-// job-N for a service with several instances.
+// profileTargets names each instance for the profile store by its job: the
+// store merges a service's instances, as a Pyroscope query on service_name
+// does, so the outlier instance's extra work shows in its service's profile.
 func (o *Orchestrator) profileTargets() []string {
 	var out []string
 	for _, s := range o.World.Services {
-		for i, in := range s.Instances {
-			name := s.Job
-			if len(s.Instances) > 1 {
-				name = fmt.Sprintf("%s-%d", s.Job, i)
-			}
-			out = append(out, name+"="+in.URL())
+		for _, in := range s.Instances {
+			out = append(out, s.Job+"="+in.URL())
 		}
 	}
 	return out
@@ -433,22 +446,74 @@ func (o *Orchestrator) startLoad() error {
 	return err
 }
 
-func (o *Orchestrator) startSandbox() error {
+// startSandbox starts the panel sandbox once Prometheus is live and waits
+// until it answers (it bundles its page first: seconds to a minute). When it
+// does not come up, the playground says why and runs without it, unless it is
+// required (demo-test).
+func (o *Orchestrator) startSandbox(ctx context.Context) error {
 	if len(o.Opt.Sandbox) == 0 {
+		if o.SandboxOff == "" {
+			o.SandboxOff = "not started (-sandbox '')"
+		}
 		return nil
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Sandbox)
-	r := strings.NewReplacer("{prometheus}", o.Prom.URL, "{profiles}", fmt.Sprintf("http://127.0.0.1:%d", o.World.Ports.Profiles), "{addr}", addr)
-	argv := make([]string, len(o.Opt.Sandbox))
-	for i, a := range o.Opt.Sandbox {
-		argv[i] = r.Replace(a)
+	profiles := fmt.Sprintf("http://127.0.0.1:%d", o.World.Ports.Profiles)
+	err := o.step("sandbox: the built panel on live Prometheus and profile-store ("+strings.Join(o.Opt.Sandbox, " ")+")", func() error {
+		r := strings.NewReplacer("{prometheus}", o.Prom.URL, "{profiles}", profiles, "{addr}", addr)
+		argv := make([]string, len(o.Opt.Sandbox))
+		for i, a := range o.Opt.Sandbox {
+			argv[i] = r.Replace(a)
+		}
+		env := []string{"HOTPATH_PROMETHEUS_URL=" + o.Prom.URL, "HOTPATH_PROFILES_URL=" + profiles, "HOTPATH_SANDBOX_ADDR=" + addr}
+		proc, err := o.Sup.Start("sandbox", false, env, argv...)
+		if err != nil {
+			return err
+		}
+		o.sandboxProc = proc
+		if err := waitHTTP(ctx, proc, "http://"+addr+"/api/config", 3*time.Minute); err != nil {
+			o.Sup.Stop(proc, 5*time.Second)
+			return fmt.Errorf("the sandbox did not come up: %w", err)
+		}
+		o.SandboxAt = "http://" + addr + "/"
+		o.logf("    %-10s %s (the built panel; the page stands in for Grafana, profile-store for Pyroscope)", "sandbox", o.SandboxAt)
+		return nil
+	})
+	if err != nil {
+		if o.Opt.SandboxRequired || ctx.Err() != nil {
+			return err
+		}
+		o.SandboxOff = fmt.Sprintf("%v (log: %s)", firstLine(err.Error()), filepath.Join(o.Sup.LogDir, "sandbox.log"))
+		o.logf("    NOTE: running without the panel sandbox: %v", err)
 	}
-	env := []string{"HOTPATH_PROMETHEUS_URL=" + o.Prom.URL, fmt.Sprintf("HOTPATH_PROFILES_URL=http://127.0.0.1:%d", o.World.Ports.Profiles), "HOTPATH_SANDBOX_ADDR=" + addr}
-	if _, err := o.Sup.Start("sandbox", false, env, argv...); err != nil {
-		return err
-	}
-	o.SandboxAt = "http://" + addr
 	return nil
+}
+
+// SandboxExited says why the sandbox stopped by itself ("" while it runs,
+// or when there is none).
+func (o *Orchestrator) SandboxExited() string {
+	if o.sandboxProc == nil || o.SandboxAt == "" {
+		return ""
+	}
+	if done, err := o.sandboxProc.Exited(); done {
+		return fmt.Sprintf("exited (%v): %s", err, lastLine(o.sandboxProc.Tail(600)))
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSuffix(s[:i], ":")
+	}
+	return s
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
 }
 
 // waitHTTP waits until url answers 200, failing early with the process's
@@ -479,11 +544,12 @@ func waitHTTP(ctx context.Context, proc *Proc, url string, timeout time.Duration
 }
 
 // Watch returns an error as soon as a supervised process exits by itself
-// (the load generator is allowed to finish).
+// (the load generator is allowed to finish; the sandbox is an add-on: the
+// header says when it stopped, and the browser check fails without it).
 func (o *Orchestrator) Watch(ctx context.Context) error {
 	for {
 		for _, p := range o.Sup.Procs() {
-			if done, err := p.Exited(); done && p.Name != "loadgen" {
+			if done, err := p.Exited(); done && p.Name != "loadgen" && p.Name != "sandbox" {
 				return fmt.Errorf("%s exited unexpectedly (%v):\n%s", p.Name, err, p.Tail(1500))
 			}
 		}

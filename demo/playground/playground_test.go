@@ -2,7 +2,11 @@ package playground
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"image"
+	"image/color"
+	"image/png"
 	"math"
 	"net"
 	"os"
@@ -457,15 +461,123 @@ func TestBrowserCheckSeam(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := &TestReport{IncidentsOn: time.Now().Add(-5 * time.Minute), Results: []Fired{{Expectation: Expectation{Story: "println", Alert: "CPUPerRequestAboveUpstream"}, Fired: true}}}
-	check := `test "$HOTPATH_PROMETHEUS_URL" = http://127.0.0.1:1 && grep -q '"Service": "api"' "$HOTPATH_INCIDENTS" && grep -q FromMs "$HOTPATH_INCIDENTS"`
+	check := `test "$HOTPATH_PROMETHEUS_URL" = http://127.0.0.1:1 && grep -q '"Service": "api"' "$HOTPATH_INCIDENTS" && grep -q FromMs "$HOTPATH_INCIDENTS" && ` +
+		`test ! -e "$1/stale.png" && echo noise && echo 'demo-check: PASS println/api (cpu): the biggest increase is text.appendString' && echo 'demo-check: PASS: 1 check passed'`
 	var out strings.Builder
 	o.Opt.Out = &out
-	if got := o.browserCheck(context.Background(), []string{"sh", "-c", check}, rep); got != "passed" {
+	shots := filepath.Join(dir, "shots")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(shots, "stale.png"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.browserCheck(context.Background(), []string{"sh", "-c", check, "sh", "{out}"}, shots, rep); got != "passed" {
 		b, _ := os.ReadFile(filepath.Join(dir, "run", "incidents.json"))
 		t.Errorf("%s\n%s\n%s", got, out.String(), b)
 	}
-	rep.BrowserCheck = o.browserCheck(context.Background(), []string{"false"}, rep)
+	if len(rep.BrowserLines) != 2 || !strings.Contains(rep.BrowserLines[0], "PASS println/api") {
+		t.Errorf("verdict lines %q: want the two demo-check lines", rep.BrowserLines)
+	}
+	rep.BrowserCheck, rep.BrowserTook = "passed", time.Minute
+	if row := runRow(rep, "PASSED"); !strings.Contains(row, "| passed in 1m0s (1 pass, 0 fail, 0 skip) |") || !strings.Contains(row, "| PASSED | 0s | 0s | not run |") {
+		t.Errorf("row %q", row)
+	}
+	if rows := recentRows("x\n## Recent runs (newest first)\n\n| started | a |\n|---|---|\n| 2026-11-22 05:23 UTC | PASSED |\n"); len(rows) != 1 || !strings.HasPrefix(rows[0], "| 2026-11-22") {
+		t.Errorf("recent rows %q", rows)
+	}
+	rep.BrowserCheck = o.browserCheck(context.Background(), []string{"false"}, "", rep)
 	if !strings.HasPrefix(rep.BrowserCheck, "FAILED") || rep.Passed() {
 		t.Errorf("a failing check: %q, passed %v", rep.BrowserCheck, rep.Passed())
+	}
+}
+
+// A node process (the sandbox) recorded in the pid file is killed only while
+// that pid still runs node: a system directory is no "same bin directory".
+func TestSameExeOnlyTrustsTheDemoBinDir(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep binary")
+	}
+	cmd := exec.Command(sleep, "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	if !sameExe(cmd.Process.Pid, sleep) {
+		t.Errorf("sleep (pid %d) is %s", cmd.Process.Pid, sleep)
+	}
+	if sameExe(cmd.Process.Pid, filepath.Join(filepath.Dir(sleep), "node-that-is-not-sleep")) {
+		t.Error("another program in the same system directory must not count as ours")
+	}
+	bin := t.TempDir()
+	for _, f := range []string{"hotpath-demo", "cgroup-helper"} {
+		if err := os.WriteFile(filepath.Join(bin, f), nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sameExe(cmd.Process.Pid, filepath.Join(bin, "cgroup-helper")) {
+		t.Error("a demo bin directory vouches only for its own programs")
+	}
+}
+
+// The README's pictures come only from a passing check, reduced to a palette.
+func TestCopyScreenshots(t *testing.T) {
+	dir := t.TempDir()
+	img := image.NewRGBA(image.Rect(0, 0, 40, 30))
+	for y := 0; y < 30; y++ {
+		for x := 0; x < 40; x++ {
+			img.Set(x, y, color.RGBA{uint8(x * 6), uint8(y * 8), uint8(x * y), 255}) // 1200 colours
+		}
+	}
+	var results []map[string]any
+	for _, story := range []string{"println", "epoll", "gzip", "cfs"} {
+		p := filepath.Join(dir, story+"-svc-3-diff.png")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := png.Encode(f, img); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		r := map[string]any{"name": story + "/svc", "ok": true, "verdict": "the biggest increase is x", "screenshots": []string{filepath.Join(dir, "a-1-strip.png"), p}}
+		if story == "cfs" {
+			r = map[string]any{"name": "cfs/worker", "ok": true, "skipped": "not a code path"}
+		}
+		results = append(results, r)
+	}
+	write := func() {
+		b, _ := json.Marshal(results)
+		if err := os.WriteFile(filepath.Join(dir, "result.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write()
+	to := filepath.Join(dir, "img")
+	shots, err := CopyScreenshots(dir, to, ReadmeShots)
+	if err != nil || len(shots) != 3 {
+		t.Fatalf("%v %v", shots, err)
+	}
+	f, err := os.Open(filepath.Join(to, "playground-gzip-diff.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := png.Decode(f)
+	f.Close()
+	if p, ok := got.(*image.Paletted); err != nil || !ok || len(p.Palette) > 256 || p.Bounds() != img.Bounds() {
+		t.Errorf("want a paletted 40x30 PNG: %T %v", got, err)
+	}
+	if _, err := CopyScreenshots(dir, to, []string{"cfs"}); err == nil || !strings.Contains(err.Error(), "skipped") {
+		t.Errorf("a skipped story has no picture: %v", err)
+	}
+	results[1]["ok"] = false
+	write()
+	_ = os.RemoveAll(to)
+	if _, err := CopyScreenshots(dir, to, ReadmeShots); err == nil || !strings.Contains(err.Error(), "failed epoll") {
+		t.Errorf("a failed check: %v", err)
+	}
+	if _, err := os.Stat(to); !errors.Is(err, os.ErrNotExist) {
+		t.Error("nothing is copied when one story failed")
 	}
 }

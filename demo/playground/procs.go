@@ -225,7 +225,16 @@ func sameExe(pid int, exe string) bool {
 	if link == exe {
 		return true
 	}
-	// Every binary the playground starts lives in one bin directory (or is
-	// the pinned prometheus).
-	return filepath.Dir(link) == filepath.Dir(exe)
+	if real, err := filepath.EvalSymlinks(exe); err == nil && link == real {
+		return true
+	}
+	// cgroup-helper exec-in exec's the service: both live in the demo's own
+	// bin directory (the one that holds hotpath-demo). Only there: the
+	// sandbox runs node from a system directory, where another program on a
+	// reused pid is not ours.
+	dir := filepath.Dir(exe)
+	if _, err := os.Stat(filepath.Join(dir, "hotpath-demo")); err != nil {
+		return false
+	}
+	return filepath.Dir(link) == dir
 }

@@ -158,8 +158,14 @@ func (w *World) PortUse() map[int]string {
 
 // CheckPorts fails on the first port already in use, naming it and what was
 // supposed to run there.
-func (w *World) CheckPorts() error {
+func (w *World) CheckPorts() error { return w.CheckPortsWith(nil) }
+
+// CheckPortsWith checks the world's ports and extra ones (the sandbox's).
+func (w *World) CheckPortsWith(extra map[int]string) error {
 	use := w.PortUse()
+	for p, what := range extra {
+		use[p] = what
+	}
 	ports := make([]int, 0, len(use))
 	for p := range use {
 		ports = append(ports, p)

@@ -6,6 +6,7 @@
 //	                       (only `for:` shortened), every incident at once, alerts asserted
 //	hotpath-demo incident NAME on|off   switch one incident of the running playground by hand
 //	hotpath-demo clean     stop what a killed run left running and remove its cgroups
+//	hotpath-demo screenshots   copy the last demo-test's browser-check diffs into docs/img
 //
 // Run it from the repository root (the Makefile does); -h after a
 // subcommand lists its flags.
@@ -30,6 +31,14 @@ import (
 
 const overlayEntry = "demo/overlay-short-for.jsonnet"
 
+// The panel sandbox and its Chromium check (tests/browser/README.md). Both
+// need plugin/dist (make plugin); the check also needs Chromium
+// (tools/install-chromium.sh). The Makefile targets provide them.
+const (
+	defaultSandbox      = "node tests/browser/sandbox.mjs --prometheus {prometheus} --profiles {profiles} --listen {addr}"
+	defaultBrowserCheck = "node tests/browser/demo-check.mjs --out {out}"
+)
+
 func main() {
 	if len(os.Args) < 2 {
 		usage()
@@ -52,13 +61,15 @@ func main() {
 		os.Exit(incident(root, os.Args[2:]))
 	case "clean":
 		os.Exit(clean(root, os.Args[2:]))
+	case "screenshots":
+		os.Exit(screenshots(root, os.Args[2:]))
 	default:
 		usage()
 	}
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: hotpath-demo run|test|incident NAME on|off|clean [flags]")
+	fmt.Fprintln(os.Stderr, "usage: hotpath-demo run|test|incident NAME on|off|clean|screenshots [flags]")
 	os.Exit(2)
 }
 
@@ -108,8 +119,9 @@ func run(root string, args []string) int {
 	off := fs.Duration("off", 5*time.Minute, "pause after each incident")
 	history := fs.Duration("history", 24*time.Hour, "normal history backfilled before the start")
 	noCgroups := fs.Bool("no-cgroups", false, "run without cgroups (no CFS incident) even where they are writable")
-	sandbox := fs.String("sandbox", "", "command of an extra process started once Prometheus is live, served as the sandbox "+
-		"({prometheus}, {profiles}, {addr} are replaced; the panel sandbox of issue 5 plugs in here)")
+	sandbox := fs.String("sandbox", defaultSandbox, "the panel sandbox: a process started once Prometheus is live, its URL shown in the header "+
+		"({prometheus}, {profiles}, {addr} are replaced; '' for none)")
+	sandboxOff := fs.String("sandbox-off", "", "run without the sandbox, saying why (the Makefile passes it when make plugin failed)")
 	refresh := fs.Duration("refresh", 10*time.Second, "status table refresh")
 	_ = fs.Parse(args)
 
@@ -129,13 +141,20 @@ func run(root string, args []string) int {
 		RuleFiles: []string{filepath.Join(root, "rules", "hotpath-rules.yaml"), filepath.Join(root, "rules", "hotpath-alerts.yaml")},
 		Duration:  *duration, History: *history,
 		CalSettle: 5 * time.Second, CalMeasure: 30 * time.Second,
-		NoCgroups: *noCgroups, Sandbox: splitCmd(*sandbox), Out: os.Stdout,
+		NoCgroups: *noCgroups, Sandbox: splitCmd(*sandbox), SandboxOff: *sandboxOff, Out: os.Stdout,
 	}, w)
+	if *sandboxOff != "" {
+		o.Opt.Sandbox = nil
+		fmt.Printf("==> NOTE: no panel sandbox: %s; the rest of the playground runs\n", *sandboxOff)
+	}
 	o.Record("build: the demo binaries (go build)", buildTook)
 	began := time.Now()
 	err = o.Up(ctx)
 	if err == nil {
 		fmt.Printf("==> live after %s (build %s): Prometheus %s, rules loaded unchanged\n", time.Since(began).Round(time.Second), buildTook.Round(time.Second), o.Prom.URL)
+		if o.SandboxAt != "" {
+			fmt.Printf("==> the panel sandbox: %s\n", o.SandboxAt)
+		}
 		var sched []playground.Step
 		if *schedule {
 			sched = playground.DemoSchedule(playground.Stories, *normal, *on, *off)
@@ -172,9 +191,14 @@ func test(root string, args []string) int {
 	timeout := fs.Duration("timeout", 35*time.Minute, "bound on the whole test, build included")
 	results := fs.String("results", "demo/demo-test-results.md", "where to write the results (committed)")
 	noCgroups := fs.Bool("no-cgroups", false, "run without cgroups (no CFS incident)")
-	browser := fs.String("browser-check", "", "command run once every alert fired: the sandbox's Chromium check (issue 5)")
-	sandbox := fs.String("sandbox", "", "command of the sandbox process (see run -sandbox)")
+	browser := fs.String("browser-check", defaultBrowserCheck, "command run once every alert fired: the sandbox's Chromium check "+
+		"({out} is replaced by .cache/demo-test/browser-check, emptied first; '' for none)")
+	sandbox := fs.String("sandbox", defaultSandbox, "the panel sandbox (see run -sandbox; '' for none, which needs -browser-check '')")
 	_ = fs.Parse(args)
+	if *browser != "" && *sandbox == "" {
+		fmt.Fprintln(os.Stderr, "hotpath-demo test: the browser check needs the sandbox: -sandbox '' goes with -browser-check ''")
+		return 2
+	}
 
 	started := time.Now()
 	stateDir := filepath.Join(root, ".cache", "demo-test")
@@ -209,7 +233,7 @@ func test(root string, args []string) int {
 		RuleFiles: []string{filepath.Join(overlayDir, "rules", "hotpath-rules.yaml"), filepath.Join(overlayDir, "rules", "hotpath-alerts.yaml")},
 		Duration:  *timeout, History: 24 * time.Hour,
 		CalSettle: 5 * time.Second, CalMeasure: 30 * time.Second,
-		NoCgroups: *noCgroups, Sandbox: splitCmd(*sandbox), Out: os.Stdout,
+		NoCgroups: *noCgroups, Sandbox: splitCmd(*sandbox), SandboxRequired: *browser != "", Out: os.Stdout,
 	}, w)
 	o.Record("build: the demo binaries (go build)", buildTook)
 	o.Record("demo overlay: render and compare with rules/", overlayTook)
@@ -217,7 +241,11 @@ func test(root string, args []string) int {
 	err = o.Up(ctx)
 	if err == nil {
 		fmt.Printf("==> live %s after the start: Prometheus %s with the demo overlay's rules\n", time.Since(started).Round(time.Second), o.Prom.URL)
-		rep, err = o.RunTest(ctx, playground.TestOptions{Normal: *normal, Within: *within, Poll: 5 * time.Second, BrowserCheck: splitCmd(*browser)}, started)
+		if o.SandboxAt != "" {
+			fmt.Printf("    the panel sandbox: %s\n", o.SandboxAt)
+		}
+		rep, err = o.RunTest(ctx, playground.TestOptions{Normal: *normal, Within: *within, Poll: 5 * time.Second,
+			BrowserCheck: splitCmd(*browser), BrowserOut: filepath.Join(stateDir, "browser-check")}, started)
 	}
 	code := 0
 	if rep != nil {
@@ -248,7 +276,14 @@ func test(root string, args []string) int {
 		for _, v := range rep.Violations {
 			fmt.Printf("    VIOLATION %s\n", v)
 		}
-		fmt.Printf("    browser check: %s\n", rep.BrowserCheck)
+		fmt.Printf("    browser check: %s", rep.BrowserCheck)
+		if rep.BrowserTook > 0 {
+			fmt.Printf(" (took %s)", rep.BrowserTook.Round(time.Second))
+		}
+		fmt.Println()
+		for _, l := range rep.BrowserLines {
+			fmt.Printf("      %s\n", l)
+		}
 		fmt.Printf("    total %s\n", rep.Total.Round(time.Second))
 		if !rep.Passed() {
 			code = 1
@@ -371,4 +406,31 @@ func clean(root string, args []string) int {
 		unlock()
 	}
 	return code
+}
+
+// screenshots copies the last demo-test's diff screenshots (println, epoll,
+// gzip) into docs/img for the README: an explicit step (make
+// demo-screenshots), so that a test run never changes committed files.
+func screenshots(root string, args []string) int {
+	fs := flag.NewFlagSet("screenshots", flag.ExitOnError)
+	from := fs.String("from", ".cache/demo-test/browser-check", "the browser check's output (its result.json and screenshots)")
+	to := fs.String("to", "docs/img", "where the README's pictures live")
+	_ = fs.Parse(args)
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	shots, err := playground.CopyScreenshots(abs(*from), abs(*to), playground.ReadmeShots)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hotpath-demo screenshots: %v\n", err)
+		return 1
+	}
+	for _, s := range shots {
+		rel, _ := filepath.Rel(root, s.To)
+		fmt.Printf("%-8s %s (%d KB, from %d KB): %s\n", s.Story, rel, s.After/1024, s.Before/1024, s.Verdict)
+	}
+	fmt.Printf("review them, then commit: git add %s\n", *to)
+	return 0
 }
