@@ -456,7 +456,11 @@ func TestParseMetrics(t *testing.T) {
 func TestBrowserCheckSeam(t *testing.T) {
 	dir := t.TempDir()
 	o := New(Options{Root: dir, StateDir: dir}, testWorld())
-	o.Prom = NewProm("http://127.0.0.1:1")
+	prom, err := NewProm("http://127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Prom = prom
 	if err := os.MkdirAll(filepath.Join(dir, "run"), 0o755); err != nil {
 		t.Fatal(err)
 	}

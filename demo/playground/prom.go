@@ -2,17 +2,17 @@ package playground
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prometheus/client_golang/api"
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
 )
 
 // ScrapeInterval is the live scrape interval, and the step of the history.
@@ -63,52 +63,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	return k
 }
 
-// Prom is a Prometheus HTTP API client.
+// Prom is a client for one Prometheus server's HTTP API: thin helpers over
+// client_golang's v1.API, which returns an API error as *v1.Error carrying
+// Prometheus's own message.
 type Prom struct {
-	URL    string
-	Client *http.Client
+	URL string
+	API v1.API
 }
 
 // NewProm is a client for the server at base URL, every call bounded.
-func NewProm(base string) *Prom {
-	return &Prom{URL: strings.TrimRight(base, "/"), Client: &http.Client{Timeout: 20 * time.Second}}
-}
-
-// API calls GET /api/v1/<path> and decodes "data" into out.
-func (p *Prom) API(ctx context.Context, path string, params url.Values, out any) error {
-	u := p.URL + "/api/v1/" + path
-	if len(params) > 0 {
-		u += "?" + params.Encode()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+func NewProm(base string) (*Prom, error) {
+	base = strings.TrimRight(base, "/")
+	c, err := api.NewClient(api.Config{Address: base, Client: &http.Client{Timeout: 20 * time.Second}})
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("prometheus client for %s: %w", base, err)
 	}
-	resp, err := p.Client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	var env struct {
-		Status    string          `json:"status"`
-		ErrorType string          `json:"errorType"`
-		Error     string          `json:"error"`
-		Data      json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(body, &env); err != nil {
-		return fmt.Errorf("%s: HTTP %d, undecodable body %.200q", path, resp.StatusCode, body)
-	}
-	if env.Status != "success" {
-		return fmt.Errorf("%s: %s: %s", path, env.ErrorType, env.Error)
-	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(env.Data, out)
+	return &Prom{URL: base, API: v1.NewAPI(c)}, nil
 }
 
 // Sample is one series of an instant vector.
@@ -119,27 +89,17 @@ type Sample struct {
 
 // Query runs an instant query now.
 func (p *Prom) Query(ctx context.Context, q string) ([]Sample, error) {
-	var data struct {
-		ResultType string `json:"resultType"`
-		Result     []struct {
-			Metric map[string]string `json:"metric"`
-			Value  [2]any            `json:"value"`
-		} `json:"result"`
+	v, _, err := p.API.Query(ctx, q, time.Time{})
+	if err != nil {
+		return nil, fmt.Errorf("query %q: %w", q, err)
 	}
-	if err := p.API(ctx, "query", url.Values{"query": {q}}, &data); err != nil {
-		return nil, err
+	vec, ok := v.(model.Vector)
+	if !ok {
+		return nil, fmt.Errorf("query %q: result %T, want a vector", q, v)
 	}
-	if data.ResultType != "vector" {
-		return nil, fmt.Errorf("query %q: result type %s, want vector", q, data.ResultType)
-	}
-	out := make([]Sample, 0, len(data.Result))
-	for _, r := range data.Result {
-		s, _ := r.Value[1].(string)
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return nil, fmt.Errorf("query %q: value %v", q, r.Value[1])
-		}
-		out = append(out, Sample{Metric: r.Metric, Value: v})
+	out := make([]Sample, 0, len(vec))
+	for _, s := range vec {
+		out = append(out, Sample{Metric: labelMap(model.LabelSet(s.Metric)), Value: float64(s.Value)})
 	}
 	return out, nil
 }
@@ -152,29 +112,19 @@ type Series struct {
 
 // QueryRange runs a range query.
 func (p *Prom) QueryRange(ctx context.Context, q string, start, end time.Time, step time.Duration) ([]Series, error) {
-	var data struct {
-		Result []struct {
-			Metric map[string]string `json:"metric"`
-			Values [][2]any          `json:"values"`
-		} `json:"result"`
-	}
-	err := p.API(ctx, "query_range", url.Values{
-		"query": {q},
-		"start": {strconv.FormatInt(start.Unix(), 10)},
-		"end":   {strconv.FormatInt(end.Unix(), 10)},
-		"step":  {strconv.FormatFloat(step.Seconds(), 'f', -1, 64)},
-	}, &data)
+	v, _, err := p.API.QueryRange(ctx, q, v1.Range{Start: start, End: end, Step: step})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("query_range %q: %w", q, err)
 	}
-	out := make([]Series, 0, len(data.Result))
-	for _, r := range data.Result {
-		s := Series{Metric: r.Metric}
-		for _, v := range r.Values {
-			ts, _ := v[0].(float64)
-			str, _ := v[1].(string)
-			f, _ := strconv.ParseFloat(str, 64)
-			s.Points = append(s.Points, [2]float64{ts, f})
+	m, ok := v.(model.Matrix)
+	if !ok {
+		return nil, fmt.Errorf("query_range %q: result %T, want a matrix", q, v)
+	}
+	out := make([]Series, 0, len(m))
+	for _, ss := range m {
+		s := Series{Metric: labelMap(model.LabelSet(ss.Metric))}
+		for _, pt := range ss.Values {
+			s.Points = append(s.Points, [2]float64{float64(pt.Timestamp) / 1e3, float64(pt.Value)})
 		}
 		out = append(out, s)
 	}
@@ -183,20 +133,32 @@ func (p *Prom) QueryRange(ctx context.Context, q string, start, end time.Time, s
 
 // Alert is one entry of /api/v1/alerts.
 type Alert struct {
-	Labels      map[string]string `json:"labels"`
-	Annotations map[string]string `json:"annotations"`
-	State       string            `json:"state"`
-	ActiveAt    time.Time         `json:"activeAt"`
-	Value       string            `json:"value"`
+	Labels      map[string]string
+	Annotations map[string]string
+	State       string
+	ActiveAt    time.Time
+	Value       string
 }
 
 // Alerts lists the pending and firing alerts.
 func (p *Prom) Alerts(ctx context.Context) ([]Alert, error) {
-	var data struct {
-		Alerts []Alert `json:"alerts"`
+	res, err := p.API.Alerts(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
 	}
-	err := p.API(ctx, "alerts", nil, &data)
-	return data.Alerts, err
+	out := make([]Alert, 0, len(res.Alerts))
+	for _, a := range res.Alerts {
+		out = append(out, Alert{Labels: labelMap(a.Labels), Annotations: labelMap(a.Annotations), State: string(a.State), ActiveAt: a.ActiveAt, Value: a.Value})
+	}
+	return out, nil
+}
+
+func labelMap(ls model.LabelSet) map[string]string {
+	m := make(map[string]string, len(ls))
+	for k, v := range ls {
+		m[string(k)] = string(v)
+	}
+	return m
 }
 
 // WaitReady waits until /-/ready answers 200, failing early with the log
@@ -224,7 +186,11 @@ func StartPrometheus(ctx context.Context, sup *Supervisor, name, bin, dir, dataD
 	if err != nil {
 		return nil, nil, err
 	}
-	p := NewProm("http://" + addr)
+	p, err := NewProm("http://" + addr)
+	if err != nil {
+		sup.Stop(proc, 5*time.Second)
+		return nil, nil, err
+	}
 	if err := p.WaitReady(ctx, proc, 90*time.Second); err != nil {
 		sup.Stop(proc, 5*time.Second)
 		return nil, nil, err

@@ -4,15 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
 	"gopkg.in/yaml.v3"
@@ -122,21 +121,23 @@ var rulePack = func() (rules, alerts string) {
 func countSeries(p *harness.Prometheus, q string, instant bool) (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var data struct {
-		Result []any `json:"result"`
-	}
+	var v model.Value
+	var err error
 	if instant {
-		err := p.API(ctx, "query", url.Values{"query": {q}}, &data)
-		return len(data.Result), err
+		v, _, err = p.API.Query(ctx, q, time.Time{})
+	} else {
+		end := time.Now()
+		v, _, err = p.API.QueryRange(ctx, q, v1.Range{Start: end.Add(-3 * time.Minute), End: end, Step: 15 * time.Second})
 	}
-	end := time.Now()
-	err := p.API(ctx, "query_range", url.Values{
-		"query": {q},
-		"start": {strconv.FormatInt(end.Add(-3*time.Minute).Unix(), 10)},
-		"end":   {strconv.FormatInt(end.Unix(), 10)},
-		"step":  {"15"},
-	}, &data)
-	return len(data.Result), err
+	switch v := v.(type) {
+	case model.Vector:
+		return len(v), err
+	case model.Matrix:
+		return len(v), err
+	case *model.Scalar, *model.String:
+		return 1, err
+	}
+	return 0, err
 }
 
 func recordingRules(t *testing.T, path string) int {

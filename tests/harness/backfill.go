@@ -50,11 +50,13 @@ func BackfillOpenMetrics(t testing.TB, dataDir, text string) {
 func BackfillRules(t testing.TB, dataDir string, ruleFiles []string, start, end time.Time, maxPasses int) {
 	t.Helper()
 	names := func(p *Prometheus) map[string]bool {
-		var vals []string
-		must(t, p.API(context.Background(), "label/__name__/values", nil, &vals), "series names")
+		ctx, cancel := context.WithTimeout(context.Background(), APITimeout)
+		defer cancel()
+		vals, _, err := p.API.LabelValues(ctx, model.MetricNameLabel, nil, time.Time{}, time.Time{})
+		must(t, err, "series names")
 		m := map[string]bool{}
 		for _, v := range vals {
-			m[v] = true
+			m[string(v)] = true
 		}
 		return m
 	}

@@ -2,17 +2,18 @@ package harness
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/api"
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
 )
 
 // PromConfig describes one Prometheus run.
@@ -28,11 +29,19 @@ type PromConfig struct {
 
 // Prometheus is a running pinned Prometheus server.
 type Prometheus struct {
-	URL  string
-	Dir  string
+	URL string
+	Dir string
+	// API is client_golang's client for the server's HTTP API, every request
+	// bounded by APITimeout; an API error is a *v1.Error with Prometheus's
+	// own message.
+	API  v1.API
 	cmd  *exec.Cmd
 	logs *os.File
 }
+
+// APITimeout bounds every request to the server (the caller's context may
+// bound it more).
+const APITimeout = time.Minute
 
 // StartPrometheus starts .tools/bin/prometheus on a free 127.0.0.1 port and
 // waits (at most 60s) until it is ready. It is killed when the test ends; its
@@ -67,6 +76,9 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 	must(t, os.WriteFile(cfgPath, []byte(cfg.String()), 0o644), "write prometheus.yml")
 
 	addr := FreeAddr(t)
+	hc := &http.Client{Timeout: APITimeout}
+	ac, err := api.NewClient(api.Config{Address: "http://" + addr, Client: hc})
+	must(t, err, "prometheus API client")
 	logs, err := os.Create(filepath.Join(dir, "prometheus.log"))
 	must(t, err, "create log")
 	args := append([]string{
@@ -79,7 +91,7 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	must(t, cmd.Start(), "start prometheus")
-	p := &Prometheus{URL: "http://" + addr, Dir: dir, cmd: cmd, logs: logs}
+	p := &Prometheus{URL: "http://" + addr, Dir: dir, API: v1.NewAPI(ac), cmd: cmd, logs: logs}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
@@ -91,7 +103,7 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 	})
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		resp, err := http.Get(p.URL + "/-/ready")
+		resp, err := hc.Get(p.URL + "/-/ready")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
@@ -120,95 +132,55 @@ type Sample struct {
 	Value  float64
 }
 
-// API calls GET /api/v1/<path> and decodes the "data" field into out. An API
-// error (bad query, ...) is returned with Prometheus's own message.
-func (p *Prometheus) API(ctx context.Context, path string, params url.Values, out any) error {
-	u := p.URL + "/api/v1/" + path
-	if len(params) > 0 {
-		u += "?" + params.Encode()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	var env struct {
-		Status    string          `json:"status"`
-		ErrorType string          `json:"errorType"`
-		Error     string          `json:"error"`
-		Data      json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(body, &env); err != nil {
-		return fmt.Errorf("%s: HTTP %d, undecodable body %.200q", path, resp.StatusCode, body)
-	}
-	if env.Status != "success" {
-		return fmt.Errorf("%s: %s: %s", path, env.ErrorType, env.Error)
-	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(env.Data, out)
-}
-
 // Query runs an instant query now and returns its vector result (scalars
-// come back as one sample with no labels).
+// come back as one sample with no labels). An API error (bad query, ...)
+// carries Prometheus's own message.
 func (p *Prometheus) Query(ctx context.Context, q string) ([]Sample, error) {
-	var data struct {
-		ResultType string          `json:"resultType"`
-		Result     json.RawMessage `json:"result"`
+	v, _, err := p.API.Query(ctx, q, time.Time{})
+	if err != nil {
+		return nil, fmt.Errorf("query %q: %w", q, err)
 	}
-	if err := p.API(ctx, "query", url.Values{"query": {q}}, &data); err != nil {
-		return nil, err
-	}
-	switch data.ResultType {
-	case "vector":
-		var raw []struct {
-			Metric map[string]string `json:"metric"`
-			Value  [2]any            `json:"value"`
-		}
-		if err := json.Unmarshal(data.Result, &raw); err != nil {
-			return nil, err
-		}
-		out := make([]Sample, 0, len(raw))
-		for _, r := range raw {
-			v, err := parseValue(r.Value[1])
-			if err != nil {
-				return nil, err
+	switch v := v.(type) {
+	case model.Vector:
+		out := make([]Sample, 0, len(v))
+		for _, s := range v {
+			m := make(map[string]string, len(s.Metric))
+			for k, x := range s.Metric {
+				m[string(k)] = string(x)
 			}
-			out = append(out, Sample{Metric: r.Metric, Value: v})
+			out = append(out, Sample{Metric: m, Value: float64(s.Value)})
 		}
 		return out, nil
-	case "scalar":
-		var raw [2]any
-		if err := json.Unmarshal(data.Result, &raw); err != nil {
-			return nil, err
-		}
-		v, err := parseValue(raw[1])
-		return []Sample{{Metric: map[string]string{}, Value: v}}, err
-	default:
-		return nil, fmt.Errorf("query %q: unexpected result type %s", q, data.ResultType)
+	case *model.Scalar:
+		return []Sample{{Metric: map[string]string{}, Value: float64(v.Value)}}, nil
 	}
+	return nil, fmt.Errorf("query %q: unexpected result %T", q, v)
 }
 
-func parseValue(v any) (float64, error) {
-	s, ok := v.(string)
-	if !ok {
-		return 0, fmt.Errorf("sample value %v is not a string", v)
+// Rule is one rule, recording or alerting, of /api/v1/rules.
+type Rule struct {
+	Group, Name, Health, LastError string
+	EvaluationTime                 float64 // seconds, of the last evaluation
+}
+
+// Rules lists every rule of every group, in the server's order.
+func (p *Prometheus) Rules(ctx context.Context) ([]Rule, error) {
+	res, err := p.API.Rules(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("rules: %w", err)
 	}
-	var f float64
-	_, err := fmt.Sscan(s, &f)
-	if err != nil && (s == "NaN" || s == "+Inf" || s == "-Inf") {
-		return 0, fmt.Errorf("sample value is %s", s)
+	var out []Rule
+	for _, g := range res.Groups {
+		for _, r := range g.Rules {
+			switch r := r.(type) {
+			case v1.RecordingRule:
+				out = append(out, Rule{g.Name, r.Name, string(r.Health), r.LastError, r.EvaluationTime})
+			case v1.AlertingRule:
+				out = append(out, Rule{g.Name, r.Name, string(r.Health), r.LastError, r.EvaluationTime})
+			}
+		}
 	}
-	return f, err
+	return out, nil
 }
 
 // WaitFor polls cond every 500ms until it returns true or timeout passes, and

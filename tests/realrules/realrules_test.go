@@ -44,15 +44,13 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 
 	records := recordedNames(t, ruleFiles[0])
 	harness.WaitFor(t, 90*time.Second, "every group evaluated, every recorded series present", func() (bool, string) {
-		groups, err := ruleGroups(ctx, p)
+		rules, err := p.Rules(ctx)
 		if err != nil {
 			return false, err.Error()
 		}
-		for _, g := range groups {
-			for _, r := range g.Rules {
-				if r.Health != "ok" {
-					return false, fmt.Sprintf("%s/%s: health %q %s", g.Name, r.Name, r.Health, r.LastError)
-				}
+		for _, r := range rules {
+			if r.Health != "ok" {
+				return false, fmt.Sprintf("%s/%s: health %q %s", r.Group, r.Name, r.Health, r.LastError)
 			}
 		}
 		for _, name := range records {
@@ -179,23 +177,6 @@ func recordedNames(t *testing.T, path string) []string {
 		t.Fatalf("%s: only %d recording rules", path, len(names))
 	}
 	return names
-}
-
-type group struct {
-	Name  string `json:"name"`
-	Rules []struct {
-		Name      string `json:"name"`
-		Health    string `json:"health"`
-		LastError string `json:"lastError"`
-	} `json:"rules"`
-}
-
-func ruleGroups(ctx context.Context, p *harness.Prometheus) ([]group, error) {
-	var data struct {
-		Groups []group `json:"groups"`
-	}
-	err := p.API(ctx, "rules", nil, &data)
-	return data.Groups, err
 }
 
 // selfMetric reads a counter from Prometheus's own /metrics, by rule group.

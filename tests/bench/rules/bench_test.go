@@ -12,6 +12,7 @@ package rules
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,6 +26,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/api"
 
 	"github.com/hotpath/hotpath/tests/harness"
 )
@@ -200,30 +203,52 @@ func processCPU(t *testing.T, p *harness.Prometheus) float64 {
 
 // timeQuery runs a 1h range query at a 15s step (a dashboard panel) 5 times
 // and returns the median server-side evaluation time and the series count.
+// v1.API's QueryRange drops the response's "stats", the one thing wanted
+// here, so this call sends the request through client_golang's api.Client and
+// decodes the response itself.
 func timeQuery(t *testing.T, p *harness.Prometheus, q string) (float64, int) {
+	c, err := api.NewClient(api.Config{Address: p.URL, Client: &http.Client{Timeout: harness.APITimeout}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	end := time.Now().Add(-time.Minute)
+	u := c.URL("/api/v1/query_range", nil)
+	u.RawQuery = url.Values{
+		"query": {q}, "stats": {"all"},
+		"start": {strconv.FormatInt(end.Add(-time.Hour).Unix(), 10)},
+		"end":   {strconv.FormatInt(end.Unix(), 10)},
+		"step":  {"15"},
+	}.Encode()
 	var times []float64
 	n := 0
 	for i := 0; i < 5; i++ {
-		var data struct {
-			Result []any `json:"result"`
-			Stats  struct {
-				Timings struct {
-					EvalTotalTime float64 `json:"evalTotalTime"`
-				} `json:"timings"`
-			} `json:"stats"`
+		req, err := http.NewRequest(http.MethodGet, u.String(), nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		err := p.API(context.Background(), "query_range", url.Values{
-			"query": {q}, "stats": {"all"},
-			"start": {strconv.FormatInt(end.Add(-time.Hour).Unix(), 10)},
-			"end":   {strconv.FormatInt(end.Unix(), 10)},
-			"step":  {"15"},
-		}, &data)
+		ctx, cancel := context.WithTimeout(context.Background(), harness.APITimeout)
+		_, body, err := c.Do(ctx, req)
+		cancel()
+		var resp struct {
+			Status, ErrorType, Error string
+			Data                     struct {
+				Result []json.RawMessage
+				Stats  struct {
+					Timings struct{ EvalTotalTime float64 }
+				}
+			}
+		}
+		if err == nil {
+			err = json.Unmarshal(body, &resp)
+		}
+		if err == nil && resp.Status != "success" {
+			err = fmt.Errorf("%s: %s", resp.ErrorType, resp.Error)
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
-		times = append(times, data.Stats.Timings.EvalTotalTime)
-		n = len(data.Result)
+		times = append(times, resp.Data.Stats.Timings.EvalTotalTime)
+		n = len(resp.Data.Result)
 	}
 	sort.Float64s(times)
 	return times[len(times)/2], n
@@ -231,25 +256,18 @@ func timeQuery(t *testing.T, p *harness.Prometheus, q string) (float64, int) {
 
 // ruleTimes reads the last evaluation time of each rule of a group.
 func ruleTimes(t *testing.T, p *harness.Prometheus, group string) map[string]float64 {
-	var data struct {
-		Groups []struct {
-			Name  string `json:"name"`
-			Rules []struct {
-				Name           string  `json:"name"`
-				EvaluationTime float64 `json:"evaluationTime"`
-			} `json:"rules"`
-		} `json:"groups"`
-	}
-	if err := p.API(context.Background(), "rules", nil, &data); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), harness.APITimeout)
+	defer cancel()
+	rules, err := p.Rules(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]float64{}
-	for _, g := range data.Groups {
-		if g.Name != group {
-			continue
-		}
-		for i, r := range g.Rules {
-			out[fmt.Sprintf("%02d %s", i+1, r.Name)] = r.EvaluationTime
+	i := 0
+	for _, r := range rules {
+		if r.Group == group {
+			i++
+			out[fmt.Sprintf("%02d %s", i, r.Name)] = r.EvaluationTime
 		}
 	}
 	return out
