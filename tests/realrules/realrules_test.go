@@ -94,7 +94,17 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			}
 			return m
 		}
-		live, _, _ := fleet[0].rates(time.Now(), true)
+		// The prediction applies the fitted model to the request rate the
+		// same evaluation recorded (same group), not to the scripted rate of
+		// this instant: traffic moves, and rate5m lags it by minutes.
+		rate, err := p.Query(ctx, `job:requests:rate5m{job="healthy"}`)
+		if err != nil || len(rate) != 1 {
+			t.Fatalf("job:requests:rate5m{job=\"healthy\"}: %v %v", rate, err)
+		}
+		live := rate[0].Value
+		if scripted, _, _ := fleet[0].rates(time.Now(), true); math.Abs(live-scripted) > 0.1*scripted {
+			t.Errorf("job:requests:rate5m{job=\"healthy\"} = %g, the fleet serves %g req/s now", live, scripted)
+		}
 		for _, c := range []struct {
 			query  string
 			labels map[string]string
