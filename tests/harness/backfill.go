@@ -105,22 +105,16 @@ func BackfillRules(t testing.TB, dataDir string, ruleFiles []string, start, end 
 func notYetRecorded(t testing.TB, ruleFiles []string, have map[string]bool) []string {
 	t.Helper()
 	var keep rulefmt.RuleGroups
-	for _, f := range ruleFiles {
-		groups, errs := rulefmt.ParseFile(f, false, model.UTF8Validation)
-		if len(errs) > 0 {
-			t.Fatalf("%s: %v", f, errs)
+	for _, g := range ParseRules(t, ruleFiles) {
+		var rules []rulefmt.Rule
+		for _, r := range g.Rules {
+			if r.Record != "" && !have[r.Record] {
+				rules = append(rules, r)
+			}
 		}
-		for _, g := range groups.Groups {
-			var rules []rulefmt.Rule
-			for _, r := range g.Rules {
-				if r.Record != "" && !have[r.Record] {
-					rules = append(rules, r)
-				}
-			}
-			if len(rules) > 0 {
-				g.Rules = rules
-				keep.Groups = append(keep.Groups, g)
-			}
+		if len(rules) > 0 {
+			g.Rules = rules
+			keep.Groups = append(keep.Groups, g)
 		}
 	}
 	b, err := yaml.Marshal(keep)

@@ -12,6 +12,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/rulefmt"
 )
 
 // RepoRoot is the repository's top folder, found from this file's location so
@@ -66,4 +69,39 @@ func Render(t testing.TB, entry string) string {
 // RuleFiles are the rendered recording and alerting rule files under dir.
 func RuleFiles(dir string) []string {
 	return []string{filepath.Join(dir, "rules", "hotpath-rules.yaml"), filepath.Join(dir, "rules", "hotpath-alerts.yaml")}
+}
+
+// ParseRules reads rule files with Prometheus's own parser (what the server
+// and promtool load), failing the test on any error; ShippedRules are the
+// committed rules/ of this repository.
+func ParseRules(t testing.TB, files []string) []rulefmt.RuleGroup {
+	t.Helper()
+	var out []rulefmt.RuleGroup
+	for _, f := range files {
+		groups, errs := rulefmt.ParseFile(f, false, model.UTF8Validation)
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", f, errs)
+		}
+		out = append(out, groups.Groups...)
+	}
+	return out
+}
+
+// ShippedRules parses the committed rules/ files.
+func ShippedRules(t testing.TB) []rulefmt.RuleGroup {
+	t.Helper()
+	return ParseRules(t, RuleFiles(RepoRoot()))
+}
+
+// RecordCount is the number of recording rules in groups.
+func RecordCount(groups []rulefmt.RuleGroup) int {
+	n := 0
+	for _, g := range groups {
+		for _, r := range g.Rules {
+			if r.Record != "" {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -1,40 +1,23 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"github.com/hotpath/hotpath/tests/harness"
 )
 
 // Every recording rule of the shipped pack has a promql_expr_test that names
 // it, and every alert has both a firing case and a case that must stay silent.
 func TestSuitesCoverEveryRule(t *testing.T) {
-	type ruleFile struct {
-		Groups []struct {
-			Rules []struct{ Record, Alert string } `yaml:"rules"`
-		} `yaml:"groups"`
-	}
 	var records, alerts []string
-	for _, f := range []string{"hotpath-rules.yaml", "hotpath-alerts.yaml"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "..", "rules", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rf ruleFile
-		if err := yaml.Unmarshal(b, &rf); err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range rf.Groups {
-			for _, r := range g.Rules {
-				if r.Record != "" {
-					records = append(records, r.Record)
-				} else {
-					alerts = append(alerts, r.Alert)
-				}
+	for _, g := range harness.ShippedRules(t) {
+		for _, r := range g.Rules {
+			if r.Record != "" {
+				records = append(records, r.Record)
+			} else {
+				alerts = append(alerts, r.Alert)
 			}
 		}
 	}
