@@ -32,16 +32,20 @@ generate: tools ## render rules/ and dashboards/ from jsonnet/
 	@echo "generated: $$(ls rules dashboards | grep -c '\.')" files in rules/ and dashboards/
 
 .PHONY: fmt
-fmt: tools ## format every jsonnet file in place
+fmt: tools ## format every jsonnet and Go file in place
 	@jsonnetfmt -i $(JSONNET_FILES)
+	@gofmt -w demo tests tools
 
 # ---- tests ----------------------------------------------------------------
 
 .PHONY: lint
-lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules
+lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet of the Go modules (the plugin's eslint is in test-plugin)
 	@jsonnetfmt --test $(JSONNET_FILES) || { echo "jsonnetfmt: run 'make fmt'" >&2; exit 1; }
 	@for f in $(JSONNET_FILES); do jsonnet-lint -J jsonnet "$$f"; done
 	@promtool check rules $(RULE_FILES)
+	@unformatted=$$(gofmt -l demo tests tools); [ -z "$$unformatted" ] || { echo "gofmt: run 'gofmt -w' on: $$unformatted" >&2; exit 1; }
+	@cd demo && go vet ./...
+	@cd tests && go vet ./... && go vet -tags bench ./bench/...
 
 .PHONY: test-generated
 test-generated: tools ## fail when rules/ or dashboards/ drift from jsonnet/
