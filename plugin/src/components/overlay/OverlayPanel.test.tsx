@@ -5,6 +5,7 @@ import { Observable } from 'rxjs';
 
 import { HotpathOptions, TEST_IDS } from '../../constants';
 import { treeToFrame } from '../../data/frame';
+import { diffTrees } from '../../data/ops';
 import { printlnAfter, printlnBefore } from '../../data/testdata/trees';
 import { panelProps } from '../testUtils';
 
@@ -99,6 +100,14 @@ describe('OverlayPanel', () => {
     expect(screen.getByTestId(TEST_IDS.topTable)).toHaveTextContent('fmt.Println');
     expect(screen.getByTestId(TEST_IDS.status)).toHaveTextContent(/Drag on the strip/);
     expect(within(screen.getByTestId(TEST_IDS.views)).getByLabelText('Diff')).toBeDisabled();
+  });
+
+  it('without a selection, a diff from the query runner: the view buttons say Diff', () => {
+    setup([cpu(), alerts(), treeToFrame(diffTrees(printlnBefore(), printlnAfter()), { refId: 'C' })]);
+    const views = within(screen.getByTestId(TEST_IDS.views));
+    expect(views.getByLabelText('Diff')).toBeChecked();
+    expect(views.getByLabelText('Flame graph')).toBeDisabled();
+    expect(views.getByLabelText('Flame graph')).not.toBeChecked();
   });
 
   it('drag a window: the comparison and its automatic baseline load; switching views does not re-fetch', async () => {

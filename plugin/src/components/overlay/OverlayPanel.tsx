@@ -7,7 +7,7 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../../constants';
 import { diffTrees, limitNodes } from '../../data/ops';
 import { selectProfile } from '../../data/select';
-import { Tree } from '../../data/tree';
+import { isDiff, Tree } from '../../data/tree';
 import { WindowProfile } from '../../overlay/fetcher';
 import { drilldownUrl, exploreUrl } from '../../overlay/links';
 import { findProfileTarget, linkQuery, profileQuery } from '../../overlay/query';
@@ -111,7 +111,11 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
   const stripHeight = showStrip ? Math.max(0, Math.round(opts.stripHeight ?? DEFAULT_OPTIONS.stripHeight)) : 0;
   const areaHeight = Math.max(60, height - HEADER - stripHeight - STATUS);
   const canCompare = !!selection && !!baseline;
-  const disabledViews: ViewKind[] = canCompare ? [] : ['diff', 'side', 'changes'];
+  // Without a selection the dashboard range's profile shows; when the query runner returned a diff
+  // (a Pyroscope diff query, or a baseline query), the view buttons say Diff, not Flame graph
+  const wholeIsDiff = !selection && whole.ok && isDiff(whole.selected.tree);
+  const shownView: ViewKind = canCompare ? view : wholeIsDiff ? 'diff' : 'flame';
+  const disabledViews: ViewKind[] = canCompare ? [] : VIEW_OPTIONS.map((o) => o.value).filter((v) => v !== shownView);
 
   const wholeError = !whole.ok ? wholeProfileError(whole.error.kind, whole.error.message, data?.errors, target.ok ? target.target.refId : opts.profileRefId) : undefined;
 
@@ -119,7 +123,7 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
     <div className={styles.wrap} style={{ width, height }} data-testid={TEST_IDS.overlayPanel}>
       <div className={styles.header} style={{ height: HEADER }}>
         <div data-testid={TEST_IDS.views}>
-          <RadioButtonGroup size="sm" options={VIEW_OPTIONS} value={canCompare ? view : 'flame'} disabledOptions={disabledViews} onChange={(v) => update({ view: v })} />
+          <RadioButtonGroup size="sm" options={VIEW_OPTIONS} value={shownView} disabledOptions={disabledViews} onChange={(v) => update({ view: v })} />
         </div>
         <div data-testid={TEST_IDS.baselineMode} title="Baseline window">
           <RadioButtonGroup
