@@ -5,7 +5,6 @@
 package mixin
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -13,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/prometheus/model/rulefmt"
 	"github.com/prometheus/prometheus/promql/parser"
-	"gopkg.in/yaml.v3"
 
 	"github.com/hotpath/hotpath/tests/harness"
 )
@@ -22,22 +21,9 @@ import (
 // The labels an overlay can rename; with every one renamed none may remain.
 var defaultLabels = []string{"job", "instance", "cluster", "namespace", "pod", "container"}
 
-type ruleFile struct {
-	Groups []struct {
-		Name  string `yaml:"name"`
-		Rules []rule `yaml:"rules"`
-	} `yaml:"groups"`
-}
+type rule = rulefmt.Rule
 
-type rule struct {
-	Record      string            `yaml:"record"`
-	Alert       string            `yaml:"alert"`
-	Expr        string            `yaml:"expr"`
-	Labels      map[string]string `yaml:"labels"`
-	Annotations map[string]string `yaml:"annotations"`
-}
-
-func (r rule) name() string { return r.Record + r.Alert }
+func ruleName(r rule) string { return r.Record + r.Alert }
 
 // use is one label name found in a rule, and where.
 type use struct{ label, where string }
@@ -51,18 +37,8 @@ func renderRules(t *testing.T, entry string) []rule {
 		t.Fatalf("promtool check rules (%s): %v\n%s", entry, err, b)
 	}
 	var rules []rule
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rf ruleFile
-		if err := yaml.Unmarshal(b, &rf); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		for _, g := range rf.Groups {
-			rules = append(rules, g.Rules...)
-		}
+	for _, g := range harness.ParseRules(t, files) {
+		rules = append(rules, g.Rules...)
 	}
 	if len(rules) < 40 {
 		t.Fatalf("%s: only %d rules rendered", entry, len(rules))
@@ -77,12 +53,12 @@ func labelUses(t *testing.T, r rule) []use {
 	t.Helper()
 	expr, err := parser.ParseExpr(r.Expr)
 	if err != nil {
-		t.Fatalf("%s: %v\n%s", r.name(), err, r.Expr)
+		t.Fatalf("%s: %v\n%s", ruleName(r), err, r.Expr)
 	}
 	var uses []use
 	add := func(where string, labels ...string) {
 		for _, l := range labels {
-			uses = append(uses, use{l, r.name() + ": " + where})
+			uses = append(uses, use{l, ruleName(r) + ": " + where})
 		}
 	}
 	parser.Inspect(expr, func(node parser.Node, _ []parser.Node) error {
@@ -114,7 +90,7 @@ func labelUses(t *testing.T, r rule) []use {
 			for _, i := range args {
 				s, ok := n.Args[i].(*parser.StringLiteral)
 				if !ok {
-					t.Fatalf("%s: %s argument %d is not a string literal", r.name(), n.Func.Name, i)
+					t.Fatalf("%s: %s argument %d is not a string literal", ruleName(r), n.Func.Name, i)
 				}
 				add(n.Func.Name+" argument", s.Val)
 			}
@@ -132,10 +108,10 @@ func annotationUses(r rule) []use {
 	var uses []use
 	for k, v := range r.Annotations {
 		for _, m := range templateLabel.FindAllStringSubmatch(v, -1) {
-			uses = append(uses, use{m[1], r.name() + ": annotation " + k})
+			uses = append(uses, use{m[1], ruleName(r) + ": annotation " + k})
 		}
 		for _, m := range regexp.MustCompile(`var-(\w*)=`).FindAllStringSubmatch(v, -1) {
-			uses = append(uses, use{m[1], r.name() + ": dashboard variable in " + k})
+			uses = append(uses, use{m[1], ruleName(r) + ": dashboard variable in " + k})
 		}
 	}
 	return uses
@@ -147,7 +123,7 @@ func allUses(t *testing.T, rules []rule) []use {
 		uses = append(uses, labelUses(t, r)...)
 		uses = append(uses, annotationUses(r)...)
 		for k := range r.Labels {
-			uses = append(uses, use{k, r.name() + ": alert label"})
+			uses = append(uses, use{k, ruleName(r) + ": alert label"})
 		}
 	}
 	return uses
