@@ -279,13 +279,13 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 	if err != nil {
 		return rep, err
 	}
-	switch {
+	switch exited := o.SandboxExited(); {
 	case len(to.BrowserCheck) == 0:
 		rep.BrowserCheck = "not run (-browser-check '')"
 	case o.SandboxAt == "":
 		rep.BrowserCheck = "FAILED: no sandbox to check: " + o.SandboxOff
-	case o.SandboxExited() != "":
-		rep.BrowserCheck = "FAILED: the sandbox " + o.SandboxExited()
+	case exited != "":
+		rep.BrowserCheck = "FAILED: the sandbox " + exited
 	default:
 		rep.BrowserOut = to.BrowserOut
 		_ = o.step("browser check: the sandbox in Chromium, each incident's window against its baseline", func() error {
