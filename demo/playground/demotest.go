@@ -344,11 +344,7 @@ func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir s
 			return "FAILED: " + err.Error()
 		}
 	}
-	r := strings.NewReplacer("{out}", outDir)
-	args := make([]string, len(argv))
-	for i, a := range argv {
-		args[i] = r.Replace(a)
-	}
+	args := expand(argv, "{out}", outDir)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)

@@ -460,11 +460,7 @@ func (o *Orchestrator) startSandbox(ctx context.Context) error {
 	addr := fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Sandbox)
 	profiles := fmt.Sprintf("http://127.0.0.1:%d", o.World.Ports.Profiles)
 	err := o.step("sandbox: the built panel on live Prometheus and profile-store ("+strings.Join(o.Opt.Sandbox, " ")+")", func() error {
-		r := strings.NewReplacer("{prometheus}", o.Prom.URL, "{profiles}", profiles, "{addr}", addr)
-		argv := make([]string, len(o.Opt.Sandbox))
-		for i, a := range o.Opt.Sandbox {
-			argv[i] = r.Replace(a)
-		}
+		argv := expand(o.Opt.Sandbox, "{prometheus}", o.Prom.URL, "{profiles}", profiles, "{addr}", addr)
 		env := []string{"HOTPATH_PROMETHEUS_URL=" + o.Prom.URL, "HOTPATH_PROFILES_URL=" + profiles, "HOTPATH_SANDBOX_ADDR=" + addr}
 		proc, err := o.Sup.Start("sandbox", false, env, argv...)
 		if err != nil {
@@ -499,6 +495,17 @@ func (o *Orchestrator) SandboxExited() string {
 		return fmt.Sprintf("exited (%v): %s", err, lastLine(o.sandboxProc.Tail(600)))
 	}
 	return ""
+}
+
+// expand replaces placeholders ("{addr}", ...) in every argument of a
+// command given on the command line.
+func expand(argv []string, oldnew ...string) []string {
+	r := strings.NewReplacer(oldnew...)
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = r.Replace(a)
+	}
+	return out
 }
 
 func firstLine(s string) string {
