@@ -135,18 +135,19 @@ func run(root string, args []string) int {
 		fmt.Fprintf(os.Stderr, "hotpath-demo: %v\n", err)
 		return 1
 	}
+	sandboxCmd := splitCmd(*sandbox)
+	if *sandboxOff != "" {
+		sandboxCmd = nil
+		fmt.Printf("==> NOTE: no panel sandbox: %s; the rest of the playground runs\n", *sandboxOff)
+	}
 	w := playground.DefaultWorld(func(p int) int { return p }, "hotpath-demo")
 	o = playground.New(playground.Options{
 		Root: root, StateDir: stateDir, BinDir: binDir,
 		RuleFiles: []string{filepath.Join(root, "rules", "hotpath-rules.yaml"), filepath.Join(root, "rules", "hotpath-alerts.yaml")},
 		Duration:  *duration, History: *history,
 		CalSettle: 5 * time.Second, CalMeasure: 30 * time.Second,
-		NoCgroups: *noCgroups, Sandbox: splitCmd(*sandbox), SandboxOff: *sandboxOff, Out: os.Stdout,
+		NoCgroups: *noCgroups, Sandbox: sandboxCmd, SandboxOff: *sandboxOff, Out: os.Stdout,
 	}, w)
-	if *sandboxOff != "" {
-		o.Opt.Sandbox = nil
-		fmt.Printf("==> NOTE: no panel sandbox: %s; the rest of the playground runs\n", *sandboxOff)
-	}
 	o.Record("build: the demo binaries (go build)", buildTook)
 	began := time.Now()
 	err = o.Up(ctx)
