@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -25,5 +26,22 @@ func TestPrometheusScrapesExporter(t *testing.T) {
 	})
 	if _, err := p.Query(ctx, `sum by (job) (`); err == nil {
 		t.Fatal("a malformed query returned no error")
+	}
+	// Its own /metrics: an unlabelled counter under "", a labelled one by label.
+	self := p.SelfMetrics(t)
+	if cpu, ok := ValuesBy(self["process_cpu_seconds_total"], "")[""]; !ok || cpu <= 0 {
+		t.Errorf("process_cpu_seconds_total: %v %v, want > 0", cpu, ok)
+	}
+	build := ValuesBy(self["prometheus_build_info"], "goversion")
+	if len(build) != 1 {
+		t.Errorf("prometheus_build_info by goversion: %v, want one series", build)
+	}
+	for v, x := range build {
+		if !strings.HasPrefix(v, "go") || x != 1 {
+			t.Errorf("prometheus_build_info{goversion=%q} = %g, want a go version and 1", v, x)
+		}
+	}
+	if got := ValuesBy(self["no_such_metric"], "x"); len(got) != 0 {
+		t.Errorf("a missing family: %v, want empty", got)
 	}
 }

@@ -1,11 +1,9 @@
 package realrules
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -42,7 +40,17 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}})
 	ctx := context.Background()
 
-	records := recordedNames(t, ruleFiles[0])
+	var records []string
+	for _, g := range harness.ParseRules(t, ruleFiles[:1]) {
+		for _, r := range g.Rules {
+			if r.Record != "" {
+				records = append(records, r.Record)
+			}
+		}
+	}
+	if len(records) < 40 {
+		t.Fatalf("%s: only %d recording rules", ruleFiles[0], len(records))
+	}
 	harness.WaitFor(t, 90*time.Second, "every group evaluated, every recorded series present", func() (bool, string) {
 		rules, err := p.Rules(ctx)
 		if err != nil {
@@ -63,7 +71,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 	})
 
 	t.Run("no evaluation failed", func(t *testing.T) {
-		failures := selfMetric(t, p, "prometheus_rule_evaluation_failures_total")
+		failures := harness.ValuesBy(p.SelfMetrics(t)["prometheus_rule_evaluation_failures_total"], "rule_group")
 		if len(failures) == 0 {
 			t.Fatal("prometheus_rule_evaluation_failures_total not exported")
 		}
@@ -165,49 +173,4 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			return strings.Join(got, " ") == strings.Join(want, " "), fmt.Sprintf("pending %v, want %v", got, want)
 		})
 	})
-}
-
-// recordedNames lists the record: names of a rule file.
-func recordedNames(t *testing.T, path string) []string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var names []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "- record: "); ok {
-			names = append(names, strings.Trim(rest, `"`))
-		} else if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "record: "); ok {
-			names = append(names, strings.Trim(rest, `"`))
-		}
-	}
-	if len(names) < 40 {
-		t.Fatalf("%s: only %d recording rules", path, len(names))
-	}
-	return names
-}
-
-// selfMetric reads a counter from Prometheus's own /metrics, by rule group.
-func selfMetric(t *testing.T, p *harness.Prometheus, name string) map[string]float64 {
-	resp, err := http.Get(p.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, name+"{") {
-			continue
-		}
-		i := strings.LastIndex(line, " ")
-		var v float64
-		fmt.Sscan(line[i+1:], &v)
-		out[line[len(name):i]] = v
-	}
-	return out
 }

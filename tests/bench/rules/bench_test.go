@@ -10,7 +10,6 @@
 package rules
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -122,11 +121,11 @@ func run(t *testing.T, f fleet, ruleFiles []string) result {
 	if err != nil || len(inputs) != 1 || int(inputs[0].Value) != f.inputSeries() {
 		t.Fatalf("scraped input series: %v %v, want %d", inputs, err, f.inputSeries())
 	}
-	seen := map[string]string{}
+	seen := map[string]float64{}
 	cpu0, t0 := processCPU(t, p), time.Now()
 	deadline := time.Now().Add(150 * time.Second)
 	for time.Now().Before(deadline) {
-		last, durations := selfMetrics(t, p)
+		last, durations := groupTimes(t, p)
 		for g, at := range last {
 			if seen[g] != at {
 				seen[g] = at
@@ -184,21 +183,11 @@ func run(t *testing.T, f fleet, ruleFiles []string) result {
 
 // processCPU is Prometheus's own process_cpu_seconds_total.
 func processCPU(t *testing.T, p *harness.Prometheus) float64 {
-	resp, err := http.Get(p.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
+	cpu, ok := harness.ValuesBy(p.SelfMetrics(t)["process_cpu_seconds_total"], "")[""]
+	if !ok {
+		t.Fatal("no process_cpu_seconds_total")
 	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "process_cpu_seconds_total "); ok {
-			f, _ := strconv.ParseFloat(v, 64)
-			return f
-		}
-	}
-	t.Fatal("no process_cpu_seconds_total")
-	return 0
+	return cpu
 }
 
 // timeQuery runs a 1h range query at a 15s step (a dashboard panel) 5 times
@@ -273,36 +262,18 @@ func ruleTimes(t *testing.T, p *harness.Prometheus, group string) map[string]flo
 	return out
 }
 
-// selfMetrics reads each rule group's last evaluation timestamp and duration
-// from Prometheus's own /metrics.
-func selfMetrics(t *testing.T, p *harness.Prometheus) (last map[string]string, durations map[string]float64) {
-	resp, err := http.Get(p.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	last, durations = map[string]string{}, map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		for _, m := range []string{"prometheus_rule_group_last_evaluation_timestamp_seconds{", "prometheus_rule_group_last_duration_seconds{"} {
-			if !strings.HasPrefix(line, m) {
-				continue
-			}
-			i := strings.Index(line, `rule_group="`)
-			j := strings.Index(line[i+12:], `"`)
-			g := line[i+12 : i+12+j]
-			g = g[strings.LastIndex(g, ";")+1:]
-			v := line[strings.LastIndex(line, " ")+1:]
-			if strings.Contains(m, "timestamp") {
-				last[g] = v
-			} else {
-				durations[g], _ = strconv.ParseFloat(v, 64)
-			}
+// groupTimes reads each rule group's last evaluation timestamp and duration
+// from Prometheus's own /metrics, by group name (without its file).
+func groupTimes(t *testing.T, p *harness.Prometheus) (last, durations map[string]float64) {
+	self := p.SelfMetrics(t)
+	byGroup := func(name string) map[string]float64 {
+		out := map[string]float64{}
+		for g, v := range harness.ValuesBy(self[name], "rule_group") {
+			out[g[strings.LastIndex(g, ";")+1:]] = v
 		}
+		return out
 	}
-	return last, durations
+	return byGroup("prometheus_rule_group_last_evaluation_timestamp_seconds"), byGroup("prometheus_rule_group_last_duration_seconds")
 }
 
 func median(xs []float64) float64 {
