@@ -19,7 +19,7 @@ help: ## list the targets
 # ---- tools ----------------------------------------------------------------
 
 .PHONY: tools
-tools: ## build the pinned promtool, prometheus and go-jsonnet into .tools/bin
+tools: ## build the pinned Go tools (promtool, prometheus, go-jsonnet, ...) into .tools/bin; each tools module via tools/build-module.sh
 	@tools/install.sh
 
 # ---- generated artefacts ---------------------------------------------------
