@@ -154,6 +154,18 @@
     // after the onset.
     loadFitWindow: '30m',
 
+    // The second, slow path of CPUNotTrackingLoad, for services whose traffic
+    // moves only with hours-long swings (a daily curve, a batch cycle): the
+    // same fit over this window, refitted every baselineInterval wherever
+    // traffic swung, and the marginal cost taken as the median of those fits
+    // over baselineWindow. A busy loop adds a constant, so it leaves every
+    // slope but the few whose window holds its onset or its fix; the median
+    // ignores those, so the alert fires soon after the onset, stays firing
+    // through plateaus where nothing swings, and resolves minutes after the
+    // fix. Raise it (e.g. '6h') when your swings are slower than a few hours;
+    // a longer window costs more per refit.
+    loadFitLongWindow: '3h',
+
     // Traffic "swung" when req/s varied by at least this coefficient of
     // variation (stddev / mean) within the window. Below it the fit is noise.
     loadFitMinVariation: 0.25,

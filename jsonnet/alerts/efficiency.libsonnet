@@ -69,17 +69,30 @@ local series = import '../lib/series.libsonnet';
           alert('CPUNotTrackingLoad', {
             // Story 001: epoll_wait with a 0 timeout, a busy loop that keeps CPU
             // high whatever the traffic. The value is the fixed part's share of
-            // the CPU (rules/cost-model.libsonnet explains the recent fit).
+            // the CPU (rules/cost-model.libsonnet explains both fits). Once a
+            // service has the slow path (the median of the day's long-window
+            // fits), it alone decides: the recent fit sees a swing now and
+            // then, and letting it fire in between would be the flapping the
+            // slow path removes. Before that (a new service), the recent fit.
             expr: |||
-              %(share)s >= %(minShare)s
-              and on (%(key)s)
-              %(cv)s >= %(minCV)s
+              (
+                %(longShare)s >= %(minShare)s
+                or
+                (
+                  %(share)s >= %(minShare)s
+                  and on (%(key)s)
+                  %(cv)s >= %(minCV)s
+                  unless on (%(key)s)
+                  %(longShare)s
+                )
+              )
               and on (%(key)s)
               %(cpu)s >= %(minCores)s
               and on (%(key)s)
               avg_over_time(%(requests)s[%(window)s]) >= %(floor)s
             ||| % {
               share: series.cpuRecentFixedShare,
+              longShare: series.cpuLongFixedShare,
               minShare: p.num(cfg.notTrackingLoadFixedShare),
               cv: series.requestsRecentVariation,
               minCV: p.num(cfg.loadFitMinVariation),
@@ -92,7 +105,7 @@ local series = import '../lib/series.libsonnet';
             },
             annotations: {
               summary: 'A service burns CPU that does not follow its traffic.',
-              description: '%s: %s of its CPU is a fixed cost that did not follow its request rate over the last %s, although the traffic swung. A busy loop (a poll with a zero timeout, a spinning retry) looks like this: find the frame that dominates its CPU flame graph at any traffic.' % [t.service, t.share, cfg.loadFitWindow],
+              description: '%s: %s of its CPU is a fixed cost that did not follow its request rate when the traffic swung (over the last %s, or in the %s windows of the last %s). A busy loop (a poll with a zero timeout, a spinning retry) looks like this: find the frame that dominates its CPU flame graph at any traffic.' % [t.service, t.share, cfg.loadFitWindow, cfg.loadFitLongWindow, cfg.baselineWindow],
             },
           }),
           alert('CPUPerRequestAboveUpstream', {

@@ -75,6 +75,15 @@
   // traffic: the value CPUNotTrackingLoad compares with its threshold.
   cpuRecentFixed: 'job:cpu_seconds:recent_fixed',
   cpuRecentFixedShare: 'job:cpu_seconds:recent_fixed_share',
+  // The slow path (loadFitLongWindow, 3h): the slope of each long window in
+  // which traffic swung (every baselineInterval), its median over the
+  // baseline window, the mean req/s over that window, and the fixed part now
+  // and its share at that mean traffic.
+  cpuPerRequestLongSlope: 'job:cpu_seconds_per_request:long_slope',
+  cpuPerRequestLongMarginal: 'job:cpu_seconds_per_request:long_marginal',
+  requestsBaselineMean: 'job:requests:baseline_mean',
+  cpuLongFixed: 'job:cpu_seconds:long_fixed',
+  cpuLongFixedShare: 'job:cpu_seconds:long_fixed_share',
 
   // Upstream edges (labels job, upstream): service graph plus the static map.
   upstreamEdges: 'job_upstream:edges:group',

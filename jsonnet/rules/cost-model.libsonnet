@@ -28,6 +28,30 @@
 // i.e. the fixed part's share of the CPU at the window's mean traffic. Taking
 // the share at the mean, not at the current traffic, keeps a healthy service
 // with a real fixed cost from looking fixed-dominated at a traffic low.
+//
+// The slow path (hotpath-load-fit, every baselineInterval): traffic that moves
+// only with hours-long swings (a daily curve) rarely swings inside 30m, so the
+// recent fit sees a busy loop only now and then and the alert flapped. The
+// same fit over loadFitLongWindow L (3h) sees those swings; its slope is
+// recorded wherever traffic swung within L, and the marginal cost used is the
+// median of those slopes over baselineWindow (1d): a fit that sees many
+// windows at once. A busy loop is a constant, so it leaves every slope alone
+// except those of the windows holding its onset or its fix, and the median
+// ignores those: the marginal cost stays right before, during and after the
+// loop, also through plateaus where nothing swings. When every slope of the
+// last L is higher than the median, the lowest of them is used instead: a
+// lasting rise of the cost per request is then read as marginal, not fixed,
+// from at most 2L after it (before that, a regression of the cost per request
+// can also show here; CPUPerRequestRegression is the alert for it). Then, every
+// evaluationInterval, with the current c and r:
+//
+//   fixed = c - marginal * r            share = fixed / (fixed + marginal * mean(r))
+//
+// with mean(r) over baselineWindow: the share at the day's typical traffic, so
+// the nightly low does not make a real fixed cost look dominant. It follows c
+// within minutes, so the alert fires soon after the onset and resolves soon
+// after the fix. (keep_firing_for would hide flapping, not remove it, and
+// delay every resolve by as long as the longest gap between swings: hours.)
 local series = import '../lib/series.libsonnet';
 
 {
@@ -35,48 +59,97 @@ local series = import '../lib/series.libsonnet';
     local cfg = $._config,
     local p = (import '../lib/promql.libsonnet')(cfg),
     local key = p.list(p.service),
-    local avg(s) = 'avg_over_time(%s[%s])' % [s, cfg.loadFitWindow],
+    local avgOver(s, w) = 'avg_over_time(%s[%s])' % [s, w],
+    local avg(s) = avgOver(s, cfg.loadFitWindow),
     local c = series.cpu,
     local r = series.requests,
 
+    // The least-squares slope of c on r over window w, where traffic swung
+    // (coefficient of variation `cv` >= loadFitMinVariation) and the service
+    // had a request rate w ago (a whole window of history).
+    local slope(w, cv) = |||
+      (
+        %(avgCR)s
+        - on (%(key)s)
+        (%(avgC)s * on (%(key)s) %(avgR)s)
+      )
+      / on (%(key)s)
+      ((%(avgRR)s - on (%(key)s) %(avgR)s ^ 2) > 0)
+      and on (%(key)s)
+      %(cv)s >= %(minCV)s
+      and on (%(key)s)
+      %(r)s offset %(window)s
+    ||| % {
+      avgCR: avgOver(series.cpuTimesRequests, w),
+      avgC: avgOver(c, w),
+      avgR: avgOver(r, w),
+      avgRR: avgOver(series.requestsSquared, w),
+      cv: cv,
+      minCV: p.num(cfg.loadFitMinVariation),
+      r: r,
+      window: w,
+      key: key,
+    },
+    local variation(w) = p.ratio(
+      'sqrt(clamp_min(%s - on (%s) %s ^ 2, 0))' % [avgOver(series.requestsSquared, w), key, avgOver(r, w)],
+      avgOver(r, w),
+      p.service,
+    ),
+    // The fixed part now, and its share of the CPU at traffic `meanR`.
+    local fixedNow(marginal) = 'clamp_min(%s - on (%s) (%s * on (%s) %s), 0)' % [c, key, marginal, key, r],
+    local share(fixed, marginal, meanR) = p.ratio(
+      fixed,
+      '%s + on (%s) (%s * on (%s) %s)' % [fixed, key, marginal, key, meanR],
+      p.service,
+    ),
+
     groups+: [
+      {
+        name: 'hotpath-load-fit',
+        interval: cfg.baselineInterval,
+        rules: [
+          {
+            record: series.cpuPerRequestLongSlope,
+            expr: slope(cfg.loadFitLongWindow, '(\n%s\n)' % variation(cfg.loadFitLongWindow)),
+          },
+          {
+            // The day's median slope, or every slope of the last window when
+            // all of them are higher: a lasting rise of the cost per request
+            // then counts as marginal, not fixed, once the windows see it.
+            record: series.cpuPerRequestLongMarginal,
+            expr: |||
+              clamp_min(
+                max by (%(key)s) (
+                  %(median)s
+                  or
+                  min_over_time(%(slope)s[%(window)s])
+                ),
+                0
+              )
+            ||| % {
+              key: key,
+              median: p.setLabel('quantile_over_time(0.5, %s[%s])' % [series.cpuPerRequestLongSlope, cfg.baselineWindow], 'fit', 'median'),
+              slope: series.cpuPerRequestLongSlope,
+              window: cfg.loadFitLongWindow,
+            },
+          },
+          {
+            record: series.requestsBaselineMean,
+            expr: 'avg_over_time(%s[%s])' % [series.requestsSampled, cfg.baselineWindow],
+          },
+        ],
+      },
       {
         name: 'hotpath-cost-model',
         interval: cfg.evaluationInterval,
         rules: [
           {
             record: series.requestsRecentVariation,
-            expr: p.ratio(
-              'sqrt(clamp_min(%s - on (%s) %s ^ 2, 0))' % [avg(series.requestsSquared), key, avg(r)],
-              avg(r),
-              p.service,
-            ),
+            expr: variation(cfg.loadFitWindow),
           },
           {
             record: series.cpuPerRequestRecentSlope,
-            expr: |||
-              (
-                %(avgCR)s
-                - on (%(key)s)
-                (%(avgC)s * on (%(key)s) %(avgR)s)
-              )
-              / on (%(key)s)
-              ((%(avgRR)s - on (%(key)s) %(avgR)s ^ 2) > 0)
-              and on (%(key)s)
-              %(cv)s >= %(minCV)s
-              and on (%(key)s)
-              %(r)s offset %(window)s
-            ||| % {
-              avgCR: avg(series.cpuTimesRequests),
-              avgC: avg(c),
-              avgR: avg(r),
-              avgRR: avg(series.requestsSquared),
-              cv: series.requestsRecentVariation,
-              minCV: p.num(cfg.loadFitMinVariation),
-              r: r,
-              window: cfg.loadFitWindow,
-              key: key,
-            },
+            expr: slope(cfg.loadFitWindow, series.requestsRecentVariation),
           },
           {
             // The lower of the slope now and one window ago (see above).
@@ -98,15 +171,19 @@ local series = import '../lib/series.libsonnet';
           },
           {
             record: series.cpuRecentFixed,
-            expr: 'clamp_min(%s - on (%s) (%s * on (%s) %s), 0)' % [c, key, series.cpuPerRequestRecentMarginal, key, r],
+            expr: fixedNow(series.cpuPerRequestRecentMarginal),
           },
           {
             record: series.cpuRecentFixedShare,
-            expr: p.ratio(
-              series.cpuRecentFixed,
-              '%s + on (%s) (%s * on (%s) %s)' % [series.cpuRecentFixed, key, series.cpuPerRequestRecentMarginal, key, avg(r)],
-              p.service,
-            ),
+            expr: share(series.cpuRecentFixed, series.cpuPerRequestRecentMarginal, avg(r)),
+          },
+          {
+            record: series.cpuLongFixed,
+            expr: fixedNow(p.lastOfSlow(series.cpuPerRequestLongMarginal)),
+          },
+          {
+            record: series.cpuLongFixedShare,
+            expr: share(series.cpuLongFixed, p.lastOfSlow(series.cpuPerRequestLongMarginal), p.lastOfSlow(series.requestsBaselineMean)),
           },
         ],
       },

@@ -24,6 +24,8 @@ function(cfg) {
   // requests swung.
   recentFixedShare: by(s.cpuRecentFixedShare),
   requestsVariation: by(s.requestsRecentVariation),
+  // The slow path: the fixed share from the median of the day's long fits.
+  longFixedShare: by(s.cpuLongFixedShare),
 
   // 2. One instance or all?
   instanceCpuPerRequest: by(s.instanceCpuPerRequest),

@@ -133,7 +133,7 @@ func outlierFiring(s service, instance string, value float64) firing {
 func notTrackingFiring(s service, share string) firing {
 	return serviceFiring(s, "CPUNotTrackingLoad",
 		"A service burns CPU that does not follow its traffic.",
-		fmt.Sprintf("%s: %s of its CPU is a fixed cost that did not follow its request rate over the last 30m, although the traffic swung. A busy loop (a poll with a zero timeout, a spinning retry) looks like this: find the frame that dominates its CPU flame graph at any traffic.", s.where(), share))
+		fmt.Sprintf("%s: %s of its CPU is a fixed cost that did not follow its request rate when the traffic swung (over the last 30m, or in the 3h windows of the last 1d). A busy loop (a poll with a zero timeout, a spinning retry) looks like this: find the frame that dominates its CPU flame graph at any traffic.", s.where(), share))
 }
 
 func upstreamFiring(s service, upstream string, value float64) firing {

@@ -38,6 +38,7 @@ func suites() []*suite {
 		outlierSuite(),
 		upstreamSuite(),
 		onsetSuite(),
+		steadySuite(),
 	}
 }
 
