@@ -62,9 +62,9 @@ local series = import '../lib/series.libsonnet';
             fieldConfig+: { overrides+: [p.byRefId('C', { 'custom.stacking': { mode: 'none' }, 'custom.fillOpacity': 0, 'custom.lineWidth': 2 })] },
           },
           p.timeseries(
-            'Does CPU track load? (last 30 minutes)',
+            'Does CPU track load?',
             'percentunit',
-            'From a fit of CPU on requests over the last 30 minutes: the share of CPU that does not follow requests (fixed share), and how much requests swung (coefficient of variation); and the fixed share from the median of the day's 3h fits, which CPUNotTrackingLoad uses once a service has it (traffic that swings only over hours). A high fixed share while requests swing is CPUNotTrackingLoad: CPU stuck high whatever the load, a busy loop or polling (story 001: epoll_wait with timeout 0).',
+            'From a fit of CPU on requests over the last 30 minutes: the share of CPU that does not follow requests (fixed share), and how much requests swung (coefficient of variation); and the fixed share from the median of a day of 3h fits, which CPUNotTrackingLoad uses once a service has it (traffic that swings only over hours). A high fixed share while requests swing is CPUNotTrackingLoad: CPU stuck high whatever the load, a busy loop or polling (story 001: epoll_wait with timeout 0).',
             [prom(q.recentFixedShare, 'fixed share of CPU'), prom(q.requestsVariation, 'requests variation'), prom(q.longFixedShare, 'fixed share (day of 3h fits)')],
             w=6,
             min=0,
