@@ -86,6 +86,19 @@
     containerCpuQuotaMetric: 'container_spec_cpu_quota',
     containerCpuPeriodMetric: 'container_spec_cpu_period',
 
+    // kube-prometheus-stack's default kubelet ServiceMonitor drops cAdvisor's
+    // throttled seconds and every container_spec_* series. Where a container
+    // has no throttled seconds, the pack records throttled periods x cfsPeriod
+    // instead: an upper bound of the wall-clock time it was throttled (cAdvisor's
+    // own figure sums over CPUs, so it can be higher on multi-core containers).
+    // 100ms is the kubelet's default --cpu-cfs-quota-period; change it with that
+    // flag. Where a container has no quota series, its limit comes from
+    // kube-state-metrics (in cores); narrow it with the selector, e.g. add
+    // `job="kube-state-metrics"`.
+    cfsPeriod: '100ms',
+    kubeStateMetricsLimitMetric: 'kube_pod_container_resource_limits',
+    kubeStateMetricsLimitSelector: 'resource="cpu", unit="core"',
+
     // ---- Windows and evaluation -----------------------------------------------
 
     // The rate window of every recorded series. 5m keeps at least 4 scrapes at a

@@ -30,9 +30,10 @@ function(cfg) {
     local ms = nonEmpty(matchers);
     if ms == [] then metric else '%s{%s}' % [metric, std.join(', ', ms)],
 
-  // cAdvisor's per-container series: the pod-level cgroup (container="") dropped.
+  // cAdvisor's per-container series: the pod-level cgroup (container="") and
+  // the pause container (container="POD", dockershim and cri-dockerd) dropped.
   containerSelector(metric, extra=[])::
-    p.selector(metric, ['%s!=""' % cfg.containerLabel, cfg.cadvisorSelector] + extra),
+    p.selector(metric, ['%s!~"|POD"' % cfg.containerLabel, cfg.cadvisorSelector] + extra),
 
   rate(metric, matchers=[]):: 'rate(%s[%s])' % [p.selector(metric, matchers), cfg.rateWindow],
 

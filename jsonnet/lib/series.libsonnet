@@ -18,6 +18,9 @@
   // CFS throttling per container (namespace, pod, container).
   throttledPeriodsRatio: 'container:cpu_cfs_throttled_periods:ratio_rate5m',
   throttledSeconds: 'container:cpu_cfs_throttled_seconds:rate5m',
+  // Throttled periods per second: the ratio's numerator, and (times the CFS
+  // period) the throttled seconds where cAdvisor's are dropped.
+  throttledPeriods: 'container:cpu_cfs_throttled_periods:rate5m',
 
   // ---- Added by the rule pack (issue 2); the dashboards read these too. ----
 

@@ -2,6 +2,7 @@
 // usage-vs-limit panels. cAdvisor exports the CFS counters only for containers
 // with a CPU limit, so a container without them has no limit: it gets no
 // throttling series at all rather than a misleading 0%.
+local durations = import '../lib/durations.libsonnet';
 local series = import '../lib/series.libsonnet';
 
 {
@@ -17,14 +18,21 @@ local series = import '../lib/series.libsonnet';
         interval: cfg.evaluationInterval,
         rules: [
           {
+            record: series.throttledPeriods,
+            expr: sumRate(cfg.cfsThrottledPeriodsMetric),
+          },
+          {
             // The share of CFS periods in which the container hit its quota.
             record: series.throttledPeriodsRatio,
-            expr: p.ratio(sumRate(cfg.cfsThrottledPeriodsMetric), sumRate(cfg.cfsPeriodsMetric), p.container),
+            expr: p.ratio(series.throttledPeriods, sumRate(cfg.cfsPeriodsMetric), p.container),
           },
           {
             // Seconds throttled per second: how much the quota really cost.
+            // Where cAdvisor's throttled seconds are dropped (kube-prometheus-
+            // stack's default), throttled periods x the CFS period: an upper
+            // bound, so an idle container (few periods) stays small.
             record: series.throttledSeconds,
-            expr: sumRate(cfg.cfsThrottledSecondsMetric),
+            expr: '%s\nor on (%s)\n%s * %s' % [sumRate(cfg.cfsThrottledSecondsMetric), p.list(p.container), series.throttledPeriods, p.num(durations.seconds(cfg.cfsPeriod))],
           },
           {
             record: series.containerCpu,
@@ -32,8 +40,14 @@ local series = import '../lib/series.libsonnet';
           },
           {
             // quota / period in cores; cAdvisor reports a quota only when set.
+            // Without container_spec_* (kube-prometheus-stack's default), the
+            // limit kube-state-metrics reports.
             record: series.containerCpuLimit,
-            expr: p.ratio(maxOf(cfg.containerCpuQuotaMetric, ' > 0'), maxOf(cfg.containerCpuPeriodMetric), p.container),
+            expr: '%s\nor on (%s)\n%s' % [
+              p.ratio(maxOf(cfg.containerCpuQuotaMetric, ' > 0'), maxOf(cfg.containerCpuPeriodMetric), p.container),
+              p.list(p.container),
+              'max by (%s) (%s)' % [p.list(p.container), p.selector(cfg.kubeStateMetricsLimitMetric, ['%s!=""' % cfg.containerLabel, cfg.kubeStateMetricsLimitSelector])],
+            ],
           },
         ],
       },

@@ -39,6 +39,7 @@ func suites() []*suite {
 		upstreamSuite(),
 		onsetSuite(),
 		steadySuite(),
+		kubePrometheusStackSuite(),
 	}
 }
 
