@@ -29,28 +29,32 @@ function(cfg) {
   serviceKey:: std.join(', ', d.scopeLabels + [cfg.serviceLabel]),
 
   // The pods of the picked service(s), from the requests counter's labels
-  // (as the rule pack's cAdvisor mode joins them). `matchers` is d.service or
+  // (as the rule pack's cAdvisor mode joins them): one series per (pod,
+  // service), so a pod serving two jobs appears twice and a job scraped
+  // outside Kubernetes (no pod label) not at all. `matchers` is d.service or
   // d.services.
   servicePods(matchers)::
     'group by (%s, %s) (%s{%s})' % [
       root.podKey,
       cfg.serviceLabel,
       cfg.requestsMetric,
-      root.sel([cfg.requestsSelector, matchers]),
+      root.sel(['%s!=""' % cfg.podLabel, cfg.requestsSelector, matchers]),
     ],
 
   // A per-container expression narrowed to the containers of the picked service.
   ofService(expr, matchers=d.service):: '%s and on (%s) %s' % [expr, root.podKey, root.servicePods(matchers)],
 
-  // A per-container expression summed per service (the service label comes
-  // from the service's pods).
+  // A per-container expression summed per service. The pod side is summed
+  // per pod first, so it is the unique side of the join: a pod serving two
+  // jobs counts for both (as in the rule pack's cAdvisor mode) instead of
+  // failing the query with "many-to-many matching not allowed".
   perService(expr, matchers=d.services)::
-    'sum by (%s) (%s * on (%s) group_left (%s) %s)' % [
+    'sum by (%s) (%s * on (%s) group_left () sum by (%s) (%s))' % [
       root.serviceKey,
-      expr,
-      root.podKey,
-      cfg.serviceLabel,
       root.servicePods(matchers),
+      root.podKey,
+      root.podKey,
+      expr,
     ],
 
   // CPU cores used and allowed per container (recorded by the rule pack).
