@@ -118,7 +118,7 @@ func RealShapes(start time.Time) *Fleet {
 		service(podTarget("shop", pod, "api", fmt.Sprintf("10.0.0.%d:8080", i+1)), 8, 0.25)
 		add("container_cpu_usage_seconds_total", cadvisor("shop", pod, "app"), 0.25)
 		add("container_cpu_usage_seconds_total", cadvisor("shop", pod, "istio-proxy"), 0.0625)
-		add("container_cpu_usage_seconds_total", cadvisor("shop", pod, "POD"), 0.001)
+		add("container_cpu_usage_seconds_total", cadvisor("shop", pod, "POD"), 0.0625) // far above a real pause container, so counting it shows
 		add("container_cpu_usage_seconds_total", cadvisor("shop", pod, ""), 0.3135)
 		throttled, seconds := 0.0, 0.0
 		if i == 0 {
@@ -197,4 +197,12 @@ var Jobs = map[string]map[string]string{
 // ExpectedRequests is each service's job:requests:rate5m (req/s).
 var ExpectedRequests = map[string]float64{
 	"api": 16, "web": 4, "web-exporter": 1, "cart": 4, "cart-exporter": 1, "blackbox": 2, "pushgateway": 1, "billing-vm": 6, "idle-worker": 0,
+}
+
+// ExpectedCadvisorCPU is each service's job:cpu_seconds:rate5m with
+// cpuSource: cadvisor: its pods' containers (the pause container and the
+// pod-level cgroup left out), a two-job pod's CPU for each of its jobs; none
+// for the jobs outside Kubernetes.
+var ExpectedCadvisorCPU = map[string]float64{
+	"api": 0.625, "web": 0.4375, "web-exporter": 0.4375, "cart": 0.375, "cart-exporter": 0.375, "idle-worker": 0.125,
 }
