@@ -30,7 +30,7 @@ func TestRealFleetShapes(t *testing.T) {
 	now := time.Now().Truncate(time.Second)
 	f := shapes.RealShapes(now.Add(-time.Hour))
 	dataDir := filepath.Join(t.TempDir(), "data")
-	harness.BackfillOpenMetrics(t, dataDir, f.OpenMetrics(now.Add(-6*time.Minute), now, time.Second)) // at the scrape interval: rate() extrapolates alike
+	harness.BackfillOpenMetrics(t, dataDir, f.OpenMetrics(now.Add(-6*time.Minute), now.Add(30*time.Second), time.Second)) // as scraped, and 30s ahead: no gap before the first scrape to bias rate()
 	exp := harness.NewExporter(t, "")
 	exp.Follow(t, 250*time.Millisecond, f.Page)
 	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}, Args: harness.LeaveOverlappingBlocks})

@@ -28,7 +28,7 @@ func TestRealFleetShapesCadvisorMode(t *testing.T) {
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	harness.BackfillOpenMetrics(t, dataDir, f.OpenMetrics(now.Add(-6*time.Minute), now, time.Second))
+	harness.BackfillOpenMetrics(t, dataDir, f.OpenMetrics(now.Add(-6*time.Minute), now.Add(30*time.Second), time.Second))
 	exp := harness.NewExporter(t, "")
 	exp.Follow(t, 250*time.Millisecond, f.Page)
 	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}, Args: harness.LeaveOverlappingBlocks})
