@@ -43,6 +43,21 @@
     // `requestsMetric: 'grpc_server_handled_total'`.
     requestsMetric: 'http_requests_total',
 
+    // Every counter of a unit of work, for a fleet that counts it in more than
+    // one (HTTP, gRPC, log records): a list of { metric, selector, serviceLabel },
+    // selector and serviceLabel optional (serviceLabel: the label of that
+    // source that carries the service name, copied into serviceLabel). A service
+    // found in several sources is counted once, from the first source in this
+    // list that has it. The default is requestsMetric alone. Example:
+    //   requestSources: [
+    //     { metric: 'http_requests_total' },
+    //     { metric: 'http_server_request_duration_seconds_count' },  // OpenTelemetry
+    //     { metric: 'http_server_requests_seconds_count' },          // Spring / Micrometer
+    //     { metric: 'grpc_server_handled_total' },                   // go-grpc-prometheus
+    //     { metric: 'fluentd_output_status_emit_records', selector: 'type="forward"' },
+    //   ],
+    requestSources: [{ metric: $._config.requestsMetric, selector: $._config.requestsSelector }],
+
     // Where per-service CPU comes from. 'process' reads process_cpu_seconds_total
     // from the service's own /metrics; 'cadvisor' reads cAdvisor's
     // container_cpu_usage_seconds_total and joins it to the service through

@@ -37,6 +37,26 @@ function(cfg) {
 
   rate(metric, matchers=[]):: 'rate(%s[%s])' % [p.selector(metric, matchers), cfg.rateWindow],
 
+  // ---- work-unit counters (requestSources) ----------------------------------
+
+  // Each source with its defaults filled in.
+  requestSources:: [
+    { selector: '', serviceLabel: cfg.serviceLabel } + s
+    for s in cfg.requestSources
+  ],
+  // expr with the source's service label copied into serviceLabel.
+  asService(src, expr)::
+    if src.serviceLabel == cfg.serviceLabel then expr
+    else 'label_replace(%s, "%s", "$1", "%s", "(.+)")' % [expr, cfg.serviceLabel, src.serviceLabel],
+  // One expression per source, f(src), each service taken from the first
+  // source that has it: `or on (service)` adds a source's services only where
+  // no earlier source has them.
+  firstSource(f)::
+    std.join('\nor on (%s)\n' % p.list(p.service), [f(src) for src in p.requestSources]),
+  // Every source's raw series, for label joins (group by ...).
+  allSources(extra=[])::
+    std.join(' or ', [p.asService(src, p.selector(src.metric, [src.selector] + extra)) for src in p.requestSources]),
+
   sumBy(labels, expr):: 'sum by (%s) (%s)' % [p.list(labels), expr],
 
   // ---- joins ----------------------------------------------------------------

@@ -27,7 +27,7 @@ local series = import '../lib/series.libsonnet';
           instance: p.list(p.instance),
           podInstance: p.list(p.pod + [cfg.serviceLabel, cfg.instanceLabel]),
           pod: p.list(p.pod),
-          requests: p.selector(cfg.requestsMetric, [cfg.requestsSelector]),
+          requests: p.allSources(),
           cpu: p.containerSelector(cfg.containerCpuMetric, [cfg.cpuSelector]),
           window: cfg.rateWindow,
         }
@@ -40,7 +40,9 @@ local series = import '../lib/series.libsonnet';
         rules: [
                  {
                    record: series.instanceRequests,
-                   expr: p.sumBy(p.instance, p.rate(cfg.requestsMetric, [cfg.requestsSelector])),
+                   // Every work-unit counter (requestSources), a service
+                   // counted from the first source that has it.
+                   expr: p.firstSource(function(src) p.sumBy(p.instance, p.asService(src, p.rate(src.metric, [src.selector])))),
                  },
                  {
                    record: series.requests,

@@ -5,6 +5,7 @@ local series = import '../../lib/series.libsonnet';
 
 function(cfg) {
   local d = dashboard(cfg),
+  local p = (import '../../lib/promql.libsonnet')(cfg),
   local root = self,
 
   d:: d,
@@ -33,12 +34,20 @@ function(cfg) {
   // service), so a pod serving two jobs appears twice and a job scraped
   // outside Kubernetes (no pod label) not at all. `matchers` is d.service or
   // d.services.
+  // Every work-unit counter (requestSources) counts; a source that names the
+  // service in another label is matched on that label.
   servicePods(matchers)::
-    'group by (%s, %s) (%s{%s})' % [
+    'group by (%s, %s) (%s)' % [
       root.podKey,
       cfg.serviceLabel,
-      cfg.requestsMetric,
-      root.sel(['%s!=""' % cfg.podLabel, cfg.requestsSelector, matchers]),
+      std.join(' or ', [
+        p.asService(src, '%s{%s}' % [src.metric, root.sel([
+          '%s!=""' % cfg.podLabel,
+          src.selector,
+          std.strReplace(matchers, ' %s=' % cfg.serviceLabel, ' %s=' % src.serviceLabel),
+        ])])
+        for src in p.requestSources
+      ]),
     ],
 
   // A per-container expression narrowed to the containers of the picked service.

@@ -40,6 +40,7 @@ func suites() []*suite {
 		onsetSuite(),
 		steadySuite(),
 		kubePrometheusStackSuite(),
+		requestSourcesSuite(),
 	}
 }
 
