@@ -64,6 +64,7 @@ func TestBenchRules(t *testing.T) {
 		}
 	}
 	ruleFiles := harness.RuleFiles(harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "bench", "rules", "testdata", "bench-intervals.jsonnet")))
+	ruleFiles = append(ruleFiles, writeFloor(t))
 	var results []result
 	for _, n := range sizes {
 		t.Run(strconv.Itoa(n), func(t *testing.T) { results = append(results, run(t, newFleet(n), ruleFiles)) })
@@ -305,7 +306,9 @@ func render(results []result) string {
 		fmt.Fprintf(&b, "Recorded series: %d. Backfill: %s.\n\n| group | median duration | evaluations |\n|---|---:|---:|\n", r.recorded, r.backfill.Round(time.Second))
 		var names []string
 		for g := range r.groups {
-			names = append(names, g)
+			if g != floorGroup {
+				names = append(names, g)
+			}
 		}
 		sort.Strings(names)
 		total := 0.0
@@ -314,7 +317,17 @@ func render(results []result) string {
 			total += m
 			fmt.Fprintf(&b, "| %s | %.1f ms | %d |\n", g, m*1000, len(r.groups[g]))
 		}
-		fmt.Fprintf(&b, "| **whole pack** | **%.1f ms** | |\n\n", total*1000)
+		fmt.Fprintf(&b, "| **whole pack** | **%.1f ms** | |\n", total*1000)
+		floor := median(r.groups[floorGroup])
+		fmt.Fprintf(&b, "| floor (%s: one `sum by (identity labels) (rate(input[5m]))` per input metric) | %.1f ms | %d |\n\n", floorGroup, floor*1000, len(r.groups[floorGroup]))
+		if floor > 0 {
+			verdict := "met"
+			if total/floor > 1.5 {
+				verdict = "**missed**"
+			}
+			fmt.Fprintf(&b, "**Pack / floor: %.2fx** (goal <= 1.5x: %s), measured side by side in the same Prometheus and the same run; load average %s on %d cores.\n\n",
+				total/floor, verdict, r.load, runtime.NumCPU())
+		}
 		inputs := median(r.groups["hotpath-requests-cpu"]) + median(r.groups["hotpath-throttling"])
 		baseline := median(r.groups["hotpath-baseline"])
 		perMinute := total - baseline + baseline/5
