@@ -21,6 +21,7 @@ help: ## list the targets
 .PHONY: tools
 tools: ## build the pinned Go tools (promtool, prometheus, go-jsonnet, ...) into .tools/bin; each tools module via tools/build-module.sh
 	@tools/install.sh
+	@nice -n 10 tools/build-module.sh -tags netgo,slicelabels -toolchain go1.26.10 tools/thanos github.com/thanos-io/thanos/cmd/thanos # Thanos, with its release tags (tools/thanos/tools.go says why)
 
 # ---- generated artefacts ---------------------------------------------------
 

@@ -14,7 +14,9 @@ local durations = import 'durations.libsonnet';
 {
   prometheusAlerts+:: {
     local cfg = $._config,
-    local vars(labels) = std.join('&', ['var-%s={{ $labels.%s }}' % [l, l] for l in labels if l != '']),
+    local text = (import 'alert-text.libsonnet')(cfg),
+    // the cluster falls back to the external label: alert-text.libsonnet's value()
+    local vars(labels) = std.join('&', ['var-%s={{ %s }}' % [l, text.value(l)] for l in labels if l != '']),
     local scope = [cfg.clusterLabel, cfg.namespaceLabel],
     // unix ms of the evaluation, offset by `offset` seconds
     local evalMs(offset) =

@@ -19,6 +19,13 @@
 // - The upstream side: an upstream name is looked up in the client's own
 //   namespace first, else anywhere in its cluster when that name is unique
 //   there. A name in two other namespaces is ambiguous and skipped.
+//
+// Edges keep the cluster label when the service graph carries one (issue 18:
+// on Thanos the cluster is each Prometheus's external label, so a global
+// ruler sees every cluster's edges at once): an edge recorded in a cluster
+// joins only that cluster's services, so a service is compared only with
+// upstreams it calls in its own cluster. Edges without a cluster (a service
+// graph that carries none, the static map) apply in every cluster, as before.
 local series = import '../lib/series.libsonnet';
 
 {
@@ -43,10 +50,20 @@ local series = import '../lib/series.libsonnet';
       for upstream in cfg.staticUpstreams[client]
     ],
 
-    local edges = series.upstreamEdges,
-    local slot(k) =
-      if k == 1 then 'topk by (%s) (1, %s)' % [svc, edges]
-      else 'topk by (%s) (1, %s unless on (%s, upstream) topk by (%s) (%d, %s))' % [svc, edges, svc, svc, k - 1, edges],
+    local cluster = cfg.clusterLabel,
+    // The edge's own key: (cluster, service), or the service alone.
+    local edgeKey = p.list([l for l in [cluster, svc] if l != '']),
+    // slot(k, by, edges): per `by`, the k-th edge of `edges`.
+    local slot(k, by, edges) =
+      if k == 1 then 'topk by (%s) (1, %s)' % [by, edges]
+      else 'topk by (%s) (1, %s unless on (%s, upstream) topk by (%s) (%d, %s))' % [by, edges, by, by, k - 1, edges],
+    // The client's CPU per request once per edge of slot k: edges within the
+    // client's cluster, then edges without a cluster (any cluster's client).
+    local clientSlot(k) = std.join('\nor\n', [
+      '%s * on (%s) group_left (upstream)\n  %s' % [series.cpuPerRequest, edgeKey, slot(k, edgeKey, series.upstreamEdges)],
+    ] + if cluster == '' then [] else [
+      '%s * on (%s) group_left (upstream)\n  %s' % [series.cpuPerRequest, svc, slot(k, svc, '%s{%s=""}' % [series.upstreamEdges, cluster])],
+    ]),
 
     // The upstream's CPU per request under the label `upstream`, while it
     // serves >= minRequestRate and is not 0 (a divisor), per namespace and,
@@ -68,15 +85,12 @@ local series = import '../lib/series.libsonnet';
         rules: [
           {
             record: series.upstreamEdges,
-            expr: 'group by (%s, upstream) (\n  %s\n)' % [svc, std.join('\n  or\n  ', [serviceGraphEdges] + staticEdges)],
+            expr: 'group by (%s, upstream) (\n  %s\n)' % [edgeKey, std.join('\n  or\n  ', [serviceGraphEdges] + staticEdges)],
           },
           {
             // The client's own CPU per request, once per edge.
             record: series.upstreamClientCpuPerRequest,
-            expr: std.join('\nor\n', [
-              '%s * on (%s) group_left (upstream)\n  %s' % [series.cpuPerRequest, svc, slot(k)]
-              for k in std.range(1, cfg.maxUpstreamsPerService)
-            ]),
+            expr: std.join('\nor\n', [clientSlot(k) for k in std.range(1, cfg.maxUpstreamsPerService)]),
           },
           {
             record: series.cpuPerRequestToUpstream,

@@ -13,8 +13,9 @@ import (
 type Exporter struct {
 	Addr string
 
-	mu   sync.Mutex
-	text string
+	mu     sync.Mutex
+	text   string
+	render func(time.Time) string // when set, renders every scrape's page
 }
 
 // NewExporter starts an exporter serving text until the test ends.
@@ -30,6 +31,13 @@ func NewExporter(t testing.TB, text string) *Exporter {
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		e.mu.Lock()
+		render := e.render
+		e.mu.Unlock()
+		if render != nil {
+			_, _ = w.Write([]byte(render(time.Now())))
+			return
+		}
 		_, _ = w.Write([]byte(e.Text()))
 	})}
 	go func() { _ = srv.Serve(l) }()
@@ -69,4 +77,13 @@ func (e *Exporter) Follow(t testing.TB, period time.Duration, render func(time.T
 			}
 		}
 	}()
+}
+
+// RenderEachScrape serves render(now) at every scrape, now being the moment
+// of the request: with samples stamped with that moment, two servers
+// scraping the same exporter read points of the same lines.
+func (e *Exporter) RenderEachScrape(render func(time.Time) string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.render = render
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,10 @@ type PromConfig struct {
 	ExtraConfig        string        // raw YAML appended to prometheus.yml (e.g. more scrape_configs)
 	DataDir            string        // default: a fresh temp dir (pass one to reuse backfilled blocks)
 	Args               []string      // more flags
+	// ExternalLabels go to global.external_labels: the server's own rule
+	// evaluation never sees them, a Thanos sidecar (and alert templates'
+	// $externalLabels) do.
+	ExternalLabels map[string]string
 }
 
 // Prometheus is a running pinned Prometheus server.
@@ -61,6 +66,12 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 	}
 	var cfg strings.Builder
 	fmt.Fprintf(&cfg, "global:\n  scrape_interval: %s\n  evaluation_interval: %s\n", c.ScrapeInterval, c.EvaluationInterval)
+	if len(c.ExternalLabels) > 0 {
+		cfg.WriteString("  external_labels:\n")
+		for _, k := range sortedKeys(c.ExternalLabels) {
+			fmt.Fprintf(&cfg, "    %s: %q\n", k, c.ExternalLabels[k])
+		}
+	}
 	if len(c.RuleFiles) > 0 {
 		cfg.WriteString("rule_files:\n")
 		for _, f := range c.RuleFiles {
@@ -76,11 +87,6 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 	must(t, os.WriteFile(cfgPath, []byte(cfg.String()), 0o644), "write prometheus.yml")
 
 	addr := FreeAddr(t)
-	hc := &http.Client{Timeout: APITimeout}
-	ac, err := api.NewClient(api.Config{Address: "http://" + addr, Client: hc})
-	must(t, err, "prometheus API client")
-	logs, err := os.Create(filepath.Join(dir, "prometheus.log"))
-	must(t, err, "create log")
 	args := append([]string{
 		"--config.file=" + cfgPath,
 		"--storage.tsdb.path=" + c.DataDir,
@@ -88,16 +94,30 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 		"--web.enable-lifecycle",
 		"--log.level=warn",
 	}, c.Args...)
+	return startServer(t, "prometheus", dir, addr, bin, args...)
+}
+
+// startServer starts a server that speaks Prometheus's HTTP API on addr
+// (Prometheus, or a Thanos component), logging into dir, and waits (at most
+// 60s) until its /-/ready says 200. It is killed when the test ends; its log
+// is printed when the test fails.
+func startServer(t testing.TB, name, dir, addr, bin string, args ...string) *Prometheus {
+	t.Helper()
+	hc := &http.Client{Timeout: APITimeout}
+	ac, err := api.NewClient(api.Config{Address: "http://" + addr, Client: hc})
+	must(t, err, "%s API client", name)
+	logs, err := os.Create(filepath.Join(dir, name+".log"))
+	must(t, err, "create log")
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logs, logs
-	must(t, cmd.Start(), "start prometheus")
+	must(t, cmd.Start(), "start %s", name)
 	p := &Prometheus{URL: "http://" + addr, Dir: dir, API: v1.NewAPI(ac), cmd: cmd, logs: logs}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		if t.Failed() {
 			b, _ := os.ReadFile(logs.Name())
-			t.Logf("prometheus log:\n%s", b)
+			t.Logf("%s log:\n%s", name, truncate(string(b), 20000))
 		}
 		logs.Close()
 	})
@@ -112,10 +132,19 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 		}
 		if time.Now().After(deadline) {
 			b, _ := os.ReadFile(logs.Name())
-			t.Fatalf("prometheus not ready after 60s:\n%s", b)
+			t.Fatalf("%s not ready after 60s:\n%s", name, b)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func quoteJoin(xs []string) string {
