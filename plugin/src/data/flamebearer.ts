@@ -66,6 +66,7 @@ export function levelsToTree(fb: Flamebearer): ProfileTreeNode | undefined {
     name: names[levels[0][0]],
     nodes: [],
   };
+  // the backend shifts parentsStack; an index into it does the same without copying
   let parentsStack: ProfileTreeNode[] = [tree];
   let currentLevel = 1;
   while (currentLevel < levels.length) {
@@ -73,7 +74,8 @@ export function levelsToTree(fb: Flamebearer): ProfileTreeNode | undefined {
       break; // "ParentsStack is empty but we are not at the last level"
     }
     const nextParentsStack: ProfileTreeNode[] = [];
-    let currentParent = parentsStack.shift()!;
+    let next = 0;
+    let currentParent = parentsStack[next++];
     let itemIndex = 0;
     let offset = 0;
     const values = levels[currentLevel];
@@ -97,10 +99,10 @@ export function levelsToTree(fb: Flamebearer): ProfileTreeNode | undefined {
         itemIndex += ITEM_OFFSET;
         offset = itemEnd;
       } else {
-        if (parentsStack.length === 0) {
+        if (next >= parentsStack.length) {
           break; // "ParentsStack is empty but there are still items in current level"
         }
-        currentParent = parentsStack.shift()!;
+        currentParent = parentsStack[next++];
       }
     }
     parentsStack = nextParentsStack;
@@ -137,12 +139,15 @@ export function flamebearerToFrame(fb: Flamebearer, unit: string, opts: { refId?
       }
       label.push(idx);
     };
-    visit(tree);
-    let stack = tree.nodes.slice();
+    // Grafana's walkTree keeps a slice and prepends a node's children (O(n^2) copying in JS,
+    // 11 s at 425k nodes); a stack with the children pushed in reverse visits the same order
+    const stack: ProfileTreeNode[] = [tree];
     while (stack.length !== 0) {
-      const head = stack[0];
+      const head = stack.pop()!;
       visit(head);
-      stack = head.nodes.length ? head.nodes.concat(stack.slice(1)) : stack.slice(1);
+      for (let k = head.nodes.length - 1; k >= 0; k--) {
+        stack.push(head.nodes[k]);
+      }
     }
   }
   const NUMBER = 'number' as FieldType;
