@@ -215,11 +215,11 @@ function legacyKind(bytes: Uint8Array): string | undefined {
       return `pprof's legacy text format (${kind})`;
     }
   }
-  // gperftools' binary CPU profile: header words 0, 3, 0 (32- or 64-bit, either endianness)
+  // gperftools' binary CPU profile: header words 0, 3, 0|1 (version), period; 32- or 64-bit words
   const words32 = bytes.length >= 12 && bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0;
   if (words32) {
     const w = (i: number) => bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
-    if ((w(4) === 3 && w(8) === 0) || (bytes.length >= 24 && w(8) === 3 && w(16) === 0)) {
+    if ((w(4) === 3 && (w(8) === 0 || w(8) === 1)) || (bytes.length >= 24 && w(8) === 3 && w(16) === 0)) {
       return "pprof's legacy binary CPU format (gperftools)";
     }
   }
