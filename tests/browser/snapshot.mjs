@@ -86,6 +86,9 @@ if (p.baseline) {
 if (b && b.unit !== p.unit) {
   badInput(`--baseline is a ${b.sampleType} profile (${b.unit}) but --profile a ${p.sampleType} profile (${p.unit})`);
 }
+// every input is valid: start Chromium now, while Node converts (it runs in its own processes)
+const { openSnapshotHost, renderSnapshot } = await import('./lib/snapshot-render.mjs');
+const opening = openSnapshotHost({ width, height });
 // served as Grafana serves them: flamebearer (Pyroscope) -> nested-set frame (Grafana's backend)
 const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });
 const series = b ? [frame(b, 'B'), frame(p, 'A')] : [frame(p, 'A')];
@@ -107,10 +110,9 @@ const headline = [
   `total ${amount(summary.total, p.unit)}`,
 ].join(' · ');
 
-const { renderSnapshot } = await import('./lib/snapshot-render.mjs');
 let png;
 try {
-  png = await renderSnapshot({ series, diff: !!b, headline, width, height, theme: args.theme === 'light' ? 'light' : 'dark' });
+  png = await renderSnapshot(opening, { series, diff: !!b, headline, width, height, theme: args.theme === 'light' ? 'light' : 'dark' });
 } catch (e) {
   fail(`the panel failed: ${e.message.split('\n')[0]}`, 1);
 }
