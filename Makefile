@@ -99,7 +99,7 @@ bench-plugin: plugin ## benchmark vs @grafana/flamegraph in chromium (10k/200k/1
 
 .PHONY: test-pprof
 test-pprof: plugin/node_modules/.ci-stamp ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table
-	@node --test tests/pprof/conformance.test.mjs
+	@node --test tests/pprof/
 
 .PHONY: bench-snapshot
 bench-snapshot: plugin ## the snapshot CLI on a ~425k-node pprof, file to PNG + JSON, stage by stage; writes its section of tests/browser/BENCHMARK.md

@@ -111,8 +111,9 @@ const headline = [
 ].join(' · ');
 
 let png;
+let close;
 try {
-  png = await renderSnapshot(opening, { series, diff: !!b, headline, width, height, theme: args.theme === 'light' ? 'light' : 'dark' });
+  ({ png, close } = await renderSnapshot(opening, { series, diff: !!b, headline, width, height, theme: args.theme === 'light' ? 'light' : 'dark' }));
 } catch (e) {
   fail(`the panel failed: ${e.message.split('\n')[0]}`, 1);
 }
@@ -122,3 +123,4 @@ mkdirSync(out, { recursive: true });
 writeFileSync(`${out}/panel.png`, png);
 writeFileSync(`${out}/summary.json`, JSON.stringify(summary, null, 2) + '\n');
 process.stdout.write(`snapshot: ${p.sampleType} profile -> ${out}/panel.png, ${out}/summary.json\n`);
+await close();

@@ -15,7 +15,7 @@ export function openSnapshotHost({ width, height }) {
   return opening;
 }
 
-/** Resolves to the PNG bytes; closes the host. */
+/** Resolves to { png, close }: the PNG bytes, and closing Chromium (after the files are written: it takes a while). */
 export async function renderSnapshot(opening, { series, diff, headline, width, height, theme }) {
   const h = await opening;
   try {
@@ -61,10 +61,12 @@ export async function renderSnapshot(opening, { series, diff, headline, width, h
     );
     const top = await h.page.locator(`#${HEADLINE_ID}`).boundingBox();
     const panel = await h.page.getByTestId('host-panel').boundingBox();
-    return await h.page.screenshot({
+    const png = await h.page.screenshot({
       clip: { x: 0, y: top.y, width: panel.x * 2 + panel.width, height: panel.y + panel.height - top.y },
     });
-  } finally {
+    return { png, close: h.close };
+  } catch (e) {
     await h.close();
+    throw e;
   }
 }
