@@ -8,3 +8,5 @@ export * from './pprof';
 export * from './summary';
 export { fromAscii, toAscii } from './ascii';
 export * from './select';
+export * from './perRequest';
+export * from './sandwich';
