@@ -33,10 +33,10 @@ const arbTree = fc
 const arbPositive = fc.double({ min: 1e-3, max: 1e9, noNaN: true, noDefaultInfinity: true });
 
 describe('requests in a window', () => {
-  it('is the mean rate over the window times its length', () => {
-    // 10 req/s then 30 req/s, one point a minute, over 4 minutes: mean 20 req/s x 240 s
+  it('is the mean rate over the window times its length; the point at its start belongs to the window before', () => {
+    // one point a minute over 4 minutes: (0, 240 s] holds 10, 30, 30, 10: mean 20 req/s x 240 s
     const t = [0, 60_000, 120_000, 180_000, 240_000];
-    expect(requestsInWindow(t, [10, 10, 30, 30, 20], 0, 240_000)).toEqual({ ok: true, count: 4800 });
+    expect(requestsInWindow(t, [999, 10, 30, 30, 10], 0, 240_000)).toEqual({ ok: true, count: 4800 });
   });
 
   it('skips gaps, NaN and points outside the window', () => {
@@ -57,7 +57,7 @@ describe('requests in a window', () => {
 describe('load vs per request', () => {
   it("the issue's example: CPU +180% = load +20% × per request +133%", () => {
     const d = decompose(100, 280, counts(1000, 1200));
-    if (!d.ok) throw new Error(d.message);
+    if (!d.ok) {throw new Error(d.message);}
     expect(d.totalRatio).toBeCloseTo(2.8);
     expect(d.loadRatio).toBeCloseTo(1.2);
     expect(d.perRequestRatio).toBeCloseTo(2.8 / 1.2);
@@ -67,7 +67,7 @@ describe('load vs per request', () => {
 
   it('a traffic doubling that CPU follows reads load +100%, per request ~0%', () => {
     const d = decompose(100, 200, counts(1000, 2000));
-    if (!d.ok) throw new Error(d.message);
+    if (!d.ok) {throw new Error(d.message);}
     expect(headline(d, 'bytes')).toBe('Allocations +100% = load +100% × per request ~0%');
     expect(d.driver).toBe('load');
   });
@@ -83,7 +83,7 @@ describe('load vs per request', () => {
     fc.assert(
       fc.property(arbPositive, arbPositive, arbPositive, arbPositive, (bt, ct, br, cr) => {
         const d = decompose(bt, ct, counts(br, cr));
-        if (!d.ok) return false;
+        if (!d.ok) {return false;}
         const back = d.loadRatio * d.perRequestRatio;
         return Number.isFinite(back) && Math.abs(back - d.totalRatio) <= 1e-12 * d.totalRatio && Math.abs(d.comparisonPerRequest / d.baselinePerRequest - d.perRequestRatio) <= 1e-9 * d.perRequestRatio;
       })

@@ -20,8 +20,10 @@ export type RequestCount = { ok: true; count: number } | { ok: false; message: s
 
 /**
  * Requests in a window from a request-rate series (req/s): the mean of the series' finite
- * points inside [from, to] times the window's length in seconds. The mean rather than a
- * sum of steps: it does not depend on the query's step, and a gap lowers nothing.
+ * points in (from, to] times the window's length in seconds. The mean rather than a sum of
+ * steps: it does not depend on the query's step, and a gap lowers nothing. (from, to]: a rate
+ * sample describes the time before it, so the point at the window's end belongs to it and
+ * the point at its start to the window before.
  */
 export function requestsInWindow(times: ArrayLike<number>, rates: ArrayLike<number>, from: number, to: number): RequestCount {
   let sum = 0;
@@ -29,7 +31,7 @@ export function requestsInWindow(times: ArrayLike<number>, rates: ArrayLike<numb
   for (let i = 0; i < times.length; i++) {
     const t = times[i];
     const v = rates[i];
-    if (t >= from && t <= to && Number.isFinite(v) && v >= 0) {
+    if (t > from && t <= to && Number.isFinite(v) && v >= 0) {
       sum += v;
       n++;
     }

@@ -72,7 +72,7 @@ describe('sandwich', () => {
           const t = b.build('short');
           const row = topTable(t).find((r) => r.name === name);
           const s = sandwich(t, name);
-          if (!row) return s === undefined;
+          if (!row) {return s === undefined;}
           return s!.callers.total[0] === row.total && s!.callees.total[0] === row.total;
         }
       )
