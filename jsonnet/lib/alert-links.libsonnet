@@ -30,8 +30,12 @@ local durations = import 'durations.libsonnet';
     local profileTimes(url) =
       if times == null then ''
       else '%sfrom=%s&to=%s' % [if std.length(std.findSubstr('?', url)) > 0 then '&' else '?', evalMs(-s(times.profile)), evalMs(0)],
-    local dashboard(kind) =
-      if kind == 'service' then '%s/d/%s?%s%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel]), dashboardTimes]
+    // CPUPerRequestOutlier names one instance: its link opens the overlay with the siblings
+    // baseline (that instance against every other one, same window; plugin/src/overlay/urlState.ts)
+    local siblings(alert) =
+      if alert == 'CPUPerRequestOutlier' then '&hotpath-baseline=siblings&hotpath-instance={{ $labels.%s }}' % cfg.instanceLabel else '',
+    local dashboard(kind, alert='') =
+      if kind == 'service' then '%s/d/%s?%s%s%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel]), siblings(alert), dashboardTimes]
       else if kind == 'throttling' then '%s/d/%s?%s' % [cfg.grafanaURL, cfg.dashboardUIDs.throttling, vars(scope)]
       else error 'unknown dashboard kind %s' % kind,
 
@@ -41,7 +45,7 @@ local durations = import 'durations.libsonnet';
           r {
             annotations+: {
               runbook_url: '%s#%s' % [cfg.runbookURL, std.asciiLower(r.alert)],
-              dashboard_url: dashboard(r.dashboard),
+              dashboard_url: dashboard(r.dashboard, r.alert),
             } + (
               // Profiles are per service: only alerts that name one get the link.
               if cfg.profileURL != '' && r.dashboard == 'service' then { profile_url: cfg.profileURL + profileTimes(cfg.profileURL) } else {}

@@ -49,6 +49,15 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('None') },
       category: ['Queries'],
     })
+    .addSelect({
+      path: 'requestsRefId',
+      name: 'Request-rate query',
+      description:
+        "refId of the request rate (req/s, e.g. job:requests:rate5m). Its mean over a window times the window's length is the window's request count, for values per request. Empty: series with unit req/s.",
+      defaultValue: DEFAULT_OPTIONS.requestsRefId,
+      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('Series with unit req/s') },
+      category: ['Queries'],
+    })
     .addRadio({
       path: 'baselineMode',
       name: 'Baseline window',
@@ -60,8 +69,16 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
           { value: 'day', label: '1 day earlier' },
           { value: 'week', label: '1 week earlier' },
           { value: 'manual', label: 'Shift-drag', description: 'None until one is dragged with Shift' },
+          { value: 'siblings', label: 'Siblings', description: 'The same window on every other instance (hotpath-instance in the URL names the one compared)' },
         ],
       },
+      category: ['Windows'],
+    })
+    .addTextInput({
+      path: 'siblingLabel',
+      name: 'Instance label',
+      description: 'The label that names an instance on the profiles and the request-rate series; the siblings baseline matches on it.',
+      defaultValue: DEFAULT_OPTIONS.siblingLabel,
       category: ['Windows'],
     })
     .addNumberInput({

@@ -3,42 +3,74 @@ import { useStyles2 } from '@grafana/ui';
 import { memo } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { ChangeRow } from '../data/ops';
+import { deltaIn, UnitChangeRow, ValueUnit } from '../data/perRequest';
 
-import { formatDelta, formatPercent } from './format';
+import { formatDeltaIn, formatIn, UNIT_LABELS } from './format';
 import { getTableStyles } from './TopTable';
 
 interface Props {
-  rows: ChangeRow[];
+  /** ranked by |delta| in `unit` (changesByUnit) */
+  rows: UnitChangeRow[];
+  /** the unit the table ranks by and shows the two sides in */
+  unit: ValueUnit;
+  /** the profile's unit (ns, bytes) */
+  profileUnit: string;
   onSelect: (name: string) => void;
   selected?: string;
   limit?: number;
 }
 
-/** "Biggest changes": functions ranked by the change of their self share, comparison minus baseline. */
-export const ChangesTable = memo(function ChangesTable({ rows, onSelect, selected, limit = 100 }: Props) {
+const DELTA_COLUMNS: ValueUnit[] = ['per-request', 'absolute', 'share'];
+
+/**
+ * "Biggest changes": functions ranked by the change of their self value in the panel's unit,
+ * comparison minus baseline, with the change in every unit alongside (per request, absolute,
+ * share), so load and efficiency can be told apart per function. Only flagged changes are
+ * coloured (see changesByUnit).
+ */
+export const ChangesTable = memo(function ChangesTable({ rows, unit, profileUnit, onSelect, selected, limit = 100 }: Props) {
   const styles = useStyles2(getTableStyles);
+  const side = (r: UnitChangeRow, right: boolean) => {
+    if (unit === 'per-request' && r.baselinePerRequest !== undefined) {
+      return formatIn(unit, right ? r.comparisonPerRequest! : r.baselinePerRequest, 1, profileUnit);
+    }
+    if (unit === 'absolute') {
+      return formatIn(unit, right ? r.comparisonSelf : r.baselineSelf, 1, profileUnit);
+    }
+    return formatIn('share', right ? r.comparisonSelfShare : r.baselineSelfShare, 1, profileUnit);
+  };
   return (
-    <table className={styles.table} data-testid={TEST_IDS.changesTable}>
+    <table className={styles.table} data-testid={TEST_IDS.changesTable} data-unit={unit}>
       <thead>
         <tr>
           <th className={styles.th}>Function (biggest changes)</th>
           <th className={styles.th}>Baseline self</th>
           <th className={styles.th}>Comparison self</th>
-          <th className={styles.th}>Change</th>
+          {DELTA_COLUMNS.map((c) => (
+            <th key={c} className={cx(styles.th, c === unit && styles.selected)} data-col={c}>
+              {UNIT_LABELS[c]} Δ
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
         {rows.slice(0, limit).map((r) => (
-          <tr key={r.name} className={cx(styles.row, selected === r.name && styles.selected)} onClick={() => onSelect(r.name)}>
+          <tr key={r.name} className={cx(styles.row, selected === r.name && styles.selected)} onClick={() => onSelect(r.name)} data-flagged={r.flagged}>
             <td className={styles.name} title={r.name}>
               {r.name}
             </td>
-            <td className={styles.num}>{formatPercent(r.baselineSelfShare)}</td>
-            <td className={styles.num}>{formatPercent(r.comparisonSelfShare)}</td>
-            <td className={cx(styles.num, r.delta > 0 ? styles.less : r.delta < 0 ? styles.more : undefined)}>
-              {formatDelta(r.delta)}
-            </td>
+            <td className={styles.num}>{side(r, false)}</td>
+            <td className={styles.num}>{side(r, true)}</td>
+            {DELTA_COLUMNS.map((c) => {
+              const missing = c === 'per-request' && r.perRequestDelta === undefined;
+              const d = deltaIn(r, c);
+              const flag = r.flagged && c === unit;
+              return (
+                <td key={c} data-col={c} className={cx(styles.num, flag && (d > 0 ? styles.less : d < 0 ? styles.more : undefined))}>
+                  {missing ? '—' : formatDeltaIn(c, d, profileUnit)}
+                </td>
+              );
+            })}
           </tr>
         ))}
       </tbody>

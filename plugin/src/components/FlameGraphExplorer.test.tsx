@@ -68,4 +68,49 @@ describe('FlameGraphExplorer', () => {
     fireEvent.click(toggle);
     expect(toggle).toHaveTextContent('Flame');
   });
+
+  describe('per request (issue 14)', () => {
+    const ns = (t: ReturnType<typeof printlnAfter>) => ({ ...t, unit: 'ns' });
+
+    it('a profile per request: search totals and the tooltip in ns/req', () => {
+      // 400 ns of samples over 100 requests: 4 ns/req
+      render(<FlameGraphExplorer tree={ns(printlnAfter())} width={1002} height={600} unit="per-request" requests={{ left: 100 }} />);
+      fireEvent.change(screen.getByTestId(TEST_IDS.search), { target: { value: 'println' } });
+      expect(screen.getByTestId(TEST_IDS.searchShare)).toHaveTextContent('1 frames: 3.00 ns/req (75.00% of samples)');
+      fireEvent.mouseMove(screen.getByTestId(TEST_IDS.overlay), { clientX: 100, clientY: 70 });
+      expect(screen.getByTestId(TEST_IDS.tooltip)).toHaveTextContent(/fmt\.Println.*Total3\.00 ns\/req \(75\.00%\)/);
+      expect(screen.getByTestId(TEST_IDS.topTable)).toHaveTextContent('3.00 ns/req');
+    });
+
+    it('a diff per request: the tooltip gives the change per request and relative; without counts it falls back to share', () => {
+      const diff = diffTrees(ns(printlnBefore()), ns(printlnAfter()));
+      const { unmount } = render(<FlameGraphExplorer tree={diff} width={1002} height={600} unit="per-request" requests={{ left: 100, right: 100 }} />);
+      // the root row: 1 ns/req before, 4 ns/req after
+      fireEvent.mouseMove(screen.getByTestId(TEST_IDS.overlay), { clientX: 10, clientY: 10 });
+      expect(screen.getByTestId(TEST_IDS.tooltip)).toHaveTextContent('+3.00 ns/req (+300.0%)');
+      expect(screen.getByTestId(TEST_IDS.legend)).toHaveTextContent('per request');
+      unmount();
+      render(<FlameGraphExplorer tree={diff} width={1002} height={600} unit="per-request" requests={{ left: 100 }} />);
+      fireEvent.mouseMove(screen.getByTestId(TEST_IDS.overlay), { clientX: 10, clientY: 10 });
+      expect(screen.getByTestId(TEST_IDS.tooltip)).toHaveTextContent('of total share');
+    });
+  });
+
+  describe('sandwich', () => {
+    it('a function picked in the table: callers above, callees below; the toggle turns it off', () => {
+      render(<FlameGraphExplorer tree={diffTrees(printlnBefore(), printlnAfter())} width={1002} height={700} />);
+      expect(screen.queryByTestId(TEST_IDS.sandwichToggle)).not.toBeInTheDocument();
+      const row = [...screen.getByTestId(TEST_IDS.topTable).querySelectorAll('tbody tr')].find((r) => r.textContent!.startsWith('main.handler'))!;
+      fireEvent.click(row);
+      fireEvent.click(screen.getByTestId(TEST_IDS.sandwichToggle));
+      const sw = screen.getByTestId(TEST_IDS.sandwich);
+      expect(sw).toHaveAttribute('data-function', 'main.handler');
+      expect(sw).toHaveAttribute('data-occurrences', '1');
+      expect(screen.getByTestId(TEST_IDS.sandwichCallers)).toBeInTheDocument();
+      expect(screen.getByTestId(TEST_IDS.sandwichCallees)).toBeInTheDocument();
+      expect(screen.getAllByTestId(TEST_IDS.canvas)).toHaveLength(2);
+      fireEvent.click(screen.getByTestId(TEST_IDS.sandwichToggle));
+      expect(screen.queryByTestId(TEST_IDS.sandwich)).not.toBeInTheDocument();
+    });
+  });
 });

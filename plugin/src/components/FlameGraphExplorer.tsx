@@ -4,8 +4,9 @@ import { useStyles2, useTheme2 } from '@grafana/ui';
 import { useCallback, useMemo, useState } from 'react';
 
 import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../constants';
-import { biggestChanges, searchTree, topTable } from '../data/ops';
-import { isDiff, pathOf, Tree } from '../data/tree';
+import { searchTree, topTable } from '../data/ops';
+import { changesByUnit, checkCount, perRequestTree, ValueUnit } from '../data/perRequest';
+import { isDiff, nodeName, pathOf, Tree } from '../data/tree';
 import { diffPalette, DiffScheme } from '../render/colors';
 import { DrawStats, DrawStyle } from '../render/draw';
 import { computeLayout, GraphMode, ROW_HEIGHT, rowsNeeded, View } from '../render/layout';
@@ -14,6 +15,7 @@ import { ChangesTable } from './ChangesTable';
 import { FlameGraphCanvas } from './FlameGraphCanvas';
 import { Toolbar } from './Toolbar';
 import { Tooltip } from './Tooltip';
+import { SandwichView } from './SandwichView';
 import { Sort, TopTable } from './TopTable';
 
 export interface ExplorerProps {
@@ -24,6 +26,13 @@ export interface ExplorerProps {
   options?: Partial<Pick<HotpathOptions, 'graphMode' | 'colorScheme' | 'showTable'>>;
   /** lines to show above the graph (folded nodes, a missing baseline) */
   notices?: string[];
+  /**
+   * The unit of every value shown (default share). Per request needs `requests`: the count that
+   * divides the tree's values (left: total/self, right: totalRight/selfRight); without them the
+   * views fall back to share (the caller says why in a notice).
+   */
+  unit?: ValueUnit;
+  requests?: { left?: number; right?: number };
   onDrawn?: (stats: DrawStats) => void;
 }
 
@@ -35,7 +44,7 @@ const TOOLBAR = 40;
  * presentational views. Issue 5's overlay renders this with the tree of the selected window
  * (or the diff against its baseline).
  */
-export function FlameGraphExplorer({ tree, width, height, options = {}, notices = [], onDrawn }: ExplorerProps) {
+export function FlameGraphExplorer({ tree, width, height, options = {}, notices = [], unit = 'share', requests, onDrawn }: ExplorerProps) {
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
   const diff = isDiff(tree);
@@ -50,11 +59,23 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const diffScheme: DiffScheme = options.colorScheme ?? DEFAULT_OPTIONS.colorScheme;
   const showTable = (options.showTable ?? DEFAULT_OPTIONS.showTable) && height >= 260;
 
-  const layout = useMemo(() => computeLayout(tree), [tree]);
-  const searched = useMemo(() => searchTree(tree, { text: search, regex }), [tree, search, regex]);
+  // per request: every view draws the tree divided by its window's requests (same shape)
+  const left = requests?.left;
+  const right = requests?.right;
+  const perRequest = unit === 'per-request' && left !== undefined && (!diff || right !== undefined);
+  const valueUnit: ValueUnit = unit === 'per-request' && !perRequest ? 'share' : unit;
+  const shown = useMemo(() => (perRequest ? perRequestTree(tree, left!, right) : tree), [tree, perRequest, left, right]);
+  const basis = valueUnit === 'share' ? 'share' : 'value';
+  const layout = useMemo(() => computeLayout(shown, basis), [shown, basis]);
+  const searched = useMemo(() => searchTree(shown, { text: search, regex }), [shown, search, regex]);
   const result = searched.ok ? searched.result : undefined;
-  const topRows = useMemo(() => (showTable ? topTable(tree) : []), [tree, showTable]);
-  const changes = useMemo(() => (showTable && diff ? biggestChanges(tree) : []), [tree, showTable, diff]);
+  const topRows = useMemo(() => (showTable ? topTable(shown) : []), [shown, showTable]);
+  const changes = useMemo(
+    () => (showTable && diff ? changesByUnit(tree, valueUnit, perRequest ? { baseline: checkCount(left), comparison: checkCount(right) } : undefined) : []),
+    [tree, showTable, diff, valueUnit, perRequest, left, right]
+  );
+  const [selectedFn, setSelectedFn] = useState<string | undefined>(undefined);
+  const [sandwichOn, setSandwich] = useState(false);
 
   const style: DrawStyle = useMemo(
     () => ({
@@ -82,10 +103,15 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const onClick = useCallback((node: number) => setFocus({ tree, node }), [tree]);
   const onResetFocus = useCallback(() => setFocus({ tree, node: 0 }), [tree]);
   const onSelectFunction = useCallback((name: string) => {
+    setSelectedFn(name);
     setRegex(true);
     setSearch(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   }, []);
   const focusPath = useMemo(() => (focus > 0 ? pathOf(tree, focus) : []), [tree, focus]);
+  // the sandwich's function: the one picked in a table, else the focused frame's
+  const sandwichName = selectedFn !== undefined && tree.names.includes(selectedFn) ? selectedFn : focus > 0 ? nodeName(tree, focus) : undefined;
+  const showSandwich = sandwichOn && sandwichName !== undefined;
+  const onToggleSandwich = useCallback(() => setSandwich((on) => !on), []);
   const palette = useMemo(() => diffPalette(diffScheme), [diffScheme]);
 
   return (
@@ -98,6 +124,9 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
         diff={diff}
         mode={mode}
         focusPath={focusPath}
+        valueUnit={valueUnit}
+        profileUnit={tree.unit}
+        sandwich={sandwichName !== undefined ? { name: sandwichName, on: sandwichOn, onToggle: onToggleSandwich } : undefined}
         onSearch={setSearch}
         onRegex={setRegex}
         onMode={setMode}
@@ -112,10 +141,13 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
         <div className={styles.legend} data-testid={TEST_IDS.legend}>
           <span>less in comparison</span>
           <span className={styles.gradient} style={{ background: `linear-gradient(90deg, ${palette[0]}, ${palette[Math.floor(palette.length / 2)]}, ${palette[palette.length - 1]})` }} />
-          <span>more in comparison (share of each side&apos;s total)</span>
+          <span>more in comparison ({valueUnit === 'share' ? "share of each side's total" : valueUnit === 'per-request' ? 'per request' : 'absolute'})</span>
         </div>
       )}
       {/* flame mode: the root is at the bottom, so the scroll area starts there */}
+      {showSandwich ? (
+        <SandwichView tree={shown} name={sandwichName!} width={width} height={graphHeight} basis={basis} unit={valueUnit} style={style} hoverColor={theme.colors.text.maxContrast} />
+      ) : (
       <div className={styles.graph} style={{ height: graphHeight, flexDirection: mode === 'flame' ? 'column-reverse' : 'column' }}>
         <FlameGraphCanvas
           layout={layout}
@@ -127,18 +159,21 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
           onClick={onClick}
           onDrawn={onDrawn}
         />
-        {hover.node >= 0 && hover.node < tree.size && <Tooltip tree={tree} node={hover.node} x={hover.x} y={hover.y} />}
+        {hover.node >= 0 && hover.node < shown.size && <Tooltip tree={shown} node={hover.node} x={hover.x} y={hover.y} unit={valueUnit} />}
       </div>
+      )}
       {showTable && (
         <div className={styles.tables}>
-          {diff && <ChangesTable rows={changes} onSelect={onSelectFunction} />}
+          {diff && <ChangesTable rows={changes} unit={valueUnit} profileUnit={tree.unit} onSelect={onSelectFunction} selected={selectedFn} />}
           <TopTable
             rows={topRows}
             unit={tree.unit}
-            total={tree.total[0]}
+            perRequest={perRequest}
+            total={shown.total[0]}
             sort={sort}
             onSort={setSort}
             onSelect={onSelectFunction}
+            selected={selectedFn}
           />
         </div>
       )}

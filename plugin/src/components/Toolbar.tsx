@@ -5,9 +5,10 @@ import { memo } from 'react';
 
 import { TEST_IDS } from '../constants';
 import { SearchResult } from '../data/ops';
+import { ValueUnit } from '../data/perRequest';
 import { GraphMode } from '../render/layout';
 
-import { formatPercent } from './format';
+import { formatIn, formatPercent } from './format';
 
 interface Props {
   search: string;
@@ -17,6 +18,11 @@ interface Props {
   diff: boolean;
   mode: GraphMode;
   focusPath: string[];
+  /** how search totals read: share of samples, or also the matched value (per request or absolute) */
+  valueUnit?: ValueUnit;
+  profileUnit?: string;
+  /** the sandwich toggle: shown when a function is selected */
+  sandwich?: { name: string; on: boolean; onToggle: () => void };
   onSearch: (text: string) => void;
   onRegex: (regex: boolean) => void;
   onMode: (mode: GraphMode) => void;
@@ -24,7 +30,7 @@ interface Props {
 }
 
 export const Toolbar = memo(function Toolbar(props: Props) {
-  const { search, regex, result, searchError, diff, mode, focusPath, onSearch, onRegex, onMode, onResetFocus } = props;
+  const { search, regex, result, searchError, diff, mode, focusPath, valueUnit = 'share', profileUnit = '', sandwich, onSearch, onRegex, onMode, onResetFocus } = props;
   const styles = useStyles2(getStyles);
   return (
     <div className={styles.bar}>
@@ -54,8 +60,7 @@ export const Toolbar = memo(function Toolbar(props: Props) {
         </span>
       ) : result ? (
         <span className={styles.share} data-testid={TEST_IDS.searchShare}>
-          {result.matchCount.toLocaleString('en-US')} frames, {formatPercent(result.share)} of samples
-          {diff && result.shareRight !== undefined ? ` (baseline) → ${formatPercent(result.shareRight)} (comparison)` : ''}
+          {searchText(result, diff, valueUnit, profileUnit)}
         </span>
       ) : null}
       <span className={styles.path} data-testid={TEST_IDS.focusPath} title={focusPath.join(' › ')}>
@@ -65,6 +70,18 @@ export const Toolbar = memo(function Toolbar(props: Props) {
       <Button size="sm" variant="secondary" onClick={onResetFocus} data-testid={TEST_IDS.resetFocus} disabled={focusPath.length === 0}>
         Reset focus
       </Button>
+      {sandwich && (
+        <Button
+          size="sm"
+          variant={sandwich.on ? 'primary' : 'secondary'}
+          fill="outline"
+          onClick={sandwich.onToggle}
+          data-testid={TEST_IDS.sandwichToggle}
+          tooltip={`Callers above, callees below: ${sandwich.name}, merged from every place it occurs`}
+        >
+          Sandwich
+        </Button>
+      )}
       <Button
         size="sm"
         variant="secondary"
@@ -77,6 +94,19 @@ export const Toolbar = memo(function Toolbar(props: Props) {
     </div>
   );
 });
+
+/** "3 frames, 40.00% of samples", with the matched value in per-request and absolute units, both sides for a diff. */
+export function searchText(result: SearchResult, diff: boolean, unit: ValueUnit, profileUnit: string): string {
+  const frames = `${result.matchCount.toLocaleString('en-US')} frames`;
+  if (unit === 'share') {
+    return `${frames}, ${formatPercent(result.share)} of samples${diff && result.shareRight !== undefined ? ` (baseline) → ${formatPercent(result.shareRight)} (comparison)` : ''}`;
+  }
+  const side = (value: number, share: number) => `${formatIn(unit, value, 1, profileUnit)} (${formatPercent(share)} of samples)`;
+  if (diff && result.matchedValueRight !== undefined && result.shareRight !== undefined) {
+    return `${frames}: ${side(result.matchedValue, result.share)} (baseline) → ${side(result.matchedValueRight, result.shareRight)} (comparison)`;
+  }
+  return `${frames}: ${side(result.matchedValue, result.share)}`;
+}
 
 const getStyles = (theme: GrafanaTheme2) => ({
   bar: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), padding: theme.spacing(0.5, 0), minHeight: 36 }),

@@ -4,24 +4,29 @@ import { useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../constants';
 import { changeOf, shareOf } from '../data/ops';
+import { ValueUnit } from '../data/perRequest';
 import { isDiff, nodeName, Tree } from '../data/tree';
 
-import { formatDelta, formatPercent, formatValue } from './format';
+import { formatDelta, formatDeltaIn, formatPercent, formatValue } from './format';
 
 interface Props {
   tree: Tree;
   node: number;
   x: number;
   y: number;
+  /** share (the default): changes in points of share; per-request / absolute: the tree's own values (per request: already divided) */
+  unit?: ValueUnit;
 }
 
 const MAX_NAME = 400;
 
-export function Tooltip({ tree, node, x, y }: Props) {
+export function Tooltip({ tree, node, x, y, unit: valueUnit = 'share' }: Props) {
   const styles = useStyles2(getStyles);
   const name = nodeName(tree, node);
   const shown = name.length > MAX_NAME ? name.slice(0, MAX_NAME) + '…' : name;
   const unit = tree.unit;
+  const suffix = valueUnit === 'per-request' ? '/req' : '';
+  const value = (v: number) => formatValue(v, unit) + suffix;
   return (
     <div className={styles.tooltip} style={{ transform: `translate(${Math.round(x + 14)}px, ${Math.round(y + 14)}px)` }} data-testid={TEST_IDS.tooltip}>
       <div className={styles.name}>{shown}</div>
@@ -37,17 +42,19 @@ export function Tooltip({ tree, node, x, y }: Props) {
           <tbody>
             <tr>
               <th>Total</th>
-              <TotalCell tree={tree} node={node} />
-              <TotalCell tree={tree} node={node} right />
+              <TotalCell tree={tree} node={node} suffix={suffix} />
+              <TotalCell tree={tree} node={node} suffix={suffix} right />
             </tr>
             <tr>
               <th>Self</th>
-              <td>{formatValue(tree.self[node], unit)}</td>
-              <td>{formatValue(tree.selfRight[node], unit)}</td>
+              <td>{value(tree.self[node])}</td>
+              <td>{value(tree.selfRight[node])}</td>
             </tr>
             <tr>
               <th>Change</th>
-              <td colSpan={2}>{formatDelta(changeOf(tree, node))} of total share</td>
+              <td colSpan={2} data-unit={valueUnit}>
+                {valueUnit === 'share' ? `${formatDelta(changeOf(tree, node))} of total share` : changeText(valueUnit, tree.total[node], tree.totalRight[node], unit)}
+              </td>
             </tr>
           </tbody>
         </table>
@@ -56,12 +63,12 @@ export function Tooltip({ tree, node, x, y }: Props) {
           <tbody>
             <tr>
               <th>Total</th>
-              <TotalCell tree={tree} node={node} />
+              <TotalCell tree={tree} node={node} suffix={suffix} />
             </tr>
             <tr>
               <th>Self</th>
               <td>
-                {formatValue(tree.self[node], unit)} ({formatPercent(tree.total[0] > 0 ? tree.self[node] / tree.total[0] : 0)})
+                {value(tree.self[node])} ({formatPercent(tree.total[0] > 0 ? tree.self[node] / tree.total[0] : 0)})
               </td>
             </tr>
           </tbody>
@@ -72,13 +79,20 @@ export function Tooltip({ tree, node, x, y }: Props) {
 }
 
 /** A side's total of the node and its share of that side's total. */
-function TotalCell({ tree, node, right = false }: { tree: Tree; node: number; right?: boolean }) {
+function TotalCell({ tree, node, right = false, suffix }: { tree: Tree; node: number; right?: boolean; suffix: string }) {
   const total = right ? tree.totalRight! : tree.total;
   return (
     <td>
-      {formatValue(total[node], tree.unit)} ({formatPercent(shareOf(tree, node, right))})
+      {formatValue(total[node], tree.unit)}
+      {suffix} ({formatPercent(shareOf(tree, node, right))})
     </td>
   );
+}
+
+/** "+0.30 ms/req (+25.0%)": the change of a node's total in the unit, and relative to the baseline. */
+function changeText(unit: ValueUnit, before: number, after: number, profileUnit: string): string {
+  const rel = before > 0 ? ` (${after >= before ? '+' : '−'}${(Math.abs(after / before - 1) * 100).toFixed(1)}%)` : after > 0 ? ' (new)' : '';
+  return formatDeltaIn(unit, after - before, profileUnit) + rel;
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({

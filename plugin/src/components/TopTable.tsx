@@ -8,6 +8,9 @@ import { FunctionRow } from '../data/ops';
 
 import { formatPercent, formatValue } from './format';
 
+/** "1.20 ms/req" for a tree divided by its requests, "1.20 s" otherwise */
+const amount = (v: number, unit: string, perRequest: boolean) => `${formatValue(v, unit)}${perRequest ? '/req' : ''}`;
+
 export type SortKey = 'name' | 'self' | 'total';
 export interface Sort {
   key: SortKey;
@@ -17,6 +20,8 @@ export interface Sort {
 interface Props {
   rows: FunctionRow[];
   unit: string;
+  /** the tree's values are per request (the window's total divided by its requests) */
+  perRequest?: boolean;
   /** root total, for shares */
   total: number;
   sort: Sort;
@@ -39,7 +44,7 @@ export function sortRows(rows: FunctionRow[], sort: Sort): FunctionRow[] {
 }
 
 /** Top functions: self and total aggregated by name; click a header to sort, a row to search it. */
-export const TopTable = memo(function TopTable({ rows, unit, total, sort, onSort, onSelect, selected, limit = 200 }: Props) {
+export const TopTable = memo(function TopTable({ rows, unit, perRequest = false, total, sort, onSort, onSelect, selected, limit = 200 }: Props) {
   const styles = useStyles2(getStyles);
   const sorted = sortRows(rows, sort).slice(0, limit);
   const header = (key: SortKey, label: string) => (
@@ -68,10 +73,10 @@ export const TopTable = memo(function TopTable({ rows, unit, total, sort, onSort
               {r.name}
             </td>
             <td className={styles.num}>
-              {formatValue(r.self, unit)} <span className={styles.share}>{formatPercent(total > 0 ? r.self / total : 0)}</span>
+              {amount(r.self, unit, perRequest)} <span className={styles.share}>{formatPercent(total > 0 ? r.self / total : 0)}</span>
             </td>
             <td className={styles.num}>
-              {formatValue(r.total, unit)} <span className={styles.share}>{formatPercent(total > 0 ? r.total / total : 0)}</span>
+              {amount(r.total, unit, perRequest)} <span className={styles.share}>{formatPercent(total > 0 ? r.total / total : 0)}</span>
             </td>
           </tr>
         ))}

@@ -1,7 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
-import { biggestChanges, diffTrees, topTable } from '../data/ops';
+import { diffTrees, topTable } from '../data/ops';
+import { changesByUnit, checkCount } from '../data/perRequest';
 import { printlnAfter, printlnBefore, recursive } from '../data/testdata/trees';
 
 import { computeLayout } from '../render/layout';
@@ -34,11 +35,29 @@ describe('TopTable', () => {
 describe('ChangesTable', () => {
   it('ranks functions by change of self share', () => {
     const onSelect = jest.fn();
-    render(<ChangesTable rows={biggestChanges(diffTrees(printlnBefore(), printlnAfter()))} onSelect={onSelect} />);
+    render(<ChangesTable rows={changesByUnit(diffTrees(printlnBefore(), printlnAfter()), 'share')} unit="share" profileUnit="short" onSelect={onSelect} />);
     const rows = screen.getByTestId(TEST_IDS.changesTable).querySelectorAll('tbody tr');
     expect(rows[0]).toHaveTextContent('+70.00 pp');
+    // without request counts the per-request column says so, not 0
+    expect(rows[0].querySelector('[data-col="per-request"]')).toHaveTextContent('—');
     fireEvent.click(rows[0]);
     expect(onSelect).toHaveBeenCalledWith('google.golang.org/protobuf/encoding/prototext.MarshalOptions.Format');
+  });
+
+  it('per request: the three deltas side by side; the cache path, unchanged per request, is not flagged', () => {
+    const profile = (t: ReturnType<typeof printlnAfter>) => ({ ...t, unit: 'ns' });
+    const diff = diffTrees(profile(printlnBefore()), profile(printlnAfter()));
+    const counts = { baseline: checkCount(10), comparison: checkCount(10) };
+    render(<ChangesTable rows={changesByUnit(diff, 'per-request', counts)} unit="per-request" profileUnit="ns" onSelect={jest.fn()} />);
+    const rows = [...screen.getByTestId(TEST_IDS.changesTable).querySelectorAll('tbody tr')];
+    const cell = (r: Element, c: string) => r.querySelector(`[data-col="${c}"]`)!.textContent;
+    expect(cell(rows[0], 'per-request')).toBe('+28.00 ns/req');
+    expect(cell(rows[0], 'absolute')).toBe('+280.00 ns');
+    expect(cell(rows[0], 'share')).toBe('+70.00 pp');
+    expect(rows[0]).toHaveAttribute('data-flagged', 'true');
+    const cache = rows.find((r) => r.textContent!.includes('RecvMsg'))!;
+    expect(cell(cache, 'per-request')).toBe('±0.00 ns/req');
+    expect(cache).toHaveAttribute('data-flagged', 'false');
   });
 });
 

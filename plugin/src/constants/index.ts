@@ -26,6 +26,10 @@ export interface HotpathOptions {
   showTable: boolean;
   /** height of the time-series strip in pixels; 0 hides it (and window selection) */
   stripHeight: number;
+  /** refId of the request-rate query (req/s) whose integral over a window is its request count; empty: series with unit req/s */
+  requestsRefId: string;
+  /** the label that names an instance, on the profiles and the request-rate series (the siblings baseline) */
+  siblingLabel: string;
 }
 
 export const DEFAULT_OPTIONS: HotpathOptions = {
@@ -39,6 +43,8 @@ export const DEFAULT_OPTIONS: HotpathOptions = {
   maxNodes: 500000,
   showTable: true,
   stripHeight: 110,
+  requestsRefId: '',
+  siblingLabel: 'instance',
 };
 
 export const PLUGIN_ID = 'hotpath-overlay-panel';

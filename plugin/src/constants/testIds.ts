@@ -35,4 +35,13 @@ export const TEST_IDS = {
   exploreLink: 'hotpath-explore-link',
   drilldownLink: 'hotpath-drilldown-link',
   sideBySide: 'hotpath-side-by-side',
+  // per-request profiles (issue 14)
+  units: 'hotpath-units',
+  unitNotice: 'hotpath-unit-notice',
+  headline: 'hotpath-headline',
+  sandwich: 'hotpath-sandwich',
+  sandwichToggle: 'hotpath-sandwich-toggle',
+  sandwichCallers: 'hotpath-sandwich-callers',
+  sandwichCallees: 'hotpath-sandwich-callees',
+  instance: 'hotpath-instance',
 } as const;

@@ -9,3 +9,5 @@ export * from './pprof-decode';
 export * from './summary';
 export { fromAscii, toAscii } from './ascii';
 export * from './select';
+export * from './perRequest';
+export * from './sandwich';

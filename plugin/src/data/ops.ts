@@ -349,13 +349,19 @@ export function subtree(tree: Tree, i: number): Tree {
   );
 }
 
-/** Width weight of node i: its total, or for a diff the sum of both sides' shares. */
-export function weightOf(tree: Tree): Float64Array {
+/**
+ * How a diff compares its sides: by share (each side against its own total) or by value
+ * (per request or absolute: the sides' values as they are, so a traffic change shows).
+ */
+export type DiffBasis = 'share' | 'value';
+
+/** Width weight of node i: its total, or for a diff the sum of both sides' shares (or values). */
+export function weightOf(tree: Tree, basis: DiffBasis = 'share'): Float64Array {
   if (!isDiff(tree)) {
     return tree.total;
   }
-  const lt = tree.total[0] || 1;
-  const rt = tree.totalRight[0] || 1;
+  const lt = basis === 'value' ? 1 : tree.total[0] || 1;
+  const rt = basis === 'value' ? 1 : tree.totalRight[0] || 1;
   const w = new Float64Array(tree.size);
   for (let i = 0; i < tree.size; i++) {
     w[i] = tree.total[i] / lt + tree.totalRight[i] / rt;

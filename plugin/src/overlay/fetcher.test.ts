@@ -1,12 +1,13 @@
 import { createDataFrame, DataQueryRequest, DataQueryResponse, FieldType, LoadingState } from '@grafana/data';
 import type { DataSourceSrv } from '@grafana/runtime';
+import type { DataQuery } from '@grafana/schema';
 import { Observable, Subscriber } from 'rxjs';
 
 import { fromAscii } from '../data/ascii';
 import { treeToFrame } from '../data/frame';
 import { printlnAfter, printlnBefore } from '../data/testdata/trees';
 
-import { ProfileLoader, ProfileQuery, windowRequest } from './fetcher';
+import { labelMatcher, ProfileLoader, ProfileQuery, windowRequest, withMatcher } from './fetcher';
 
 const W1 = { from: 1000_000, to: 1600_000 };
 const W2 = { from: 2000_000, to: 2600_000 };
@@ -278,5 +279,22 @@ describe('ProfileLoader', () => {
     expect(r.range.raw).toEqual({ from: r.range.from, to: r.range.to });
     expect(r.targets[0]).toEqual({ refId: 'C', queryType: 'profile' });
     expect(r.app).toBe('dashboard');
+  });
+});
+
+describe('label matchers (the siblings baseline)', () => {
+  it('adds a matcher to a Pyroscope selector, empty or not, and escapes the value', () => {
+    expect(withMatcher('{service_name="api"}', 'instance!="a"')).toBe('{service_name="api", instance!="a"}');
+    expect(withMatcher('{}', 'instance="a"')).toBe('{instance="a"}');
+    expect(withMatcher(undefined, 'instance="a"')).toBe('{instance="a"}');
+    expect(withMatcher('{service_name="api"}', '')).toBe('{service_name="api"}');
+    expect(labelMatcher('pod', '!=', 'we"ird\\pod')).toBe('pod!="we\\"ird\\\\pod"');
+  });
+
+  it('a window request carries the matcher in its labelSelector only', () => {
+    const q = { target: { refId: 'C', labelSelector: '{service_name="api"}' } as DataQuery, key: 'k' };
+    const r = windowRequest(q, { from: 1000, to: 2000 }, 'instance="a"');
+    expect(r.targets[0]).toMatchObject({ refId: 'C', queryType: 'profile', labelSelector: '{service_name="api", instance="a"}' });
+    expect(windowRequest(q, { from: 1000, to: 2000 }).targets[0]).toMatchObject({ labelSelector: '{service_name="api"}' });
   });
 });

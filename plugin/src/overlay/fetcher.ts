@@ -54,12 +54,31 @@ export interface LoaderOptions {
 
 interface Entry extends WindowProfile {
   sub?: Subscription;
+  matcher: string;
+}
+
+/**
+ * A Pyroscope label selector with one more matcher: `{service_name="api"}` + `instance!="a"` is
+ * `{service_name="api", instance!="a"}`. The siblings baseline narrows the panel's own query so.
+ */
+export function withMatcher(selector: string | undefined, matcher: string): string {
+  if (!matcher) {
+    return selector ?? '{}';
+  }
+  const s = (selector ?? '').trim();
+  const inner = s.startsWith('{') && s.endsWith('}') ? s.slice(1, -1).trim() : s;
+  return `{${inner ? `${inner}, ` : ''}${matcher}}`;
+}
+
+/** `instance="a"` / `instance!="a"`, the value escaped as PromQL (and Pyroscope) strings are. */
+export function labelMatcher(label: string, op: '=' | '!=', value: string): string {
+  return `${label}${op}"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
 let requestCounter = 0;
 
 /** The DataQueryRequest for one window: the runner's request with the window's range and only the profile target. */
-export function windowRequest(q: ProfileQuery, window: TimeWindow): DataQueryRequest {
+export function windowRequest(q: ProfileQuery, window: TimeWindow, matcher = ''): DataQueryRequest {
   const base = q.base ?? {};
   const fromT = dateTime(window.from);
   const toT = dateTime(window.to);
@@ -79,7 +98,9 @@ export function windowRequest(q: ProfileQuery, window: TimeWindow): DataQueryReq
     panelId: base.panelId,
     panelPluginId: base.panelPluginId,
     // a profile, not its time series: the window's flame graph is all the panel needs
-    targets: [{ ...q.target, queryType: 'profile' } as DataQuery],
+    targets: [
+      { ...q.target, queryType: 'profile', ...(matcher ? { labelSelector: withMatcher((q.target as { labelSelector?: string }).labelSelector, matcher) } : {}) } as DataQuery,
+    ],
     startTime: Date.now(),
   };
 }
@@ -150,8 +171,8 @@ export class ProfileLoader {
     this.opts.describe = describe;
   }
 
-  private keyOf(w: TimeWindow) {
-    return `${this.query?.key ?? ''}|${w.from}|${w.to}`;
+  private keyOf(w: TimeWindow, matcher: string) {
+    return `${this.query?.key ?? ''}|${w.from}|${w.to}|${matcher}`;
   }
 
   setQuery(q: ProfileQuery | undefined) {
@@ -164,9 +185,9 @@ export class ProfileLoader {
     return e && { key: e.key, window: e.window, status: e.status, tree: e.tree, message: e.message };
   }
 
-  /** Points a slot at a window (null: nothing), fetching it unless cached. */
-  load(slot: Slot, window: TimeWindow | null) {
-    const key = window && this.query ? this.keyOf(window) : undefined;
+  /** Points a slot at a window (null: nothing), fetching it unless cached; `matcher` narrows the query (siblings). */
+  load(slot: Slot, window: TimeWindow | null, matcher = '') {
+    const key = window && this.query ? this.keyOf(window, matcher) : undefined;
     const prev = this.slots[slot];
     if (prev === key) {
       return;
@@ -187,7 +208,7 @@ export class ProfileLoader {
       this.opts.onChange();
       return;
     }
-    this.start(key, window);
+    this.start(key, window, matcher);
   }
 
   /** Fetches a slot's window again (after an error). */
@@ -198,7 +219,7 @@ export class ProfileLoader {
       return;
     }
     this.cache.delete(e.key);
-    this.start(e.key, e.window);
+    this.start(e.key, e.window, e.matcher);
   }
 
   /** Cancels what is in flight and forgets everything (the panel unmounted). */
@@ -235,10 +256,10 @@ export class ProfileLoader {
     }
   }
 
-  private start(key: string, window: TimeWindow) {
+  private start(key: string, window: TimeWindow, matcher: string) {
     const q = this.query!;
-    const where = `in ${this.describe(window)}`;
-    const entry: Entry = { key, window, status: 'loading' };
+    const where = `in ${this.describe(window)}${matcher ? ` (${matcher})` : ''}`;
+    const entry: Entry = { key, window, status: 'loading', matcher };
     this.cache.set(key, entry);
     this.fetches++;
     let last: DataQueryResponse | undefined;
@@ -267,7 +288,7 @@ export class ProfileLoader {
       settle({ status: 'error', message: `No datasource service to query ${where}: ${errorMessage(e)}` });
       return;
     }
-    const request = windowRequest(q, window);
+    const request = windowRequest(q, window, matcher);
     const ref = q.target.datasource ?? null;
     this.opts.onChange();
     entry.sub = from(

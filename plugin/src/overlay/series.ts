@@ -101,7 +101,7 @@ function isTimeSeriesFrame(frame: DataFrame): boolean {
   return !!timeField(frame) && frame.fields.some((f) => f.type === FieldType.number && f !== timeField(frame));
 }
 
-function readSeries(frame: DataFrame, frames: DataFrame[], intervalMs?: number): StripSeries[] {
+export function readSeries(frame: DataFrame, frames: DataFrame[], intervalMs?: number): StripSeries[] {
   const tf = timeField(frame);
   if (!tf) {
     return [];

@@ -7,7 +7,7 @@ describe('URL state', () => {
   it('round-trips windows, a hand-picked baseline and the view', () => {
     const state: UrlState = { window: { from: 1767000000000, to: 1767000600000 }, baseline: { from: 1766999400000, to: 1767000000000 }, view: 'diff' };
     const query = urlUpdate(state);
-    expect(query).toEqual({ 'hotpath-window': '1767000000000-1767000600000', 'hotpath-baseline': '1766999400000-1767000000000', 'hotpath-view': 'diff', 'hotpath-at': null });
+    expect(query).toEqual({ 'hotpath-window': '1767000000000-1767000600000', 'hotpath-baseline': '1766999400000-1767000000000', 'hotpath-view': 'diff', 'hotpath-at': null, 'hotpath-unit': null, 'hotpath-instance': null });
     expect(parseUrlState(query as Record<string, string>)).toEqual({ state, problems: [] });
     expect(urlMatches(query as Record<string, string>, state)).toBe(true);
   });
@@ -31,7 +31,7 @@ describe('URL state', () => {
   });
 
   it('removes what is not set (null for locationService.partial) and keeps the default view out', () => {
-    expect(urlUpdate({ view: 'flame' })).toEqual({ [URL_KEYS.window]: null, [URL_KEYS.baseline]: null, [URL_KEYS.view]: null, [URL_KEYS.at]: null });
+    expect(urlUpdate({ view: 'flame' })).toEqual({ [URL_KEYS.window]: null, [URL_KEYS.baseline]: null, [URL_KEYS.view]: null, [URL_KEYS.at]: null, [URL_KEYS.unit]: null, [URL_KEYS.instance]: null });
   });
 
   it('a baseline mode in the URL', () => {
@@ -43,7 +43,7 @@ describe('URL state', () => {
     expect(state).toEqual({});
     expect(problems).toEqual([
       'hotpath-window=20-10 is not <from ms>-<to ms>',
-      'hotpath-baseline=yesterday is neither <from ms>-<to ms> nor one of auto, day, week, manual',
+      'hotpath-baseline=yesterday is neither <from ms>-<to ms> nor one of auto, day, week, manual, siblings',
       'hotpath-view=pie is not one of flame, diff, side, changes',
     ]);
   });
@@ -66,5 +66,13 @@ describe('URL state', () => {
   it('urlMatches sees a difference', () => {
     expect(urlMatches({ 'hotpath-window': '1-2' }, { window: { from: 1, to: 3 } })).toBe(false);
     expect(urlMatches({ 'hotpath-window': '1-3', other: 'x' }, { window: { from: 1, to: 3 } })).toBe(true);
+  });
+
+  it('the unit and the siblings instance round-trip; an unknown unit is named', () => {
+    const state: UrlState = { window: { from: 1, to: 2000 }, baseline: 'siblings', instance: 'catalog-2:8080', unit: 'absolute' };
+    const query = urlUpdate(state);
+    expect(query).toMatchObject({ 'hotpath-baseline': 'siblings', 'hotpath-instance': 'catalog-2:8080', 'hotpath-unit': 'absolute' });
+    expect(parseUrlState(query as Record<string, string>)).toEqual({ state, problems: [] });
+    expect(parseUrlState({ 'hotpath-unit': 'per-minute' }).problems).toEqual(['hotpath-unit=per-minute is not one of per-request, absolute, share']);
   });
 });

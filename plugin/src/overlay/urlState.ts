@@ -5,6 +5,10 @@
  *   hotpath-baseline=<from ms>-<to ms>   a baseline chosen by hand, or
  *   hotpath-baseline=auto|day|week|manual a baseline mode (absent: the panel option's mode)
  *   hotpath-view=flame|diff|side|changes the view
+ *   hotpath-unit=per-request|absolute|share  the unit of the values (absent: per request when the
+ *                                        windows' request counts are known, else share)
+ *   hotpath-instance=<label value>       the instance the siblings baseline compares with the
+ *                                        others (hotpath-baseline=siblings)
  *   hotpath-at=<unix ms>                 an alert link's moment: the panel selects the anomaly
  *                                        window around it (then replaces it with hotpath-window)
  *
@@ -13,6 +17,8 @@
  * jsonnet/lib/alert-links.libsonnet).
  */
 import type { UrlQueryMap } from '@grafana/data';
+
+import { VALUE_UNITS, ValueUnit } from '../data/perRequest';
 
 import { BASELINE_MODES, BaselineMode, isWindow, TimeWindow } from './windows';
 
@@ -24,6 +30,8 @@ export const URL_KEYS = {
   baseline: 'hotpath-baseline',
   view: 'hotpath-view',
   at: 'hotpath-at',
+  unit: 'hotpath-unit',
+  instance: 'hotpath-instance',
 } as const;
 
 export interface UrlState {
@@ -33,6 +41,9 @@ export interface UrlState {
   view?: ViewKind;
   /** an alert link's moment (unix ms), until the panel turned it into a window */
   at?: number;
+  unit?: ValueUnit;
+  /** the instance of the siblings baseline */
+  instance?: string;
 }
 
 export function baselineParam(b: TimeWindow | BaselineMode): string {
@@ -97,6 +108,17 @@ export function parseUrlState(query: UrlQueryMap): ParsedUrlState {
       problems.push(`${URL_KEYS.at}=${raw} is not a time in unix ms`);
     }
   }
+  if (present(URL_KEYS.unit)) {
+    const u = String(query[URL_KEYS.unit]);
+    if ((VALUE_UNITS as string[]).includes(u)) {
+      state.unit = u as ValueUnit;
+    } else {
+      problems.push(`${URL_KEYS.unit}=${u} is not one of ${VALUE_UNITS.join(', ')}`);
+    }
+  }
+  if (present(URL_KEYS.instance)) {
+    state.instance = String(Array.isArray(query[URL_KEYS.instance]) ? (query[URL_KEYS.instance] as unknown[])[0] : query[URL_KEYS.instance]);
+  }
   return { state, problems };
 }
 
@@ -107,6 +129,8 @@ export function urlUpdate(state: UrlState): Record<string, string | null> {
     [URL_KEYS.baseline]: state.baseline ? baselineParam(state.baseline) : null,
     [URL_KEYS.view]: state.view && state.view !== 'flame' ? state.view : null,
     [URL_KEYS.at]: state.at !== undefined ? String(Math.round(state.at)) : null,
+    [URL_KEYS.unit]: state.unit ?? null,
+    [URL_KEYS.instance]: state.instance ?? null,
   };
 }
 

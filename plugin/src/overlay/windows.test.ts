@@ -79,6 +79,12 @@ describe('selecting a window', () => {
 });
 
 describe('baseline modes', () => {
+  it('siblings: the same window (the instances differ, not the time)', () => {
+    const sel = { from: 5000, to: 9000 };
+    expect(baselineFor(sel, 'siblings', [])).toEqual({ window: sel, source: 'siblings', reason: 'every other instance, same window' });
+    expect(baselineFor(null, 'siblings', [])).toBeNull();
+  });
+
   const sel = { from: at(30), to: at(40) };
 
   it('auto without an anomaly: the same length before the selection', () => {

@@ -17,10 +17,12 @@ export interface TimeWindow {
  *   anomaly overlapping the selection), or, without one, that ends where the selection starts
  * - day / week: the same window one day / one week earlier
  * - manual: none until the user drags one with Shift
+ * - siblings: the same window, the same service, every other instance (the profile query gets a
+ *   label matcher: instance="<it>" for the selection, instance!="<it>" for the baseline)
  */
-export type BaselineMode = 'auto' | 'day' | 'week' | 'manual';
+export type BaselineMode = 'auto' | 'day' | 'week' | 'manual' | 'siblings';
 
-export const BASELINE_MODES: BaselineMode[] = ['auto', 'day', 'week', 'manual'];
+export const BASELINE_MODES: BaselineMode[] = ['auto', 'day', 'week', 'manual', 'siblings'];
 
 export const DAY_MS = 24 * 3600 * 1000;
 export const WEEK_MS = 7 * DAY_MS;
@@ -93,7 +95,7 @@ export function anomalyStartFor(selection: TimeWindow, anomalies: TimeWindow[]):
   return start;
 }
 
-export type BaselineSource = 'anomaly' | 'preceding' | 'day' | 'week' | 'manual';
+export type BaselineSource = 'anomaly' | 'preceding' | 'day' | 'week' | 'manual' | 'siblings';
 
 export interface Baseline {
   window: TimeWindow;
@@ -126,6 +128,8 @@ export function baselineFor(
       return { window: { from: selection.from - WEEK_MS, to: selection.to - WEEK_MS }, source: 'week', reason: '1 week earlier' };
     case 'manual':
       return null;
+    case 'siblings':
+      return { window: { ...selection }, source: 'siblings', reason: 'every other instance, same window' };
     case 'auto':
     default: {
       const start = anomalyStartFor(selection, anomalies);

@@ -34,8 +34,9 @@ export function makePaint(layout: Layout, style: DrawStyle, ctx?: CanvasRenderin
     paint.charWidth = w > 0 ? w : 7;
   }
   if (isDiff(tree)) {
-    const lt = tree.total[0];
-    const rt = tree.totalRight[0];
+    // by value: a node is compared with itself, not with its side's total
+    const lt = layout.basis === 'value' ? 1 : tree.total[0];
+    const rt = layout.basis === 'value' ? 1 : tree.totalRight[0];
     paint.byNode = new Uint8Array(tree.size);
     for (let i = 0; i < tree.size; i++) {
       paint.byNode[i] = diffBucket(tree.total[i], lt, tree.totalRight[i], rt);

@@ -1,4 +1,4 @@
-import { weightOf } from '../data/ops';
+import { DiffBasis, weightOf } from '../data/ops';
 import { Tree } from '../data/tree';
 
 /**
@@ -11,10 +11,12 @@ export interface Layout {
   weight: Float64Array;
   start: Float64Array;
   maxLevel: number;
+  /** what a diff's widths and colours compare: shares, or values (per request, absolute) */
+  basis: DiffBasis;
 }
 
-export function computeLayout(tree: Tree): Layout {
-  const weight = weightOf(tree);
+export function computeLayout(tree: Tree, basis: DiffBasis = 'share'): Layout {
+  const weight = weightOf(tree, basis);
   const start = new Float64Array(tree.size);
   const next = new Float64Array(tree.size > 0 ? maxLevelOf(tree) + 2 : 1);
   for (let i = 0; i < tree.size; i++) {
@@ -24,7 +26,7 @@ export function computeLayout(tree: Tree): Layout {
     next[l] = s + weight[i];
     next[l + 1] = s;
   }
-  return { tree, weight, start, maxLevel: tree.size > 0 ? maxLevelOf(tree) : 0 };
+  return { tree, weight, start, maxLevel: tree.size > 0 ? maxLevelOf(tree) : 0, basis };
 }
 
 function maxLevelOf(tree: Tree): number {

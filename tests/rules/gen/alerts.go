@@ -123,10 +123,13 @@ func allocFiring(s service, value float64) firing {
 }
 
 func outlierFiring(s service, instance string, value float64) firing {
-	return serviceFiring(s, "CPUPerRequestOutlier",
+	f := serviceFiring(s, "CPUPerRequestOutlier",
 		"One instance of a service spends much more CPU per request than its siblings.",
 		fmt.Sprintf("Instance %s of %s spends %sx the median CPU per request of its service's instances. Compare its CPU flame graph with a sibling's: a difference in code paths points at data or state, none at the host.", instance, s.where(), ratio(value)),
 		"instance", instance)
+	// its link opens the overlay with the siblings baseline on that instance (alert-links.libsonnet)
+	f.annotations["dashboard_url"] += "&hotpath-baseline=siblings&hotpath-instance=" + instance
+	return f
 }
 
 // share is humanizePercentage's rendering (see humanizePercentage).

@@ -34,8 +34,21 @@ const alerts = () =>
   });
 const profileTarget = { refId: 'C', datasource: { type: 'grafana-pyroscope-datasource', uid: 'pyro' }, queryType: 'profile', labelSelector: '{service_name="api"}', profileTypeId: 'process_cpu:cpu:nanoseconds:cpu:nanoseconds' };
 
-/** A stand-in Pyroscope: the window before minute 30 is the healthy profile, after it the incident. */
-function standIn(opts: { fail?: string; empty?: boolean } = {}) {
+/** The request rate (req/s, unit reqps as the service dashboard's query D): `before` until minute 30, `after` from it; one series per instance when given. */
+const requestRate = (before: number, after: number, instances?: Record<string, number>) =>
+  Object.entries(instances ?? { '': 1 }).map(([instance, weight]) =>
+    createDataFrame({
+      refId: 'D',
+      fields: [
+        { name: 'Time', type: FieldType.time, values: Array.from({ length: 61 }, (_, i) => at(i)) },
+        { name: 'requests/s', type: FieldType.number, values: Array.from({ length: 61 }, (_, i) => (i >= 30 ? after : before) * weight), config: { unit: 'reqps' }, labels: instance ? { instance } : undefined },
+      ],
+    })
+  );
+/** The same code under k times the traffic: every value times k. */
+const times = (t: ReturnType<typeof printlnBefore>, k: number) => ({ ...t, total: t.total.map((v) => v * k), self: t.self.map((v) => v * k) });
+/** A stand-in Pyroscope: the window before minute 30 is the healthy profile, after it the incident (or, with traffic, the healthy profile doubled). */
+function standIn(opts: { fail?: string; empty?: boolean; traffic?: boolean } = {}) {
   const requests: DataQueryRequest[] = [];
   const ds = {
     query: (request: DataQueryRequest) =>
@@ -46,7 +59,8 @@ function standIn(opts: { fail?: string; empty?: boolean } = {}) {
           return;
         }
         const incident = request.range.from.valueOf() >= at(30);
-        s.next({ data: opts.empty ? [] : [treeToFrame(incident ? printlnAfter() : printlnBefore(), { refId: 'C' })], state: LoadingState.Done });
+        const tree = opts.traffic ? times(printlnBefore(), incident ? 2 : 1) : incident ? printlnAfter() : printlnBefore();
+        s.next({ data: opts.empty ? [] : [treeToFrame(tree, { refId: 'C' })], state: LoadingState.Done });
         s.complete();
       }),
   };
@@ -61,7 +75,7 @@ function props(series: DataFrame[], options: Partial<HotpathOptions> = {}): Pane
   return { ...base, id: 24, timeRange, data: { ...base.data, timeRange, request } };
 }
 
-function setup(series = [cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' })], options: Partial<HotpathOptions> = {}, standInOpts = {}) {
+function setup(series = [cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' })], options: Partial<HotpathOptions> = {}, standInOpts: Parameters<typeof standIn>[0] = {}) {
   const requests = standIn(standInOpts);
   const utils = render(<OverlayPanel {...props(series, options)} />);
   return { requests, ...utils };
@@ -255,5 +269,86 @@ describe('OverlayPanel', () => {
     setup(undefined, { stripHeight: 0 });
     expect(screen.queryByTestId(TEST_IDS.strip)).not.toBeInTheDocument();
     expect(screen.getByTestId(TEST_IDS.topTable)).toBeInTheDocument();
+  });
+
+  describe('per request (issue 14)', () => {
+    const withRequests = (before: number, after: number, instances?: Record<string, number>) => [cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' }), ...requestRate(before, after, instances)];
+
+    it('println with load flat: per request is the default; the headline blames per request, led by the text marshalling', async () => {
+      setup(withRequests(10, 10));
+      drag(40, 50);
+      await settled();
+      clickView('Diff');
+      expect(within(screen.getByTestId(TEST_IDS.units)).getByLabelText('Per request')).toBeChecked();
+      const headline = screen.getByTestId(TEST_IDS.headline);
+      expect(headline).toHaveTextContent('Total +300% = load ~0% × per request +300%');
+      expect(headline).toHaveAttribute('data-driver', 'per request');
+      expect(headline).toHaveTextContent(/Led by google\.golang\.org\/protobuf\/encoding\/prototext\.MarshalOptions\.Format/);
+      // 10 req/s over 10 minutes: 6000 requests; 280 more samples over them
+      const first = screen.getByTestId(TEST_IDS.changesTable).querySelector('tbody tr')!;
+      expect(first.querySelector('[data-col="per-request"]')).toHaveTextContent('+0.05/req');
+      expect(screen.queryByTestId(TEST_IDS.unitNotice)).not.toBeInTheDocument();
+    });
+
+    it('a traffic doubling that CPU follows reads load +100%, per request ~0%, no function flagged', async () => {
+      // the baseline by hand, well before the step at minute 30
+      act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=${at(5)}-${at(15)}`));
+      setup(withRequests(10, 20), {}, { traffic: true });
+      await settled();
+      clickView('Changes');
+      const headline = screen.getByTestId(TEST_IDS.headline);
+      expect(headline).toHaveTextContent('Total +100% = load +100% × per request ~0%');
+      expect(headline).toHaveAttribute('data-driver', 'load');
+      expect(headline).toHaveTextContent('No function flagged.');
+      expect(screen.getByTestId(TEST_IDS.changesTable).querySelectorAll('tr[data-flagged="true"]')).toHaveLength(0);
+      // the absolute unit blames everything: every function doubled
+      fireEvent.click(within(screen.getByTestId(TEST_IDS.units)).getByLabelText('Absolute'));
+      expect(search().get('hotpath-unit')).toBe('absolute');
+      expect(screen.getByTestId(TEST_IDS.changesTable).querySelectorAll('tr[data-flagged="true"]').length).toBeGreaterThan(0);
+    });
+
+    it('without a request series the panel says so and shows shares', async () => {
+      setup();
+      drag(40, 50);
+      await settled();
+      clickView('Diff');
+      expect(within(screen.getByTestId(TEST_IDS.units)).getByLabelText('Share')).toBeChecked();
+      expect(within(screen.getByTestId(TEST_IDS.units)).getByLabelText('Per request')).toBeDisabled();
+      expect(screen.getByTestId(TEST_IDS.unitNotice)).toHaveTextContent(/No request-rate series.*showing shares/);
+      expect(screen.getByTestId(TEST_IDS.headline)).toHaveTextContent(/No load vs per-request split: Baseline: no request-rate series/);
+    });
+
+    it('zero requests in the baseline: a message, not Infinity', async () => {
+      act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=${at(5)}-${at(15)}`));
+      setup(withRequests(0, 10));
+      await settled();
+      clickView('Diff');
+      expect(screen.getByTestId(TEST_IDS.unitNotice)).toHaveTextContent('Per request: baseline: zero requests in the window: per request is undefined. Showing shares.');
+      expect(screen.getByTestId(TEST_IDS.panel).textContent).not.toMatch(/Infinity|NaN/);
+    });
+
+    it('siblings: the same window, the instance against every other one, normalised per request', async () => {
+      act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=siblings&hotpath-instance=catalog-2&hotpath-view=diff`));
+      const { requests } = setup(withRequests(10, 10, { 'catalog-1': 1, 'catalog-2': 1, 'catalog-3': 1 }));
+      await settled();
+      expect(requests.map((r) => [r.range.from.valueOf(), r.range.to.valueOf(), (r.targets[0] as { labelSelector?: string }).labelSelector])).toEqual([
+        [at(40), at(50), '{service_name="api", instance="catalog-2"}'],
+        [at(40), at(50), '{service_name="api", instance!="catalog-2"}'],
+      ]);
+      expect(screen.getByTestId(TEST_IDS.statusBaseline)).toHaveTextContent('every other instance, same window');
+      expect(within(screen.getByTestId(TEST_IDS.baselineMode)).getByLabelText('Siblings')).toBeChecked();
+      // one instance has a third of the traffic: load −50% (1 of 3 vs 2 of 3)
+      expect(screen.getByTestId(TEST_IDS.headline)).toHaveTextContent(/= load −50% × per request/);
+    });
+
+    it('siblings without an instance: no baseline, and the panel says what to set', async () => {
+      act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=siblings`));
+      setup();
+      await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('data-status', 'done'));
+      expect(screen.getByTestId(TEST_IDS.statusBaseline)).toHaveTextContent(/Siblings: name the instance/);
+      fireEvent.blur(screen.getByTestId(TEST_IDS.instance), { target: { value: 'catalog-2' } });
+      expect(search().get('hotpath-instance')).toBe('catalog-2');
+      await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusBaseline)).toHaveAttribute('data-status', 'done'));
+    });
   });
 });

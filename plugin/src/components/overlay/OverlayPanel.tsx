@@ -1,20 +1,23 @@
 import { css } from '@emotion/css';
 import { dateTimeFormat, GrafanaTheme2, LoadingState, PanelProps } from '@grafana/data';
 import { config } from '@grafana/runtime';
-import { Button, LinkButton, RadioButtonGroup, useStyles2 } from '@grafana/ui';
+import { Button, Input, LinkButton, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 import { useCallback, useEffect, useMemo } from 'react';
 
 import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../../constants';
 import { diffTrees, limitNodes } from '../../data/ops';
+import { RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
 import { selectProfile } from '../../data/select';
 import { isDiff, Tree } from '../../data/tree';
-import { WindowProfile } from '../../overlay/fetcher';
+import { labelMatcher, WindowProfile } from '../../overlay/fetcher';
 import { drilldownUrl, exploreUrl } from '../../overlay/links';
 import { findProfileTarget, linkQuery, profileQuery } from '../../overlay/query';
+import { countRequests, findRequestSeries } from '../../overlay/requests';
 import { anomalyWindows, readStripData } from '../../overlay/series';
 import { UrlState, ViewKind } from '../../overlay/urlState';
 import { Baseline, BaselineMode, formatDuration, resolveBaseline, TimeWindow, windowAt } from '../../overlay/windows';
 import { ErrorView } from '../ErrorView';
+import { UNIT_LABELS } from '../format';
 import { HotpathPanelTitles } from '../HotpathPanel';
 
 import { ProfileArea } from './ProfileArea';
@@ -37,7 +40,16 @@ const MODE_OPTIONS: Array<{ value: BaselineMode; label: string; description: str
   { value: 'day', label: '−1d', description: 'The same window one day earlier' },
   { value: 'week', label: '−1w', description: 'The same window one week earlier' },
   { value: 'manual', label: 'Shift-drag', description: 'Drag on the strip with Shift held to choose the baseline' },
+  { value: 'siblings', label: 'Siblings', description: 'The same window on every other instance of the service (hotpath-instance names the one to compare)' },
 ];
+
+const UNIT_OPTIONS: Array<{ value: ValueUnit; label: string; description: string }> = [
+  { value: 'per-request', label: UNIT_LABELS['per-request'], description: "Each window's values divided by its requests (the request-rate series integrated over the window)" },
+  { value: 'absolute', label: UNIT_LABELS.absolute, description: "The profile's own values: CPU time, bytes" },
+  { value: 'share', label: UNIT_LABELS.share, description: "Each side's values as a share of its own total" },
+];
+
+const NO_COUNT: RequestCount = { ok: false, message: 'no window' };
 
 /**
  * The overlay: the time-series strip with its windows on top, the profile views below. Owns
@@ -59,9 +71,21 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
   const [url, setUrl] = useUrlState();
   const selection = url.state.window ?? null;
   const requestedBaseline = url.state.baseline;
-  const baseline: Baseline | null = useMemo(
+  const resolved: Baseline | null = useMemo(
     () => resolveBaseline(selection, requestedBaseline, opts.baselineMode, anomalies),
     [selection, requestedBaseline, opts.baselineMode, anomalies]
+  );
+  // siblings: the same window on the other instances; without an instance there is no baseline
+  const instance = url.state.instance;
+  const siblingLabel = opts.siblingLabel || DEFAULT_OPTIONS.siblingLabel;
+  const siblings = resolved?.source === 'siblings';
+  const baseline = siblings && !instance ? null : resolved;
+  const matchers = useMemo(
+    () =>
+      siblings && instance
+        ? { comparison: labelMatcher(siblingLabel, '=', instance), baseline: labelMatcher(siblingLabel, '!=', instance) }
+        : { comparison: '', baseline: '' },
+    [siblings, instance, siblingLabel]
   );
   const mode: BaselineMode = requestedBaseline === undefined ? opts.baselineMode : typeof requestedBaseline === 'string' ? requestedBaseline : 'manual';
   const view: ViewKind = url.state.view ?? 'flame';
@@ -83,7 +107,23 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
 
   const target = useMemo(() => findProfileTarget(data?.request, opts.profileRefId, data?.series), [data?.request, opts.profileRefId, data?.series]);
   const query = useMemo(() => (target.ok ? profileQuery(target.target, data?.request, replaceVariables) : undefined), [target, data?.request, replaceVariables]);
-  const profiles = useWindowProfiles(query, selection, baseline?.window ?? null, describe);
+  const profiles = useWindowProfiles(query, selection, baseline?.window ?? null, describe, matchers);
+
+  // each window's requests: the request-rate series integrated over it (overlay/requests.ts)
+  const requestSeries = useMemo(() => findRequestSeries(data?.series, opts.requestsRefId), [data?.series, opts.requestsRefId]);
+  const requests: RequestCounts = useMemo(() => {
+    const all = (w: TimeWindow | null | undefined) => (w ? countRequests(requestSeries, w) : NO_COUNT);
+    if (!selection) {
+      return { comparison: all(range), baseline: NO_COUNT };
+    }
+    if (siblings && instance && baseline) {
+      return {
+        comparison: countRequests(requestSeries, selection, (l) => l[siblingLabel] === instance, `request-rate series with ${siblingLabel}="${instance}"`),
+        baseline: countRequests(requestSeries, baseline.window, (l) => l[siblingLabel] !== undefined && l[siblingLabel] !== instance, `request-rate series of the other instances (label ${siblingLabel})`),
+      };
+    }
+    return { comparison: all(selection), baseline: all(baseline?.window) };
+  }, [requestSeries, selection, range, siblings, instance, baseline, siblingLabel]);
 
   const whole = useMemo(
     () => selectProfile(data?.series, { profileRefId: opts.profileRefId, baselineRefId: opts.baselineRefId, maxNodes: opts.maxNodes }),
@@ -117,6 +157,18 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
   const shownView: ViewKind = canCompare ? view : wholeIsDiff ? 'diff' : 'flame';
   const disabledViews: ViewKind[] = canCompare ? [] : VIEW_OPTIONS.map((o) => o.value).filter((v) => v !== shownView);
 
+  // per request is the default when the windows shown have request counts; otherwise share, and the panel says why
+  const needsBaseline = selection !== null && shownView !== 'flame';
+  const missing = !requests.comparison.ok ? requests.comparison : needsBaseline && !requests.baseline.ok ? requests.baseline : undefined;
+  const missingWhere = missing === requests.comparison ? (selection ? 'Selection' : 'Dashboard range') : 'Baseline';
+  const unit: ValueUnit = url.state.unit === 'per-request' || url.state.unit === undefined ? (missing ? 'share' : 'per-request') : url.state.unit;
+  const unitNotice =
+    unit === 'share' && (url.state.unit === 'per-request' || (url.state.unit === undefined && requestSeries.length > 0)) && missing && !missing.ok
+      ? `Per request: ${missingWhere.toLowerCase()}: ${missing.message}. Showing shares.`
+      : url.state.unit === undefined && requestSeries.length === 0
+        ? 'No request-rate series in the panel\'s queries (a req/s query, or the Request-rate query option): per request is off, showing shares.'
+        : undefined;
+
   const wholeError = !whole.ok ? wholeProfileError(whole.error.kind, whole.error.message, data?.errors, target.ok ? target.target.refId : opts.profileRefId) : undefined;
 
   return (
@@ -124,6 +176,15 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
       <div className={styles.header} style={{ height: HEADER }}>
         <div data-testid={TEST_IDS.views}>
           <RadioButtonGroup size="sm" options={VIEW_OPTIONS} value={shownView} disabledOptions={disabledViews} onChange={(v) => update({ view: v })} />
+        </div>
+        <div data-testid={TEST_IDS.units} title="Unit of the values">
+          <RadioButtonGroup
+            size="sm"
+            options={UNIT_OPTIONS}
+            value={unit}
+            disabledOptions={missing ? ['per-request'] : []}
+            onChange={(u) => update({ unit: u as ValueUnit })}
+          />
         </div>
         <div data-testid={TEST_IDS.baselineMode} title="Baseline window">
           <RadioButtonGroup
@@ -133,9 +194,26 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
             onChange={(m) => update({ baseline: m === opts.baselineMode ? undefined : m })}
           />
         </div>
+        {mode === 'siblings' && (
+          <div className={styles.instance}>
+            <Input
+              key={instance ?? ''}
+              defaultValue={instance ?? ''}
+              placeholder={`${siblingLabel} to compare`}
+              title={`The ${siblingLabel} compared with every other one (hotpath-instance)`}
+              data-testid={TEST_IDS.instance}
+              onBlur={(e) => update({ instance: e.currentTarget.value.trim() || undefined })}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  update({ instance: e.currentTarget.value.trim() || undefined });
+                }
+              }}
+            />
+          </div>
+        )}
         <span className={styles.spacer} />
         {selection && (
-          <Button size="sm" variant="secondary" fill="text" icon="times" onClick={() => setUrl({ view: url.state.view })} data-testid={TEST_IDS.clearSelection}>
+          <Button size="sm" variant="secondary" fill="text" icon="times" onClick={() => setUrl({ view: url.state.view, unit: url.state.unit, instance: url.state.instance, baseline: typeof url.state.baseline === 'string' ? url.state.baseline : undefined })} data-testid={TEST_IDS.clearSelection}>
             Clear
           </Button>
         )}
@@ -184,6 +262,8 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
                 describe={describe}
                 onRetry={() => profiles.retry('baseline')}
               />
+            ) : siblings ? (
+              <span data-testid={TEST_IDS.statusBaseline}> · Siblings: name the {siblingLabel} to compare with the others (hotpath-instance).</span>
             ) : (
               <span data-testid={TEST_IDS.statusBaseline}> · No baseline: Shift-drag on the strip to choose one.</span>
             )}
@@ -194,7 +274,17 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
       <div style={{ height: areaHeight }}>
         {!selection ? (
           whole.ok ? (
-            <ProfileArea kind="single" width={width} height={areaHeight} options={opts} tree={whole.selected.tree} notices={whole.selected.notices} />
+            <ProfileArea
+              kind="single"
+              width={width}
+              height={areaHeight}
+              options={opts}
+              tree={whole.selected.tree}
+              notices={whole.selected.notices}
+              unit={isDiff(whole.selected.tree) && unit === 'per-request' ? 'share' : unit}
+              requests={requests}
+              unitNotice={unitNotice}
+            />
           ) : (
             <ErrorView title={wholeError!.title} message={wholeError!.message} />
           )
@@ -212,6 +302,9 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
             noTarget={target.ok ? undefined : target.message}
             onView={(v) => update({ view: v })}
             onRetry={profiles.retry}
+            unit={unit}
+            requests={requests}
+            unitNotice={unitNotice}
           />
         )}
       </div>
@@ -265,6 +358,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
   wrap: css({ display: 'flex', flexDirection: 'column', overflow: 'hidden' }),
   header: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), flexShrink: 0, overflow: 'hidden' }),
   spacer: css({ flex: 1 }),
+  instance: css({ width: 130, flexShrink: 0 }),
   status: css({
     display: 'flex',
     alignItems: 'center',

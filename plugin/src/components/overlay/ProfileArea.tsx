@@ -4,19 +4,28 @@ import { Button, LoadingPlaceholder, useStyles2 } from '@grafana/ui';
 import { useMemo } from 'react';
 
 import { HotpathOptions, TEST_IDS } from '../../constants';
-import { biggestChanges, CollapseResult } from '../../data/ops';
+import { CollapseResult } from '../../data/ops';
+import { changesByUnit, decompose, RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
 import { Tree } from '../../data/tree';
 import { WindowProfile } from '../../overlay/fetcher';
 import { ViewKind } from '../../overlay/urlState';
 import { ChangesTable } from '../ChangesTable';
 import { ErrorView } from '../ErrorView';
 import { FlameGraphExplorer } from '../FlameGraphExplorer';
+import { Headline } from '../Headline';
 
 type Options = Pick<HotpathOptions, 'graphMode' | 'colorScheme' | 'showTable' | 'maxNodes'>;
 
+/** The values' unit (after the fallback to share) and each window's request count. */
+interface Units {
+  unit: ValueUnit;
+  requests?: RequestCounts;
+  /** why per request is not shown (no request series, zero requests), when it was wanted */
+  unitNotice?: string;
+}
 type Props =
-  | { kind: 'single'; width: number; height: number; options: Options; tree: Tree; notices: string[] }
-  | {
+  | ({ kind: 'single'; width: number; height: number; options: Options; tree: Tree; notices: string[] } & Units)
+  | ({
       kind: ViewKind;
       width: number;
       height: number;
@@ -29,7 +38,9 @@ type Props =
       noTarget?: string;
       onView: (v: ViewKind) => void;
       onRetry: (slot: 'comparison' | 'baseline') => void;
-    };
+    } & Units);
+
+const countOf = (c: RequestCount | undefined) => (c?.ok ? c.count : undefined);
 
 function foldNotice(r: CollapseResult | undefined, maxNodes: number): string[] {
   return r && r.collapsed > 0 ? [`${r.collapsed.toLocaleString('en-US')} of the lightest nodes are folded into "other" to stay within ${maxNodes.toLocaleString('en-US')} (Max nodes).`] : [];
@@ -60,16 +71,42 @@ function Pending({ what, profile, noTarget, onRetry }: { what: string; profile?:
 /** The view under the strip: one flame graph, the diff, both side by side, or the changes table. */
 export function ProfileArea(props: Props) {
   const styles = useStyles2(getStyles);
-  const { width, height, options } = props;
-  const changes = useMemo(() => (props.kind === 'changes' && props.diff ? biggestChanges(props.diff.tree) : []), [props]);
+  const { width, height: areaHeight, options, unit, requests, unitNotice } = props;
+  const diffTree = props.kind !== 'single' ? props.diff?.tree : undefined;
+  const wantsHeadline = (props.kind === 'diff' || props.kind === 'changes') && !!diffTree;
+  const changes = useMemo(() => (wantsHeadline && diffTree ? changesByUnit(diffTree, unit, unit === 'per-request' ? requests : undefined) : []), [wantsHeadline, diffTree, unit, requests]);
+  const decomposition = useMemo(
+    () => (wantsHeadline && diffTree ? decompose(diffTree.total[0], diffTree.totalRight![0], requests ?? { baseline: { ok: false, message: 'no request count' }, comparison: { ok: false, message: 'no request count' } }) : undefined),
+    [wantsHeadline, diffTree, requests]
+  );
+  const top = (
+    <>
+      {unitNotice && (
+        <div className={styles.notice} data-testid={TEST_IDS.unitNotice}>
+          {unitNotice}
+        </div>
+      )}
+      {decomposition && diffTree && <Headline decomposition={decomposition} profileUnit={diffTree.unit} rows={changes} unit={unit} />}
+    </>
+  );
+  const height = areaHeight - (unitNotice ? 20 : 0) - (decomposition ? 22 : 0);
+  const explorerUnits = (left?: RequestCount, right?: RequestCount) => ({ unit, requests: { left: countOf(left), right: countOf(right) } });
   if (props.kind === 'single') {
-    return <FlameGraphExplorer tree={props.tree} width={width} height={height} options={options} notices={props.notices} />;
+    return (
+      <>
+        {top}
+        <FlameGraphExplorer tree={props.tree} width={width} height={height} options={options} notices={props.notices} {...explorerUnits(requests?.comparison)} />
+      </>
+    );
   }
   const { comparison, baseline, comparisonTree, baselineTree, diff, noTarget } = props;
   const comparisonPending = !comparisonTree && <Pending what="selected window" profile={comparison} noTarget={noTarget} onRetry={() => props.onRetry('comparison')} />;
   if (props.kind === 'flame') {
     return comparisonTree ? (
-      <FlameGraphExplorer tree={comparisonTree.tree} width={width} height={height} options={options} notices={foldNotice(comparisonTree, options.maxNodes)} />
+      <>
+        {top}
+        <FlameGraphExplorer tree={comparisonTree.tree} width={width} height={height} options={options} notices={foldNotice(comparisonTree, options.maxNodes)} {...explorerUnits(requests?.comparison)} />
+      </>
     ) : (
       <div className={styles.center} style={{ height }}>
         {comparisonPending}
@@ -84,21 +121,24 @@ export function ProfileArea(props: Props) {
     const half = Math.floor((width - 8) / 2);
     // two graphs side by side: the tables would not fit; the diff view has them
     const sideOptions = { ...options, showTable: false };
-    const column = (caption: string, tree: CollapseResult | undefined, pending: React.ReactNode) => (
+    const column = (caption: string, tree: CollapseResult | undefined, pending: React.ReactNode, count?: RequestCount) => (
       <div style={{ width: half }}>
         <div className={styles.caption}>{caption}</div>
         {tree ? (
-          <FlameGraphExplorer tree={tree.tree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(tree, options.maxNodes)} />
+          <FlameGraphExplorer tree={tree.tree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(tree, options.maxNodes)} {...explorerUnits(count)} />
         ) : (
           <div className={styles.center}>{pending}</div>
         )}
       </div>
     );
     return (
-      <div className={styles.side} data-testid={TEST_IDS.sideBySide}>
-        {column('Baseline', baselineTree, baselinePending)}
-        {column('Selection', comparisonTree, comparisonPending)}
-      </div>
+      <>
+        {top}
+        <div className={styles.side} data-testid={TEST_IDS.sideBySide} style={{ height }}>
+          {column('Baseline', baselineTree, baselinePending, requests?.baseline)}
+          {column('Selection', comparisonTree, comparisonPending, requests?.comparison)}
+        </div>
+      </>
     );
   }
   if (!diff) {
@@ -110,12 +150,20 @@ export function ProfileArea(props: Props) {
   }
   if (props.kind === 'changes') {
     return (
-      <div className={styles.tableWrap} style={{ height }}>
-        <ChangesTable rows={changes} onSelect={() => props.onView('diff')} limit={500} />
-      </div>
+      <>
+        {top}
+        <div className={styles.tableWrap} style={{ height }}>
+          <ChangesTable rows={changes} unit={unit} profileUnit={diff.tree.unit} onSelect={() => props.onView('diff')} limit={500} />
+        </div>
+      </>
     );
   }
-  return <FlameGraphExplorer tree={diff.tree} width={width} height={height} options={options} notices={foldNotice(diff, options.maxNodes)} />;
+  return (
+    <>
+      {top}
+      <FlameGraphExplorer tree={diff.tree} width={width} height={height} options={options} notices={foldNotice(diff, options.maxNodes)} {...explorerUnits(requests?.baseline, requests?.comparison)} />
+    </>
+  );
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
@@ -123,4 +171,5 @@ const getStyles = (theme: GrafanaTheme2) => ({
   side: css({ display: 'flex', gap: theme.spacing(1), height: '100%' }),
   caption: css({ fontSize: theme.typography.bodySmall.fontSize, color: theme.colors.text.secondary, height: 18 }),
   tableWrap: css({ overflow: 'auto' }),
+  notice: css({ color: theme.colors.warning.text, fontSize: theme.typography.bodySmall.fontSize, height: 20, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }),
 });

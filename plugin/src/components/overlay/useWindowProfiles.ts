@@ -20,7 +20,9 @@ export function useWindowProfiles(
   query: ProfileQuery | undefined,
   comparison: TimeWindow | null,
   baseline: TimeWindow | null,
-  describe: (w: TimeWindow) => string
+  describe: (w: TimeWindow) => string,
+  /** label matchers of each slot's query (the siblings baseline); empty: the query as it is */
+  matchers: { comparison: string; baseline: string } = { comparison: '', baseline: '' }
 ): WindowProfiles {
   const [, bump] = useReducer((n: number) => n + 1, 0);
   const [loader] = useState(() => new ProfileLoader({ getDataSourceSrv, onChange: bump }));
@@ -28,8 +30,8 @@ export function useWindowProfiles(
   useEffect(() => {
     loader.setDescribe(describe);
     loader.setQuery(query);
-    loader.load('comparison', query ? comparison : null);
-    loader.load('baseline', query && comparison ? baseline : null);
-  }, [loader, query, describe, comparison?.from, comparison?.to, baseline?.from, baseline?.to]); // eslint-disable-line react-hooks/exhaustive-deps
+    loader.load('comparison', query ? comparison : null, matchers.comparison);
+    loader.load('baseline', query && comparison ? baseline : null, matchers.baseline);
+  }, [loader, query, describe, comparison?.from, comparison?.to, baseline?.from, baseline?.to, matchers.comparison, matchers.baseline]); // eslint-disable-line react-hooks/exhaustive-deps
   return { comparison: loader.get('comparison'), baseline: loader.get('baseline'), retry: (slot) => loader.retry(slot), fetches: loader.fetches };
 }

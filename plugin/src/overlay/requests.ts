@@ -1,0 +1,65 @@
+/**
+ * Where a window's request count comes from: the panel's request-rate series (req/s, e.g. the
+ * service dashboard's `job:requests:rate5m` query, drawn on the strip) integrated over the
+ * window (data/perRequest.ts requestsInWindow). The series covers the dashboard range, so a
+ * window outside it (a day or a week earlier, off the strip) has no count: the panel says so
+ * and shows shares. Pure: only types and field helpers from @grafana/data.
+ *
+ * Which series: the one of the Request-rate query option (a refId), else every time series whose
+ * unit is req/s (`reqps`, `rps`) or whose name says so ("requests/s", "req/s", "request rate").
+ * Several series (one per instance) add up; the siblings baseline splits them by a label.
+ */
+import { DataFrame, FieldType } from '@grafana/data';
+
+import { isProfileFrame } from '../data/frame';
+import { RequestCount, requestsInWindow } from '../data/perRequest';
+
+import { readSeries, StripSeries } from './series';
+import { TimeWindow } from './windows';
+
+const RATE_UNITS = new Set(['reqps', 'rps', 'req/s']);
+const RATE_NAME = /(requests?|req)\s*\/\s*s\b|request rate|requests?:rate/i;
+
+export function isRequestRate(s: StripSeries): boolean {
+  const unit = s.field.config?.unit ?? '';
+  return RATE_UNITS.has(unit) || (RATE_NAME.test(s.name) && !/per.request/i.test(s.name));
+}
+
+/** The request-rate series among the panel's frames. */
+export function findRequestSeries(frames: DataFrame[] | undefined, refId: string): StripSeries[] {
+  const candidates = (frames ?? []).filter((f) => !isProfileFrame(f) && (!refId || f.refId === refId) && f.fields.some((x) => x.type === FieldType.time));
+  const series = candidates.flatMap((f) => readSeries(f, frames ?? []));
+  return refId ? series : series.filter(isRequestRate);
+}
+
+/**
+ * Requests in a window, summed over the series that pass `keep` (every series without one).
+ * A series without samples in the window counts as none; if no series has any, the count is
+ * missing with the reason.
+ */
+export function countRequests(series: StripSeries[], w: TimeWindow, keep?: (labels: Record<string, string>) => boolean, what = 'request-rate series'): RequestCount {
+  const kept = keep ? series.filter((s) => keep(s.field.labels ?? {})) : series;
+  if (series.length === 0) {
+    return { ok: false, message: 'no request-rate series in the panel\'s queries (a query with unit req/s, or the Request-rate query option)' };
+  }
+  if (kept.length === 0) {
+    return { ok: false, message: `no ${what}` };
+  }
+  let total = 0;
+  let any = false;
+  let last: RequestCount | undefined;
+  for (const s of kept) {
+    const c = requestsInWindow(s.times, s.values, w.from, w.to);
+    last = c;
+    if (c.ok) {
+      total += c.count;
+      any = true;
+    } else if (!/no request-rate samples/.test(c.message)) {
+      any = true;
+    }
+  }
+  if (!any) {
+    return { ok: false, message: `${last && !last.ok ? last.message : 'no samples'} (the request rate is read from the dashboard range)` };
+  }
+  return total > 0 ? { ok: true, count: total } : { ok: false, message: 'zero requests in the window: per request is undefined' };
+}
