@@ -21,6 +21,7 @@ help: ## list the targets
 .PHONY: tools
 tools: ## build the pinned Go tools (promtool, prometheus, go-jsonnet, ...) into .tools/bin; each tools module via tools/build-module.sh
 	@tools/install.sh
+	@tools/alertmanager/build.sh
 
 # ---- generated artefacts ---------------------------------------------------
 
