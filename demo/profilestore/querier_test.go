@@ -182,3 +182,15 @@ func TestParseSelector(t *testing.T) {
 		}
 	}
 }
+
+// wireGolden is SelectMergeProfileRequest{process_cpu:cpu:nanoseconds:cpu:nanoseconds,
+// {service_name="api"}, 1767268800000, 1767269400000} in binary protobuf; hotpath-notify's
+// client (notify/lib/pyroscope.mjs) is checked against the same bytes in its own test.
+const wireGolden = "0a2b70726f636573735f6370753a6370753a6e616e6f7365636f6e64733a6370753a6e616e6f7365636f6e647312147b736572766963655f6e616d653d22617069227d1880acb7cbb73320c0fbdbcbb733"
+
+func TestMergeRequestWireFormat(t *testing.T) {
+	r := MergeRequest{cpuTypeID, `{service_name="api"}`, 1767268800000, 1767269400000}
+	if got := fmt.Sprintf("%x", r.Encode()); got != wireGolden {
+		t.Errorf("encoded %s\nwant    %s", got, wireGolden)
+	}
+}
