@@ -127,6 +127,18 @@ demo-screenshots: demo-bin ## copy the last passing demo-test's diff screenshots
 demo-incident: demo-bin ## switch one incident of the running playground by hand: make demo-incident NAME=println|epoll|cfs|gzip|outlier ON=1|0
 	@$(DEMO_BIN)/hotpath-demo incident $(NAME) $(if $(filter 1 on true,$(ON)),on,off)
 
+# ---- hotpath-notify (notify/): the Alertmanager receiver ------------------------
+
+.PHONY: notify
+notify: plugin ## run hotpath-notify, the Alertmanager receiver that attaches the profile diff: make notify NOTIFY_FLAGS='--profiles URL --out-dir DIR' (notify/README.md)
+	@tools/install-chromium.sh
+	@node notify/hotpath-notify.mjs $(NOTIFY_FLAGS)
+
+.PHONY: test-notify
+test-notify: tools plugin ## hotpath-notify: unit tests (windows, dedupe, escaping, failure messages, retries) and the integration test with the real Alertmanager
+	@tools/install-chromium.sh
+	@node --test --test-concurrency=1 notify/test/*.test.mjs
+
 # ---- rule pack benchmark --------------------------------------------------------
 
 .PHONY: bench-rules
@@ -134,7 +146,7 @@ bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input ser
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
-TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser demo-test
+TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-notify demo-test
 
 .PHONY: test
 test: $(TEST_TARGETS) ## run every test
