@@ -20,6 +20,10 @@ mkdirSync(dirname(out), { recursive: true });
 const MAX = 1 << 20;
 
 const server = createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/') {
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(`slack-sink: POST a message; they go to ${out}\n`);
+    return;
+  }
   if (req.method !== 'POST') {
     res.writeHead(405).end('use POST');
     return;
