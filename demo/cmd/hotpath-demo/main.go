@@ -295,6 +295,9 @@ func test(root string, args []string) int {
 		for _, l := range rep.BrowserLines {
 			fmt.Printf("      %s\n", l)
 		}
+		if rep.Notify.Verdict != "" {
+			fmt.Printf("    alert path: %s (webhook to delivered: %s)\n", rep.Notify.Verdict, rep.Notify.LatencySummary())
+		}
 		fmt.Printf("    total %s\n", rep.Total.Round(time.Second))
 		if !rep.Passed() {
 			code = 1
