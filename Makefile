@@ -22,6 +22,7 @@ help: ## list the targets
 tools: ## build the pinned Go tools (promtool, prometheus, go-jsonnet, ...) into .tools/bin; each tools module via tools/build-module.sh
 	@tools/install.sh
 	@nice -n 10 tools/build-module.sh -tags netgo,slicelabels -toolchain go1.26.10 tools/thanos github.com/thanos-io/thanos/cmd/thanos # Thanos, with its release tags (tools/thanos/tools.go says why)
+	@tools/alertmanager/build.sh
 
 # ---- generated artefacts ---------------------------------------------------
 
@@ -138,6 +139,18 @@ demo-screenshots: demo-bin ## copy the last passing demo-test's diff screenshots
 demo-incident: demo-bin ## switch one incident of the running playground by hand: make demo-incident NAME=println|epoll|cfs|gzip|outlier ON=1|0
 	@$(DEMO_BIN)/hotpath-demo incident $(NAME) $(if $(filter 1 on true,$(ON)),on,off)
 
+# ---- hotpath-notify (notify/): the Alertmanager receiver ------------------------
+
+.PHONY: notify
+notify: plugin ## run hotpath-notify, the Alertmanager receiver that attaches the profile diff: make notify NOTIFY_FLAGS='--profiles URL --out-dir DIR' (notify/README.md)
+	@tools/install-chromium.sh
+	@node notify/hotpath-notify.mjs $(NOTIFY_FLAGS)
+
+.PHONY: test-notify
+test-notify: tools plugin ## hotpath-notify: unit tests (windows, dedupe, escaping, failure messages, retries) and the integration test with the real Alertmanager
+	@tools/install-chromium.sh
+	@node --test --test-concurrency=1 notify/test/*.test.mjs
+
 # ---- rule pack benchmark --------------------------------------------------------
 
 .PHONY: bench-rules
@@ -145,7 +158,7 @@ bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input ser
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
-TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof demo-test
+TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof test-notify demo-test
 
 .PHONY: test
 test: $(TEST_TARGETS) ## run every test

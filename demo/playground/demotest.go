@@ -129,6 +129,8 @@ type TestReport struct {
 	CostCheck string
 	Total     time.Duration
 	NoCFSWhy  string
+	// Notify is the alert path's check (notifycheck.go).
+	Notify NotifyReport
 }
 
 // Passed reports whether every expectation fired in time and nothing fired
@@ -139,7 +141,7 @@ func (r *TestReport) Passed() bool {
 			return false
 		}
 	}
-	return len(r.Violations) == 0 && !strings.HasPrefix(r.BrowserCheck, "FAILED")
+	return len(r.Violations) == 0 && !strings.HasPrefix(r.BrowserCheck, "FAILED") && !strings.HasPrefix(r.Notify.Verdict, "FAILED")
 }
 
 // TestOptions configure the compressed schedule.
@@ -292,6 +294,14 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 			began := time.Now()
 			rep.BrowserCheck = o.browserCheck(ctx, to.BrowserCheck, to.BrowserOut, rep)
 			rep.BrowserTook = time.Since(began)
+			return nil
+		})
+	}
+	if len(o.Opt.Notify) > 0 {
+		// the messages went out while the browser check ran: this wait is a bound, rarely used
+		_ = o.step("alert path: hotpath-notify's messages (Alertmanager -> hotpath-notify -> folder and Slack sink)", func() error {
+			rep.Notify = o.notifyCheck(ctx, 3*time.Minute)
+			o.logf("    %s; webhook to delivered: %s", rep.Notify.Verdict, rep.Notify.LatencySummary())
 			return nil
 		})
 	}
@@ -515,6 +525,13 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 			rel = rep.BrowserOut
 		}
 		fmt.Fprintf(&b, "\nScreenshots: `%s/` (not committed); `make demo-screenshots` copies the println, epoll and gzip diffs of a passing run into `docs/img/` for the README.\n", rel)
+	}
+	if rep.Notify.Verdict != "" {
+		fmt.Fprintf(&b, "\n## Alert path: Alertmanager -> hotpath-notify\n\n**%s**. Time from the webhook to the delivered message "+
+			"(profiles fetched, diff rendered in Chromium, written and posted to the Slack-compatible sink): %s.\n", rep.Notify.Verdict, rep.Notify.LatencySummary())
+		if len(rep.Notify.Lines) > 0 {
+			fmt.Fprintf(&b, "\n```text\n%s\n```\n", strings.Join(rep.Notify.Lines, "\n"))
+		}
 	}
 	old, _ := os.ReadFile(path)
 	fmt.Fprintf(&b, "\n## Recent runs (newest first; a row per run, kept from the previous file)\n\n")

@@ -45,7 +45,13 @@ type Options struct {
 	// test's browser check needs it); otherwise the playground says why and
 	// runs without it.
 	SandboxRequired bool
-	Out             io.Writer
+	// Notify and NotifySink are the alert path's commands (alerting.go:
+	// DefaultNotify, DefaultSlackSink); NotifyPending the loaded rules' for:,
+	// from which hotpath-notify derives the windows. Empty Notify: no
+	// Alertmanager, no messages.
+	Notify, NotifySink []string
+	NotifyPending      time.Duration
+	Out                io.Writer
 }
 
 // Orchestrator starts the world, backfills its history and takes it down.
@@ -68,6 +74,10 @@ type Orchestrator struct {
 	SandboxAt   string
 	SandboxOff  string
 	sandboxProc *Proc
+	// AlertmanagerAt is Alertmanager's URL once the alert path runs;
+	// AlertingOff why it does not.
+	AlertmanagerAt string
+	AlertingOff    string
 }
 
 // New prepares an orchestrator; nothing runs yet.
@@ -278,6 +288,9 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 		return err
 	})
 	if err != nil {
+		return err
+	}
+	if err := o.startAlerting(ctx); err != nil {
 		return err
 	}
 	err = o.step("restart Prometheus with the history and the rule pack", func() error {

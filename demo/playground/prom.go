@@ -26,6 +26,7 @@ func (w *World) PromConfig(ruleFiles []string, withExporter bool) string {
 	fmt.Fprintf(&b, "# Written by the hotpath playground (demo/playground). Regenerated at every start.\n")
 	fmt.Fprintf(&b, "global:\n  scrape_interval: %s\n  scrape_timeout: 10s\n  evaluation_interval: 1m\n", ScrapeInterval)
 	if len(ruleFiles) > 0 {
+		b.WriteString(w.alertingConfig())
 		b.WriteString("rule_files:\n")
 		for _, f := range ruleFiles {
 			fmt.Fprintf(&b, "  - %q\n", f)

@@ -62,6 +62,8 @@ func (i Instance) URL() string { return "http://" + i.Addr() }
 // Ports are the world's fixed processes besides the services.
 type Ports struct {
 	Prometheus, Exporter, Profiles, Sandbox int
+	// The alert path (alerting.go).
+	Alertmanager, Notify, SlackSink int
 }
 
 // World is everything the orchestrator starts.
@@ -79,6 +81,9 @@ type World struct {
 	OutlierJob      string
 	OutlierInstance int
 	OutlierExtraCPU string
+	// Alertmanager is the address Prometheus sends alerts to, once the
+	// alert path runs (alerting.go); "" before.
+	Alertmanager string
 }
 
 // Namespace of the demo's pods; also cAdvisor exporter's default.
@@ -94,6 +99,7 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		CgroupParent: cgroupParent,
 		Ports: Ports{
 			Prometheus: port(9090), Exporter: port(9180), Profiles: port(9190), Sandbox: port(9300),
+			Alertmanager: port(9093), Notify: port(9095), SlackSink: port(9096),
 		},
 		OutlierJob:      "catalog",
 		OutlierInstance: 2,
@@ -148,6 +154,7 @@ func (w *World) PortUse() map[int]string {
 		w.Ports.Exporter:   "container-exporter (cAdvisor)",
 		w.Ports.Profiles:   "profile-store (the Pyroscope stand-in)",
 	}
+	w.notifyPorts(m)
 	for _, s := range w.Services {
 		for i, in := range s.Instances {
 			m[in.Port] = fmt.Sprintf("demo-service %s (job %s, instance %d)", s.Kind, s.Job, i)

@@ -90,5 +90,5 @@ func (c *Collector) Fetch(ctx context.Context, t Target, k Kind) (Entry, error) 
 	if resp.StatusCode != http.StatusOK {
 		return Entry{}, fmt.Errorf("%s: %s: %s", url, resp.Status, strings.TrimSpace(string(data)))
 	}
-	return Entry{Service: t.Service, Kind: k, Start: start, End: time.Now(), Data: data}, nil
+	return Entry{Service: t.Service, Instance: req.URL.Host, Kind: k, Start: start, End: time.Now(), Data: data}, nil
 }

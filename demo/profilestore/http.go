@@ -20,12 +20,17 @@ import (
 //	    windows of some seconds, so the covered range can exceed the asked one)
 //	GET /services
 //	    JSON: each service, the types it can answer and the time range held
+//	POST /querier.v1.QuerierService/SelectMergeProfile
+//	    Pyroscope's querier API (Connect protocol, application/proto): the
+//	    merged pprof of the series a label selector (service_name, instance)
+//	    picks, over [start, end) in unix ms; querier.go
 //
 // Errors are JSON {"error": "..."}: 400 for bad parameters, 404 for an
 // unknown service or a window without samples. CORS is open so that the
 // plugin's sandbox page, served from another port, can fetch profiles.
 func Handler(s *Store) http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc(SelectMergeProfilePath, func(w http.ResponseWriter, r *http.Request) { serveSelectMergeProfile(s, w, r) })
 	mux.HandleFunc("/profile", func(w http.ResponseWriter, r *http.Request) { serveProfile(s, w, r) })
 	mux.HandleFunc("/services", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {

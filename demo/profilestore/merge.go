@@ -39,6 +39,18 @@ func Merge(entries []Entry, sampleType string) (*profile.Profile, error) {
 	return out, nil
 }
 
+// emptyProfile is a profile of one sample type without samples: what
+// Pyroscope answers for a selection that matched nothing.
+func emptyProfile(sampleType string) *profile.Profile {
+	unit := "nanoseconds"
+	if sampleType == "alloc_space" {
+		unit = "bytes"
+	} else if sampleType == "alloc_objects" {
+		unit = "count"
+	}
+	return &profile.Profile{SampleType: []*profile.ValueType{{Type: sampleType, Unit: unit}}, DefaultSampleType: sampleType}
+}
+
 // only keeps one sample type and drops the samples that have none of it.
 func only(p *profile.Profile, sampleType string) (*profile.Profile, error) {
 	idx := -1

@@ -33,7 +33,10 @@ var Types = map[string]struct {
 
 // Entry is one collected profile: gzipped pprof as the service served it.
 type Entry struct {
-	Service    string
+	Service string
+	// Instance is the target's host:port, the instance label Pyroscope (and
+	// Prometheus) give a scraped target.
+	Instance   string
 	Kind       Kind
 	Start, End time.Time
 	Data       []byte
@@ -141,6 +144,18 @@ func (s *Store) Overlapping(service string, kind Kind, from, to time.Time) ([]En
 		}
 	}
 	return out, true
+}
+
+// ServiceNames lists the known services, sorted.
+func (s *Store) ServiceNames() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.entries))
+	for name := range s.entries {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Coverage is what the store holds for one service and kind.

@@ -122,6 +122,8 @@ func run(root string, args []string) int {
 	sandbox := fs.String("sandbox", defaultSandbox, "the panel sandbox: a process started once Prometheus is live, its URL shown in the header "+
 		"({prometheus}, {profiles}, {addr} are replaced; '' for none)")
 	sandboxOff := fs.String("sandbox-off", "", "run without the sandbox, saying why (the Makefile passes it when make plugin failed)")
+	notify := fs.String("notify", playground.DefaultNotify, "the alert path: hotpath-notify behind a real Alertmanager, writing to .cache/demo/notify "+
+		"({profiles}, {addr}, {out}, {slack}, {pending} are replaced; '' for none)")
 	refresh := fs.Duration("refresh", 10*time.Second, "status table refresh")
 	_ = fs.Parse(args)
 
@@ -147,6 +149,7 @@ func run(root string, args []string) int {
 		Duration:  *duration, History: *history,
 		CalSettle: 5 * time.Second, CalMeasure: 30 * time.Second,
 		NoCgroups: *noCgroups, Sandbox: sandboxCmd, SandboxOff: *sandboxOff, Out: os.Stdout,
+		Notify: splitCmd(*notify), NotifySink: splitCmd(playground.DefaultSlackSink), NotifyPending: 15 * time.Minute,
 	}, w)
 	o.Record("build: the demo binaries (go build)", buildTook)
 	began := time.Now()
@@ -155,6 +158,9 @@ func run(root string, args []string) int {
 		fmt.Printf("==> live after %s (build %s): Prometheus %s, rules loaded unchanged\n", time.Since(began).Round(time.Second), buildTook.Round(time.Second), o.Prom.URL)
 		if o.SandboxAt != "" {
 			fmt.Printf("==> the panel sandbox: %s\n", o.SandboxAt)
+		}
+		if o.AlertmanagerAt != "" {
+			fmt.Printf("==> alerts: Alertmanager %s -> hotpath-notify -> %s and %s\n", o.AlertmanagerAt, o.NotifyDir(), o.SlackFile())
 		}
 		var sched []playground.Step
 		if *schedule {
@@ -195,6 +201,8 @@ func test(root string, args []string) int {
 	browser := fs.String("browser-check", defaultBrowserCheck, "command run once every alert fired: the sandbox's Chromium check "+
 		"({out} is replaced by .cache/demo-test/browser-check, emptied first; '' for none)")
 	sandbox := fs.String("sandbox", defaultSandbox, "the panel sandbox (see run -sandbox; '' for none, which needs -browser-check '')")
+	notify := fs.String("notify", playground.DefaultNotify, "the alert path: hotpath-notify behind a real Alertmanager, writing to .cache/demo-test/notify "+
+		"({profiles}, {addr}, {out}, {slack}, {pending} are replaced; '' for none)")
 	_ = fs.Parse(args)
 	if *browser != "" && *sandbox == "" {
 		fmt.Fprintln(os.Stderr, "hotpath-demo test: the browser check needs the sandbox: -sandbox '' goes with -browser-check ''")
@@ -235,6 +243,8 @@ func test(root string, args []string) int {
 		Duration:  *timeout, History: 24 * time.Hour,
 		CalSettle: 5 * time.Second, CalMeasure: 30 * time.Second,
 		NoCgroups: *noCgroups, Sandbox: splitCmd(*sandbox), SandboxRequired: *browser != "", Out: os.Stdout,
+		// the demo overlay's for: (demo/overlay-short-for.jsonnet)
+		Notify: splitCmd(*notify), NotifySink: splitCmd(playground.DefaultSlackSink), NotifyPending: 2 * time.Minute,
 	}, w)
 	o.Record("build: the demo binaries (go build)", buildTook)
 	o.Record("demo overlay: render and compare with rules/", overlayTook)
@@ -284,6 +294,9 @@ func test(root string, args []string) int {
 		fmt.Println()
 		for _, l := range rep.BrowserLines {
 			fmt.Printf("      %s\n", l)
+		}
+		if rep.Notify.Verdict != "" {
+			fmt.Printf("    alert path: %s (webhook to delivered: %s)\n", rep.Notify.Verdict, rep.Notify.LatencySummary())
 		}
 		fmt.Printf("    total %s\n", rep.Total.Round(time.Second))
 		if !rep.Passed() {

@@ -8,6 +8,7 @@
 //
 //	GET /profile?service=api&type=cpu|alloc_space|alloc_objects&from=<unix ms>&to=<unix ms>
 //	GET /services
+//	POST /querier.v1.QuerierService/SelectMergeProfile   (Pyroscope's querier API, application/proto)
 package main
 
 import (
