@@ -9,6 +9,8 @@ import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 
 import { manySamples, writeBadInputs } from './lib/bad-profiles.mjs';
+import { dataLayer } from './lib/data-node.mjs';
+import { openSnapshotHost, renderSnapshot } from './lib/snapshot-render.mjs';
 import { BROWSER_DIR } from './lib/env.mjs';
 import { fixturePath } from './lib/frames.mjs';
 
@@ -59,6 +61,25 @@ describe('npm run snapshot', () => {
     assert.equal(summary.unit, 'bytes');
     assert.equal(summary.diff, undefined);
     assert.equal(summary.top[0].function, 'compress/flate.NewWriter');
+  });
+
+  it('the picture shows the headline, the flame graph and the legend, not the panel\'s controls', async () => {
+    const d = await dataLayer();
+    const tree = (f) => d.pprofToTree(new Uint8Array(readFileSync(fixturePath(f))), 'cpu');
+    const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });
+    const spec = { width: 800, height: 500, theme: 'dark', diff: true, headline: 'cpu (ns) · incident against baseline · total 2.04 s' };
+    const series = [frame(tree('println-baseline.cpu.pb.gz'), 'B'), frame(tree('println-incident.cpu.pb.gz'), 'A')];
+    const { png, text, close } = await renderSnapshot(openSnapshotHost(spec), { ...spec, series });
+    await close();
+    assert.ok(png.length > 10_000);
+    assert.match(text, /^cpu \(ns\) · incident against baseline · total 2\.04 s\n/);
+    assert.match(text, /less in comparison/);
+    assert.match(text, /more in comparison/);
+    assert.match(text, /Function \(biggest changes\)/);
+    // the overlay's status line, view buttons and links, and the explorer's search/focus toolbar
+    for (const control of [/Dashboard range/, /hotpath-window/, /Drag on the strip/, /Explore/, /Flame graph/, /Side by side/, /Reset/]) {
+      assert.doesNotMatch(text, control);
+    }
   });
 
   it('reads a profile of 10M samples (streamed: the bytes plus the tree in memory) and refuses nothing', async () => {

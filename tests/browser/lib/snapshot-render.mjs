@@ -15,7 +15,7 @@ export function openSnapshotHost({ width, height }) {
   return opening;
 }
 
-/** Resolves to { png, close }: the PNG bytes, and closing Chromium (after the files are written: it takes a while). */
+/** Resolves to { png, text, close }: the PNG bytes, the text visible in it, and closing Chromium (after the files are written: it takes a while). */
 export async function renderSnapshot(opening, { series, diff, headline, width, height, theme }) {
   const h = await opening;
   try {
@@ -64,7 +64,9 @@ export async function renderSnapshot(opening, { series, diff, headline, width, h
     const png = await h.page.screenshot({
       clip: { x: 0, y: top.y, width: panel.x * 2 + panel.width, height: panel.y + panel.height - top.y },
     });
-    return { png, close: h.close };
+    // what the picture says in words (hidden elements have no innerText): for the tests
+    const text = await h.page.evaluate((id) => `${document.getElementById(id).innerText}\n${document.querySelector('[data-testid="host-panel"]').innerText}`, HEADLINE_ID);
+    return { png, text, close: h.close };
   } catch (e) {
     await h.close();
     throw e;
