@@ -100,9 +100,9 @@ bench-plugin: plugin ## benchmark vs @grafana/flamegraph in chromium (10k/200k/1
 # Each host's npm ci and bundle are cached under .cache/browser/hosts, keyed by its lockfile:
 # the first run installs three hosts (minutes), a warm run none.
 .PHONY: test-matrix
-test-matrix: plugin ## the same built module.js, loaded by SystemJS as Grafana does, in hosts of Grafana 11.3 (React 18), 12.4 and 13.2 (React 19): render, hover, zoom, search, window drag, diff, changes, options editor, no console errors or React warnings
+test-matrix: plugin ## the packaged zip (what plugin-validator reported on it), then the same built module.js, loaded by SystemJS as Grafana does, in hosts of Grafana 11.3 (React 18), 12.4 and 13.2 (React 19): render, hover, zoom, search, window drag, diff, changes, options editor, no console errors or React warnings
 	@tools/install-chromium.sh
-	@node --test --test-concurrency=1 tests/browser/matrix.test.mjs
+	@node --test --test-concurrency=1 tests/browser/package.test.mjs tests/browser/matrix.test.mjs
 
 # ---- the playground (demo/) ------------------------------------------------
 

@@ -106,7 +106,19 @@ module.exports = (env = {}) => ({
   optimization: {
     minimize: Boolean(env.production),
     // function names kept: CPU profiles of the panel (npm run bench) stay readable
-    minimizer: [new TerserPlugin({ terserOptions: { keep_fnames: true, keep_classnames: true } })],
+    minimizer: [
+      new TerserPlugin({
+        // create-plugin's terser options: the [create-plugin] banner stays in module.js (the
+        // plugin-validator reads it to tell the build tooling), console.log/info dropped
+        extractComments: false,
+        terserOptions: {
+          keep_fnames: true,
+          keep_classnames: true,
+          format: { comments: (_, { type, value }) => type === 'comment2' && value.trim().startsWith('[create-plugin]') },
+          compress: { drop_console: ['log', 'info'] },
+        },
+      }),
+    ],
   },
   output: {
     clean: true,
@@ -121,13 +133,15 @@ module.exports = (env = {}) => ({
   plugins: [
     new webpack.ProvidePlugin({ React: 'react' }),
     new webpack.BannerPlugin({
-      banner: `/* [create-plugin] version: 7.1.7 (hand-written config) */\n/* [create-plugin] plugin: ${pluginJson.id}@${pkg.version} */`,
+      // the template this config follows (plugin/README.md, "Build toolchain")
+      banner: `/* [create-plugin] version: 7.1.7 */\n/* [create-plugin] plugin: ${pluginJson.id}@${pkg.version} */`,
       raw: true,
       entryOnly: true,
     }),
     new CopyWebpackPlugin({
       patterns: [
-        { from: 'plugin.json', to: '.', transform: replaceVersion },
+        // buildMode as create-plugin's BuildModeWebpackPlugin adds it
+        { from: 'plugin.json', to: '.', transform: (c) => JSON.stringify({ ...JSON.parse(replaceVersion(c)), buildMode: env.production ? 'production' : 'development' }, null, 4) },
         { from: '../README.md', to: '.', transform: replaceVersion },
         { from: '../CHANGELOG.md', to: '.' },
         { from: 'img', to: 'img' },
