@@ -108,6 +108,15 @@ bench-snapshot: plugin ## the snapshot CLI on a ~425k-node pprof, file to PNG + 
 	@tools/install-chromium.sh
 	@node tests/browser/bench-snapshot.mjs --write
 
+# ---- the panel on Grafana 11.3 to 13 (issue 13: tests/browser/hosts) --------------
+
+# Each host's npm ci and bundle are cached under .cache/browser/hosts, keyed by its lockfile:
+# the first run installs three hosts (minutes), a warm run none.
+.PHONY: test-matrix
+test-matrix: plugin ## the packaged zip (what plugin-validator reported on it), then the same built module.js, loaded by SystemJS as Grafana does, in hosts of Grafana 11.3 (React 18), 12.4 and 13.2 (React 19): render, hover, zoom, search, window drag, diff, changes, options editor, no console errors or React warnings
+	@tools/install-chromium.sh
+	@node --test --test-concurrency=1 tests/browser/package.test.mjs tests/browser/matrix.test.mjs
+
 # ---- the playground (demo/) ------------------------------------------------
 
 DEMO_BIN := .cache/demo/bin
@@ -158,7 +167,7 @@ bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input ser
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
-TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof test-notify demo-test
+TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof test-notify test-matrix demo-test
 
 .PHONY: test
 test: $(TEST_TARGETS) ## run every test

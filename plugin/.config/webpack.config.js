@@ -2,7 +2,8 @@
  * Webpack config after @grafana/create-plugin's template (.config/webpack/webpack.config.ts,
  * create-plugin 7.1.7), written in plain JS so it runs on Node 20 without ts-node: the same
  * AMD library output, Grafana's externals, swc-loader, the public-path shim and the copied
- * plugin.json with %VERSION%/%TODAY% replaced.
+ * plugin.json with %VERSION%/%TODAY% replaced. What differs from the template, and why, is in
+ * plugin/README.md ("Build toolchain").
  */
 const path = require('path');
 const CopyWebpackPlugin = require('copy-webpack-plugin');
@@ -16,6 +17,10 @@ const pluginJson = require(path.join(SOURCE_DIR, 'plugin.json'));
 const pkg = require(path.join(ROOT, 'package.json'));
 
 // The externals Grafana supplies to plugins at runtime (create-plugin's bundler/externals.ts).
+// react/jsx-runtime stays external although the classic JSX runtime below never imports it: a
+// bundled copy of React 18's jsx-runtime would build elements React 19 rejects, and an import of
+// it from a dependency shows in the AMD dependency list, which the compatibility matrix checks
+// against each Grafana release's shared modules (tests/browser/matrix.test.mjs).
 const externals = [
   { 'amd-module': 'module' },
   'lodash',
@@ -81,7 +86,12 @@ module.exports = (env = {}) => ({
               target: 'es2018',
               loose: false,
               parser: { syntax: 'typescript', tsx: true, decorators: false, dynamicImport: true },
-              transform: { react: { runtime: 'automatic' } },
+              // The classic runtime: JSX becomes React.createElement of the host's React (the
+              // ProvidePlugin below supplies `React` where a file does not import it). The
+              // automatic runtime would import react/jsx-runtime, which Grafana shares with
+              // plugins only from 11.6.11 / 12.0.10 / 12.1.7 / 12.2.5 / 12.3.0 on: such a
+              // module.js does not load on 11.3 to 11.6.10, which grafanaDependency >=11.3.0 names.
+              transform: { react: { runtime: 'classic', development: false } },
             },
           },
         },
@@ -96,7 +106,19 @@ module.exports = (env = {}) => ({
   optimization: {
     minimize: Boolean(env.production),
     // function names kept: CPU profiles of the panel (npm run bench) stay readable
-    minimizer: [new TerserPlugin({ terserOptions: { keep_fnames: true, keep_classnames: true } })],
+    minimizer: [
+      new TerserPlugin({
+        // create-plugin's terser options: the [create-plugin] banner stays in module.js (the
+        // plugin-validator reads it to tell the build tooling), console.log/info dropped
+        extractComments: false,
+        terserOptions: {
+          keep_fnames: true,
+          keep_classnames: true,
+          format: { comments: (_, { type, value }) => type === 'comment2' && value.trim().startsWith('[create-plugin]') },
+          compress: { drop_console: ['log', 'info'] },
+        },
+      }),
+    ],
   },
   output: {
     clean: true,
@@ -109,15 +131,19 @@ module.exports = (env = {}) => ({
   },
   performance: { hints: false },
   plugins: [
+    new webpack.ProvidePlugin({ React: 'react' }),
     new webpack.BannerPlugin({
-      banner: `/* [create-plugin] version: 7.1.7 (hand-written config) */\n/* [create-plugin] plugin: ${pluginJson.id}@${pkg.version} */`,
+      // the template this config follows (plugin/README.md, "Build toolchain")
+      banner: `/* [create-plugin] version: 7.1.7 */\n/* [create-plugin] plugin: ${pluginJson.id}@${pkg.version} */`,
       raw: true,
       entryOnly: true,
     }),
     new CopyWebpackPlugin({
       patterns: [
-        { from: 'plugin.json', to: '.', transform: replaceVersion },
+        // buildMode as create-plugin's BuildModeWebpackPlugin adds it
+        { from: 'plugin.json', to: '.', transform: (c) => JSON.stringify({ ...JSON.parse(replaceVersion(c)), buildMode: env.production ? 'production' : 'development' }, null, 4) },
         { from: '../README.md', to: '.', transform: replaceVersion },
+        { from: '../CHANGELOG.md', to: '.' },
         { from: 'img', to: 'img' },
       ],
     }),

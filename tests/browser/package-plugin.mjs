@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Packages plugin/dist as hotpath-overlay-panel-<version>.zip (the layout Grafana's plugin
-// installer expects: a folder named after the plugin id), into plugin/.
+// installer expects: a folder named after the plugin id), into plugin/. Source maps stay in:
+// plugin-validator requires module.js.map next to module.js (the catalogue reviews the source).
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -15,7 +16,7 @@ const walk = (dir) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
       walk(path);
-    } else if (!name.endsWith('.map')) {
+    } else {
       files[`${id}/${relative(DIST_DIR, path)}`] = readFileSync(path);
     }
   }

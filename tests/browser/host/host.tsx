@@ -6,64 +6,20 @@
  * window.hotpathHost is the page's API for Playwright (tests, snapshot CLI, benchmark) and for
  * issue 5 / the demo sandbox: stand-in getDataSourceSrv() and locationService hooks included.
  */
-import * as emotionCss from '@emotion/css';
-import * as grafanaData from '@grafana/data';
 import { createTheme, DataFrame, dateTime, EventBusSrv, LoadingState, makeTimeRange, PanelData, PanelPlugin, ThemeContext, toDataFrame } from '@grafana/data';
+import * as grafanaData from '@grafana/data';
 import * as grafanaRuntime from '@grafana/runtime';
-import * as grafanaUi from '@grafana/ui';
-import * as lodash from 'lodash';
 import * as React from 'react';
-import * as jsxRuntime from 'react/jsx-runtime';
-import * as ReactDOM from 'react-dom';
-import { createRoot, Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
+import { createRoot, Root } from 'react-dom/client';
 import * as rxjs from 'rxjs';
 
-type Factory = (...deps: unknown[]) => unknown;
+// The loader and the modules it shares with the plugin: host/amd-loader.ts for the default
+// host (plugin/node_modules), hosts/systemjs-loader.ts with a Grafana release's exact list for
+// the compatibility matrix (an esbuild alias picks one: lib/build.mjs, lib/hosts.mjs).
+import { loadPlugin, sharedModuleNames } from 'hotpath-plugin-loader';
 
-/** The modules Grafana provides to plugins (create-plugin's externals), from the real packages. */
-const EXTERNALS: Record<string, unknown> = {
-  react: React,
-  'react-dom': ReactDOM,
-  'react/jsx-runtime': jsxRuntime,
-  '@grafana/data': grafanaData,
-  '@grafana/ui': grafanaUi,
-  '@grafana/runtime': grafanaRuntime,
-  '@emotion/css': emotionCss,
-  lodash,
-  rxjs,
-};
-
-/** A minimal AMD loader: `define(deps, factory)` from a script tag, like SystemJS's AMD extra. */
-function loadAmd(url: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const w = window as unknown as { define?: unknown };
-    const define = (deps: string[] | Factory, factory?: Factory) => {
-      const names = Array.isArray(deps) ? deps : [];
-      const fn = (Array.isArray(deps) ? factory : deps) as Factory;
-      try {
-        const args = names.map((name) => {
-          if (name === 'module') {
-            return { uri: new URL(url, window.location.href).href };
-          }
-          if (!(name in EXTERNALS)) {
-            throw new Error(`module.js needs "${name}", which the host does not supply`);
-          }
-          return EXTERNALS[name];
-        });
-        resolve(fn(...args) as Record<string, unknown>);
-      } catch (e) {
-        reject(e);
-      }
-    };
-    (define as unknown as { amd: object }).amd = {};
-    w.define = define;
-    const script = document.createElement('script');
-    script.src = url;
-    script.onerror = () => reject(new Error(`could not load ${url}`));
-    document.head.appendChild(script);
-  });
-}
+import { OptionsEditor, optionItems } from './options-editor';
 
 export interface RenderSpec {
   series: unknown[];
@@ -107,6 +63,20 @@ export interface Host {
   /** renders any element in the same theme and root (the benchmark's comparison) */
   renderElement(element: React.ReactElement, theme?: 'dark' | 'light'): void;
   unmount(): void;
+  /**
+   * Renders the plugin's options editor (its option supplier on the host's @grafana/data, the
+   * host's @grafana/ui inputs); `editedOptions` holds what it last changed.
+   */
+  renderOptionsEditor(options?: Record<string, unknown>, theme?: 'dark' | 'light'): void;
+  /** the plugin's option items: path, name, category and default, as the panel editor lists them */
+  optionList(): Array<{ path: string; name: string; category: string[]; defaultValue: unknown }>;
+  editedOptions?: Record<string, unknown>;
+  /** the names the host shares with plugins */
+  sharedModules: string[];
+  /** why module.js did not load, when it did not */
+  loadError?: string;
+  /** loads any AMD module with the host's loader (the matrix's loader checks) */
+  loadModule(url: string): Promise<Record<string, unknown>>;
   /**
    * Stand-in datasources for getDataSourceSrv(): `query(request)` of a datasource calls
    * window.__hotpathQuery(uid, request) (exposed by Playwright to Node) and returns its frames.
@@ -219,6 +189,16 @@ const host: Host = {
     root = root ?? createRoot(mount);
     flushSync(() => root!.render(themed(element, theme)));
   },
+  renderOptionsEditor(options = {}, theme = 'dark') {
+    const plugin = host.module!.plugin as PanelPlugin;
+    host.editedOptions = undefined;
+    host.renderElement(<OptionsEditor plugin={plugin} initial={options} onChange={(o) => (host.editedOptions = o)} />, theme);
+  },
+  optionList() {
+    return optionItems(host.module!.plugin as PanelPlugin).map((i) => ({ path: i.path, name: i.name, category: i.category ?? [], defaultValue: i.defaultValue }));
+  },
+  loadModule: (url) => loadPlugin(url),
+  sharedModules: sharedModuleNames(),
   unmount() {
     root?.unmount();
     root = undefined;
@@ -291,8 +271,15 @@ const host: Host = {
   replaceWith,
 };
 
-host.ready = loadAmd(new URLSearchParams(window.location.search).get('module') ?? '/plugin/module.js').then((m) => {
-  host.module = m;
-});
+host.ready = loadPlugin(new URLSearchParams(window.location.search).get('module') ?? '/plugin/module.js').then(
+  (m) => {
+    host.module = m;
+  },
+  (e: Error) => {
+    // the matrix reports why module.js did not load in this host (an unshared module, say)
+    host.loadError = String(e?.message ?? e);
+    throw e;
+  }
+);
 
 (window as unknown as { hotpathHost: Host }).hotpathHost = host;

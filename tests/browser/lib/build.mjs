@@ -15,7 +15,8 @@ export async function buildHost(entry = 'host') {
   const src = join(BROWSER_DIR, 'host', `${entry}.tsx`);
   // the host bundle is reused while its sources and the lockfile are older; the bench bundle
   // also compiles plugin/src/data (the generator), so it is always rebuilt (esbuild: ~2 s)
-  if (entry === 'host' && existsSync(out) && statSync(out).mtimeMs > Math.max(statSync(src).mtimeMs, statSync(join(BROWSER_DIR, 'host', 'host.tsx')).mtimeMs, statSync(join(PLUGIN_DIR, 'package-lock.json')).mtimeMs)) {
+  const sources = [src, ...['host.tsx', 'amd-loader.ts', 'options-editor.tsx'].map((f) => join(BROWSER_DIR, 'host', f)), join(PLUGIN_DIR, 'package-lock.json')];
+  if (entry === 'host' && existsSync(out) && statSync(out).mtimeMs > Math.max(...sources.map((f) => statSync(f).mtimeMs))) {
     return out;
   }
   await esbuild.build({
@@ -29,6 +30,8 @@ export async function buildHost(entry = 'host') {
     minify: true,
     sourcemap: false,
     nodePaths: [join(PLUGIN_DIR, 'node_modules')],
+    // the default host's loader (the compatibility matrix aliases hosts/systemjs-loader.ts: lib/hosts.mjs)
+    alias: { 'hotpath-plugin-loader': join(BROWSER_DIR, 'host', 'amd-loader.ts') },
     define: { 'process.env.NODE_ENV': '"production"', global: 'window' },
     logLevel: 'error',
     legalComments: 'none',

@@ -7,22 +7,45 @@ import { BROWSER_DIR, CACHE_DIR, DIST_DIR } from './env.mjs';
 
 const TYPES = { '.js': 'text/javascript', '.html': 'text/html', '.json': 'application/json', '.svg': 'image/svg+xml', '.map': 'application/json', '.png': 'image/png' };
 
-export function startServer({ bundle = 'host' } = {}) {
+/**
+ * `hostJs`: another host bundle (the matrix's, lib/hosts.mjs); `distDir`: another built plugin;
+ * `iconsDir`: where Grafana's icons are (@grafana/ui's dist/public/img/icons), served at the
+ * `public/build/img/icons/` path @grafana/ui 12+ fetches them from (Grafana serves them there).
+ */
+export function startServer({ bundle = 'host', hostJs, distDir = DIST_DIR, iconsDir } = {}) {
+  const missingIcons = new Set();
   const routes = (path) => {
+    const icon = iconsDir && /\/public\/(?:build\/)?img\/icons\/([\w/.-]+\.svg)$/.exec(path);
+    if (icon) {
+      const file = normalize(join(iconsDir, icon[1]));
+      return file.startsWith(iconsDir) ? file : undefined;
+    }
     if (path === '/' || path === '/index.html') {
       return join(BROWSER_DIR, 'host', 'index.html');
     }
     if (path === '/host.js') {
-      return join(CACHE_DIR, `${bundle}.js`);
+      return hostJs ?? join(CACHE_DIR, `${bundle}.js`);
     }
     if (path.startsWith('/plugin/')) {
-      const file = normalize(join(DIST_DIR, path.slice('/plugin/'.length)));
-      return file.startsWith(DIST_DIR) ? file : undefined;
+      const file = normalize(join(distDir, path.slice('/plugin/'.length)));
+      return file.startsWith(distDir) ? file : undefined;
     }
     return undefined;
   };
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://127.0.0.1').pathname;
+    if (path === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    const icon = iconsDir && /\/public\/(?:build\/)?img\/icons\/([\w/.-]+\.svg)$/.exec(path);
+    if (icon && !existsSync(join(iconsDir, icon[1]))) {
+      // an icon Grafana serves from its own public/ that @grafana/ui's npm package lacks (12.x and
+      // 13.x: unicons/spinner.svg, which their Spinner asks for): an empty one, and it is counted
+      missingIcons.add(icon[1]);
+      res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"></svg>');
+      return;
+    }
     const file = routes(path);
     if (!file || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404).end('not found');
@@ -34,7 +57,7 @@ export function startServer({ bundle = 'host' } = {}) {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
+      resolve({ url: `http://127.0.0.1:${port}/`, missingIcons, close: () => new Promise((r) => server.close(r)) });
     });
   });
 }

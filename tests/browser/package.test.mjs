@@ -1,0 +1,53 @@
+// The packaged zip, checked for what plugin-validator reported on it (its Go release cannot be
+// built here: the module proxy refuses github.com/grafana/plugin-validator, see plugin/README.md).
+// Not the validator: the checks of its errors and warnings seen on this plugin, so they stay fixed.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+import { PLUGIN_DIR, requirePlugin } from './lib/env.mjs';
+
+const { unzipSync, strFromU8 } = requirePlugin('fflate');
+const { version } = JSON.parse(readFileSync(join(PLUGIN_DIR, 'package.json'), 'utf8'));
+const ID = 'hotpath-overlay-panel';
+const files = unzipSync(readFileSync(join(PLUGIN_DIR, `${ID}-${version}.zip`)));
+const text = (name) => strFromU8(files[`${ID}/${name}`]);
+
+describe(`${ID}-${version}.zip`, () => {
+  it('one folder named after the plugin id, with module.js, its source map, plugin.json, README and CHANGELOG', () => {
+    const names = Object.keys(files);
+    assert.deepEqual(names.filter((n) => !n.startsWith(`${ID}/`)), []);
+    for (const f of ['module.js', 'module.js.map', 'plugin.json', 'README.md', 'CHANGELOG.md']) {
+      assert.ok(files[`${ID}/${f}`], `${f} in the zip`);
+    }
+    assert.equal(JSON.parse(text('module.js.map')).file, 'module.js');
+  });
+
+  it('plugin.json: id, type, version, date and grafanaDependency filled in; logos and screenshots shipped', () => {
+    const p = JSON.parse(text('plugin.json'));
+    assert.equal(p.id, ID);
+    assert.equal(p.type, 'panel');
+    assert.equal(p.info.version, version);
+    assert.match(p.info.updated, /^\d{4}-\d\d-\d\d$/);
+    assert.equal(p.buildMode, 'production');
+    assert.equal(p.dependencies.grafanaDependency, '>=11.3.0');
+    for (const path of [p.info.logos.small, p.info.logos.large, ...p.info.screenshots.map((s) => s.path)]) {
+      assert.ok(files[`${ID}/${path}`], `${path} in the zip`);
+    }
+  });
+
+  it('README: no relative image links (the catalogue cannot resolve them), no template placeholders', () => {
+    const readme = text('README.md');
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)].map((m) => m[1]);
+    assert.deepEqual(images.filter((u) => !/^https:\/\//.test(u)), []);
+    assert.doesNotMatch(readme, /%(VERSION|TODAY|PLUGIN_ID)%/);
+  });
+
+  it('module.js: an AMD module that imports no react/jsx-runtime, with the create-plugin banner', () => {
+    const js = text('module.js');
+    assert.ok(/^\/\* \[create-plugin\] version: \d+\.\d+\.\d+ \*\//.test(js), `module.js starts with the create-plugin banner, not: ${js.slice(0, 80)}`);
+    const deps = JSON.parse(/define\((\[[^\]]*\])/.exec(js)[1]);
+    assert.ok(!deps.includes('react/jsx-runtime') && !deps.includes('react/jsx-dev-runtime'), deps.join(', '));
+  });
+});
