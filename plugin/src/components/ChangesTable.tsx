@@ -43,7 +43,10 @@ export const ChangesTable = memo(function ChangesTable({ rows, unit, profileUnit
     <table className={styles.table} data-testid={TEST_IDS.changesTable} data-unit={unit}>
       <thead>
         <tr>
-          <th className={styles.th}>Function (biggest changes)</th>
+          {/* six columns: the name gets less of the width than in the top table */}
+          <th className={styles.th} style={{ width: '34%' }}>
+            Function (biggest changes)
+          </th>
           <th className={styles.th}>Baseline self</th>
           <th className={styles.th}>Comparison self</th>
           {DELTA_COLUMNS.map((c) => (

@@ -59,7 +59,7 @@ export const Toolbar = memo(function Toolbar(props: Props) {
           {searchError}
         </span>
       ) : result ? (
-        <span className={styles.share} data-testid={TEST_IDS.searchShare}>
+        <span className={styles.share} data-testid={TEST_IDS.searchShare} title={searchText(result, diff, valueUnit, profileUnit)}>
           {searchText(result, diff, valueUnit, profileUnit)}
         </span>
       ) : null}
@@ -112,7 +112,8 @@ const getStyles = (theme: GrafanaTheme2) => ({
   bar: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), padding: theme.spacing(0.5, 0), minHeight: 36 }),
   search: css({ display: 'flex', gap: theme.spacing(0.5), alignItems: 'center', flexShrink: 0 }),
   input: css({ width: 280, flexShrink: 0 }),
-  share: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap' }),
+  // shrinks before the buttons do: a long search total never pushes them out of the panel
+  share: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0, flexShrink: 1 }),
   error: css({ color: theme.colors.error.text, fontSize: theme.typography.bodySmall.fontSize }),
   path: css({
     flex: 1,

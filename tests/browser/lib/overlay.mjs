@@ -63,7 +63,11 @@ export async function showView(page, label) {
   await page.mouse.move(1, 1);
 }
 
-/** The first n rows of the biggest-changes table: { name, baseline, comparison, change }. */
+/**
+ * The first n rows of the biggest-changes table, in the table's order (by |change| in the
+ * panel's unit): { name, baseline, comparison (in that unit), change (of share, "+1.23 pp"),
+ * perRequest, absolute (the other deltas; perRequest "—" without request counts), flagged }.
+ */
 export async function topChanges(page, n = 5) {
   const table = page.getByTestId(TEST_IDS.changesTable);
   await table.waitFor({ timeout: 20_000 });
@@ -71,7 +75,16 @@ export async function topChanges(page, n = 5) {
     (t, n) =>
       [...t.querySelectorAll('tbody tr')].slice(0, n).map((tr) => {
         const td = [...tr.querySelectorAll('td')].map((x) => x.textContent);
-        return { name: td[0], baseline: td[1], comparison: td[2], change: td[3] };
+        const col = (c) => tr.querySelector(`td[data-col="${c}"]`)?.textContent;
+        return {
+          name: td[0],
+          baseline: td[1],
+          comparison: td[2],
+          change: col('share'),
+          perRequest: col('per-request'),
+          absolute: col('absolute'),
+          flagged: tr.getAttribute('data-flagged') === 'true',
+        };
       }),
     n
   );
