@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 
 import { cli } from '../tests/browser/lib/cli.mjs';
 import { DEFAULTS, Notifier } from './lib/notifier.mjs';
+import { stopRenders } from './lib/render.mjs';
 import { createWebhookServer } from './lib/server.mjs';
 
 const USAGE = `usage: hotpath-notify --profiles URL [--out-dir DIR] [--slack-webhook URL] [flags]
@@ -43,13 +44,14 @@ const { args, fail } = cli('hotpath-notify', USAGE, {
   'fetch-timeout': { type: 'string', default: '20s' },
 });
 
-/** 90s, 5m, 1h, 1500ms -> ms */
+/** 90s, 5m, 1h, 1500ms, and Go's 2m0s or 1h30m -> ms */
 function duration(name) {
-  const m = /^(\d+)(ms|s|m|h)$/.exec(args[name] ?? '');
-  if (!m) {
-    fail(`--${name} ${args[name]}: want a duration such as 90s, 5m or 1h`);
+  const v = args[name] ?? '';
+  const parts = [...v.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  if (!parts.length || parts.map((p) => p[0]).join('') !== v) {
+    fail(`--${name} ${v}: want a duration such as 90s, 5m, 1h or 1h30m`);
   }
-  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3600_000 }[m[2]];
+  return parts.reduce((ms, p) => ms + Number(p[1]) * { ms: 1, s: 1000, m: 60_000, h: 3600_000 }[p[2]], 0);
 }
 function count(name) {
   const n = Number(args[name]);
@@ -99,6 +101,8 @@ server.listen(Number(port), host, () => {
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
     server.close();
+    stopRenders();
     process.exit(0);
   });
 }
+process.on('exit', stopRenders);

@@ -569,7 +569,7 @@ func waitHTTP(ctx context.Context, proc *Proc, url string, timeout time.Duration
 func (o *Orchestrator) Watch(ctx context.Context) error {
 	for {
 		for _, p := range o.Sup.Procs() {
-			if done, err := p.Exited(); done && p.Name != "loadgen" && p.Name != "sandbox" {
+			if done, err := p.Exited(); done && p.Name != "loadgen" && p.Name != "sandbox" && !o.alertPathOff(p.Name) {
 				return fmt.Errorf("%s exited unexpectedly (%v):\n%s", p.Name, err, p.Tail(1500))
 			}
 		}

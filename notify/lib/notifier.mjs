@@ -113,7 +113,7 @@ export class Notifier {
   /** The diff (or the reason there is none) for a firing alert. */
   async diffFor(alert, key) {
     const kind = profileKind(alert.labels?.alertname);
-    const windows = alertWindows({ startsAt: Date.parse(alert.startsAt) }, { now: this.now(), ...this.cfg });
+    const windows = alertWindows({ startsAt: Date.parse(alert.startsAt) }, { ...this.cfg, now: this.now() });
     if (!kind) {
       return { windows: undefined, reason: 'no profile for this alert: throttling comes from the CPU quota, not from a code path' };
     }

@@ -10,6 +10,21 @@ import { BROWSER_DIR } from '../../tests/browser/lib/env.mjs';
 
 export class RenderError extends Error {}
 
+// Renders run in process groups of their own (so that a timeout kills Chromium too), which a
+// signal to the receiver's group does not reach: stopRenders() ends them when the receiver stops.
+const running = new Set();
+
+export function stopRenders() {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  running.clear();
+}
+
 /**
  * @param {{ dir: string, incident: Uint8Array, baseline: Uint8Array, sampleType: string, timeoutMs?: number, width?: number, height?: number }} r
  * @returns {Promise<{ png: string, summary: object }>}
@@ -22,6 +37,9 @@ export function renderDiff({ dir, incident, baseline, sampleType, timeoutMs = 90
   const args = [join(BROWSER_DIR, 'snapshot.mjs'), '--profile', profile, '--baseline', base, '--sample-type', sampleType, '--out', dir, '--width', String(width), '--height', String(height)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, INIT_CWD: dir } });
+    if (child.pid) {
+      running.add(child.pid);
+    }
     let stderr = '';
     child.stderr.on('data', (d) => {
       stderr = (stderr + d).slice(-2000);
@@ -40,6 +58,7 @@ export function renderDiff({ dir, incident, baseline, sampleType, timeoutMs = 90
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      running.delete(child.pid);
       if (code !== 0) {
         const last = stderr.trim().split('\n').find((l) => l.startsWith('snapshot:')) ?? stderr.trim().split('\n').pop() ?? '';
         reject(new RenderError(`render failed (${signal ?? `exit ${code}`}): ${last.replace(/^snapshot: /, '')}`));
