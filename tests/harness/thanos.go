@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -163,25 +162,6 @@ func StartRuler(t testing.TB, c RulerConfig) *Ruler {
 	}
 	r := startServer(t, "thanos-rule", dir, addr, Tool(t, "thanos"), append(args, c.Args...)...)
 	return &Ruler{Prometheus: r, GRPC: grpc, DataDir: c.DataDir}
-}
-
-// EvaluatedRuleFiles are the paths of the copies of c.RuleFiles the ruler
-// evaluates: Thanos rewrites each file (without partial_response_strategy)
-// under <data-dir>/.tmp-rules/<STRATEGY>/<path>. A group's evaluation slot
-// within its interval is a hash of its name and file path, so a Prometheus
-// loading exactly these paths evaluates each group at the same timestamps
-// as the ruler: the two can be compared sample by sample.
-func (r *Ruler) EvaluatedRuleFiles(t testing.TB, files []string) []string {
-	t.Helper()
-	var out []string
-	for _, f := range files {
-		p := filepath.Join(r.DataDir, ".tmp-rules", "ABORT", f)
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("the ruler's copy of %s: %v", f, err)
-		}
-		out = append(out, p)
-	}
-	return out
 }
 
 // getJSON GETs url and decodes the "data" of a Prometheus-style API answer.

@@ -1,0 +1,282 @@
+// Package thanos proves the rule pack gives on Thanos (sidecar, Query, Ruler)
+// the answers it gives in Prometheus, in the topologies Thanos users run.
+package thanos
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Two clusters, each with the incidents realrules uses: a service that
+// regressed (twice its CPU, live), an api spending 10x the CPU per request of
+// the cache it calls, a throttled container, and a healthy service. Only
+// eu1's api also calls a db: the service-graph edge that must not leak into
+// us1 (us1 has no db).
+//
+// Live counters grow at constant rates, exactly on a line (each sample is
+// stamped with the time its value was computed at): two Prometheus servers
+// scraping the same exporter at different moments hold different samples of
+// the same lines, and rate() reads back the same rate from both (to float
+// rounding). A rate that changed while the two are compared would not.
+var clusters = []string{"us1", "eu1"}
+
+const namespace = "shop"
+
+// Costs follow CPU = 0.25 + req/s / 32 cores, allocations 1 MiB/s + 64 KiB
+// per request.
+const (
+	fixedCPU      = 0.25
+	marginalCPU   = 1.0 / 32
+	fixedAlloc    = 1 << 20
+	marginalAlloc = 1 << 16
+)
+
+// historyTraffic is the recorded history's req/s (times each service's
+// scale), hour by hour back from the start: the spread the baseline fits its
+// marginal cost on; liveTraffic is the live req/s.
+//
+// Why these values: the two sides cannot start evaluating at the same
+// instant, so one holds a few more live records than the other in the
+// windows that read recorded series back (the baseline's day-long
+// quantiles, the cost model's 30m averages). They give the same answer only
+// where a few more samples of the live value change nothing, and where no
+// live value sits on a threshold that float rounding could tip either way:
+// the median (10) and the upper half's lower quartile (10) lie inside a long
+// run of 10s, the live rate (12) is clear of both, and the last hour of
+// history is already at the live rate.
+var historyTraffic = []float64{12, 10, 20, 20, 2, 2, 10, 10}
+
+const liveTraffic = 12
+
+type service struct {
+	job   string
+	scale float64 // of historyTraffic and liveTraffic
+	// CPU cores and allocated bytes/s at req/s; live tells the scraped
+	// counters from the recorded history.
+	cost func(req float64, live bool) (cpu, alloc float64)
+}
+
+// rates are a service's req/s, CPU and allocations: live, or in the
+// recorded history `ago` before the start.
+func (s service) rates(live bool, ago time.Duration) (req, cpu, alloc float64) {
+	req = liveTraffic * s.scale
+	if !live {
+		req = historyTraffic[int(ago.Hours())%len(historyTraffic)] * s.scale
+	}
+	cpu, alloc = s.cost(req, live)
+	return req, cpu, alloc
+}
+
+func modelled(req float64, _ bool) (float64, float64) {
+	return fixedCPU + marginalCPU*req, fixedAlloc + marginalAlloc*req
+}
+
+// perRequest costs cpu seconds per request and nothing fixed.
+func perRequest(cpu float64) func(float64, bool) (float64, float64) {
+	return func(req float64, _ bool) (float64, float64) { return cpu * req, fixedAlloc + marginalAlloc*req }
+}
+
+func fleet(cluster string) []service {
+	s := []service{
+		{"healthy", 1, modelled},
+		{"regressed", 1, func(req float64, live bool) (float64, float64) {
+			cpu, alloc := modelled(req, live)
+			if live { // every request and the idle work cost twice the CPU
+				cpu *= 2
+			}
+			return cpu, alloc
+		}},
+		{"api", 1.6, perRequest(0.3125 / 16)},    // 10x its cache per request
+		{"cache", 1.6, perRequest(0.03125 / 16)}, //
+	}
+	if cluster == "eu1" {
+		s = append(s, service{"db", 1.6, perRequest(0.125 / 16)}) // eu1's api: 2.5x its db
+	}
+	return s
+}
+
+// edges are each cluster's service-graph edges, client -> server.
+func edges(cluster string) [][2]string {
+	if cluster == "eu1" {
+		return [][2]string{{"api", "cache"}, {"api", "db"}}
+	}
+	return [][2]string{{"api", "cache"}}
+}
+
+// labels renders a series' labels; cluster is left out when "" (the
+// cluster is then only the scraping Prometheus's external label).
+func labels(cluster string, kv ...string) string {
+	var parts []string
+	if cluster != "" {
+		parts = append(parts, fmt.Sprintf("cluster=%q", cluster))
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		parts = append(parts, fmt.Sprintf("%s=%q", kv[i], kv[i+1]))
+	}
+	return strings.Join(parts, ",")
+}
+
+// counters calls f with every scraped counter of one cluster and its live
+// rate: the services, the service-graph edges and a throttled container.
+// Every series names its own job and instance (as a scrape with
+// honor_labels keeps them), so the backfilled history and the live scrape
+// are one series.
+func counters(cluster, clusterLabel string, f func(series string, perSecond float64)) {
+	for _, s := range fleet(cluster) {
+		req, cpu, alloc := s.rates(true, 0)
+		l := labels(clusterLabel, "namespace", namespace, "job", s.job, "instance", "i1")
+		f("http_requests_total{"+l+"}", req)
+		f("process_cpu_seconds_total{"+l+"}", cpu)
+		f("go_memstats_alloc_bytes_total{"+l+"}", alloc)
+	}
+	for _, e := range edges(cluster) {
+		f("traces_service_graph_request_total{"+labels(clusterLabel, "job", "tempo", "instance", "tempo-1", "client", e[0], "server", e[1], "connection_type", "")+"}", 16)
+	}
+	ct := labels(clusterLabel, "job", "cadvisor", "instance", "node-1", "namespace", "ci", "pod", "ci-operator-1", "container", "app")
+	f("container_cpu_cfs_periods_total{"+ct+"}", 10)
+	f("container_cpu_cfs_throttled_periods_total{"+ct+"}", 5)
+	f("container_cpu_cfs_throttled_seconds_total{"+ct+"}", 0.5)
+	f("container_cpu_usage_seconds_total{"+ct+"}", 0.25)
+}
+
+// counterAt is a counter's value at t: 1e6 at start, on its line.
+func counterAt(start, t time.Time, perSecond float64) float64 {
+	return 1e6 + perSecond*t.Sub(start).Seconds()
+}
+
+// page is one cluster's scraped page at now (its series without a cluster
+// label: the scraping Prometheus adds it, as a target or external label),
+// every sample stamped with now in ms.
+func page(cluster string, start, now time.Time) string {
+	now = now.Truncate(time.Millisecond)
+	var b strings.Builder
+	counters(cluster, "", func(series string, perSecond float64) {
+		fmt.Fprintf(&b, "%s %s %d\n", series, fmtFloat(counterAt(start, now, perSecond)), now.UnixMilli())
+	})
+	ct := labels("", "job", "cadvisor", "instance", "node-1", "namespace", "ci", "pod", "ci-operator-1", "container", "app")
+	fmt.Fprintf(&b, "container_spec_cpu_quota{%s} 30000 %d\n", ct, now.UnixMilli())
+	fmt.Fprintf(&b, "container_spec_cpu_period{%s} 100000 %d\n", ct, now.UnixMilli())
+	return b.String()
+}
+
+func fmtFloat(v float64) string { return fmt.Sprintf("%.17g", v) }
+
+// rawHistory is the scraped series of the clusters in only ("" for all) over
+// [from, until) every second (as scraped: a rate window then reaches its
+// bounds on both sides, and reads the line's exact slope), on the same lines the live page continues, in
+// OpenMetrics (without "# EOF"). With withCluster the series carry their
+// cluster label (one Prometheus holding both clusters).
+func rawHistory(from, until, start time.Time, only string, withCluster bool) string {
+	lines := map[string][]string{}
+	var keys []string
+	for _, c := range clusters {
+		if only != "" && c != only {
+			continue
+		}
+		cl := ""
+		if withCluster {
+			cl = c
+		}
+		for t := from; t.Before(until); t = t.Add(time.Second) {
+			counters(c, cl, func(series string, perSecond float64) {
+				if _, ok := lines[series]; !ok {
+					keys = append(keys, series)
+				}
+				lines[series] = append(lines[series], fmt.Sprintf("%s %s %d", series, fmtFloat(counterAt(start, t, perSecond)), t.Unix()))
+			})
+		}
+	}
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(strings.Join(lines[k], "\n") + "\n")
+	}
+	return b.String()
+}
+
+// recordedHistory is what the pack's groups would have recorded over [from, start): the series the
+// baseline and the recent fit read back over their windows. It is written
+// directly, as `promtool tsdb create-blocks-from rules` would write it in one
+// pass per dependency level (minutes). With withCluster the series carry
+// their cluster (recorded globally, or in one Prometheus holding both).
+func recordedHistory(from, start time.Time, only string, withCluster bool) string {
+	series := map[string][]string{}
+	add := func(name, ls string, v float64, t time.Time) {
+		series[name] = append(series[name], fmt.Sprintf("%s{%s} %s %d", name, ls, fmtFloat(v), t.Unix()))
+	}
+	for _, c := range clusters {
+		if only != "" && c != only {
+			continue
+		}
+		cl := ""
+		if withCluster {
+			cl = c
+		}
+		median := sortedMedian(historyTraffic)
+		for _, s := range fleet(c) {
+			l := labels(cl, "namespace", namespace, "job", s.job)
+			for t := from; t.Before(start); t = t.Add(time.Minute) {
+				req, cpu, alloc := s.rates(false, start.Sub(t))
+				add("job:requests:rate5m", l, req, t)
+				add("job:cpu_seconds:rate5m", l, cpu, t)
+				add("job:alloc_bytes:rate5m", l, alloc, t)
+				add("job:cpu_seconds_per_request:ratio_rate5m", l, cpu/req, t)
+				add("job:alloc_bytes_per_request:ratio_rate5m", l, alloc/req, t)
+				add("job:cpu_seconds_times_requests:rate5m", l, cpu*req, t)
+				add("job:requests_squared:rate5m", l, req*req, t)
+				// The baseline group's copies, every minute (the shipped
+				// group runs every 5m): a denser history keeps the day-long
+				// quantiles where they are when one side holds a few more
+				// live records than the other.
+				{
+					add("job:requests:rate5m_sampled", l, req, t)
+					half := "lower"
+					if req >= median*s.scale {
+						half = "upper"
+					}
+					hl := l + fmt.Sprintf(",half=%q", half)
+					add("job:requests:rate5m_by_half", hl, req, t)
+					add("job:cpu_seconds:rate5m_by_half", hl, cpu, t)
+					add("job:alloc_bytes:rate5m_by_half", hl, alloc, t)
+				}
+			}
+		}
+		ratios := map[string]float64{"cache": 10, "db": 2.5}
+		for _, e := range edges(c) {
+			l := labels(cl, "namespace", namespace, "job", e[0], "upstream", e[1])
+			for t := from; t.Before(start); t = t.Add(time.Minute) {
+				add("job:cpu_seconds_per_request:ratio_to_upstream", l, ratios[e[1]], t)
+				if t.Sub(from)%(5*time.Minute) == 0 {
+					add("job:cpu_seconds_per_request:ratio_to_upstream_sampled", l, ratios[e[1]], t)
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(series))
+	for n := range series {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "# TYPE %s gauge\n", n)
+		lines := series[n]
+		sort.SliceStable(lines, func(i, j int) bool { return seriesKey(lines[i]) < seriesKey(lines[j]) })
+		for _, line := range lines {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
+func sortedMedian(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+// seriesKey is a line's series (name and labels), to group a series' samples.
+func seriesKey(line string) string {
+	return line[:strings.LastIndex(line[:strings.LastIndex(line, " ")], " ")]
+}

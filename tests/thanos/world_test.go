@@ -1,0 +1,125 @@
+package thanos
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hotpath/hotpath/tests/harness"
+)
+
+// world holds what every topology shares: the rendered rule files, the
+// counters' origin, one exporter per cluster.
+type world struct {
+	ruleFiles []string
+	start     time.Time // the live counters' origin; history ends here
+	exporters map[string]*harness.Exporter
+}
+
+// historyHours of recorded history: more than the 6h the baselines need
+// before they say anything, far less than their 1d window (a short test).
+const historyHours = 8
+
+func newWorld(t *testing.T) *world {
+	// The shipped pack with only its groups' intervals shortened (2s, the
+	// baseline 4s; realrules' overlay): the comparison sees many evaluations
+	// in a minute.
+	ruleFiles := harness.RuleFiles(harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "realrules", "testdata", "fast-intervals.jsonnet")))
+	w := &world{ruleFiles: ruleFiles, start: time.Now().Truncate(time.Second), exporters: map[string]*harness.Exporter{}}
+	for _, c := range clusters {
+		c := c
+		e := harness.NewExporter(t, "")
+		e.RenderEachScrape(func(now time.Time) string { return page(c, w.start, now) })
+		w.exporters[c] = e
+	}
+	return w
+}
+
+// dataDir backfills a fresh data dir with OpenMetrics text (no "# EOF").
+func (w *world) dataDir(t *testing.T, om string) string {
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if om != "" {
+		harness.BackfillOpenMetrics(t, dir, om+"# EOF\n")
+	}
+	return dir
+}
+
+// rawAhead: the raw series are backfilled this far past the start, on the
+// lines the exporters continue. Why: the processes take a minute to start,
+// and an evaluation between the history's end and the first scrape would
+// read a rate window with a gap at its end (extrapolated differently on each
+// side, and remembered for 30m by the cost model's averages). Prometheus
+// drops the scraped samples older than its newest block ("out of bounds")
+// and takes the live ones from there on: every window is full from the
+// first evaluation on, on both sides.
+const rawAhead = 90 * time.Second
+
+// raw is the scraped history (6 minutes: the rate windows, and rawAhead)
+// of the clusters in only ("" for all), with or without their cluster label.
+func (w *world) raw(only string, withCluster bool) string {
+	return rawHistory(w.start.Add(-6*time.Minute), w.start.Add(rawAhead), w.start, only, withCluster)
+}
+
+// live is when the scraped samples take over from the backfilled ones.
+func (w *world) live() time.Time { return w.start.Add(rawAhead) }
+
+// recorded is the recorded history of the clusters in only ("" for all).
+func (w *world) recorded(only string, withCluster bool) string {
+	return recordedHistory(w.start.Add(-historyHours*time.Hour), w.start, only, withCluster)
+}
+
+// scrapeConfig scrapes the clusters' exporters, each series keeping its own
+// labels; with clusterTarget each cluster's series get `cluster` from the
+// target (one Prometheus holding both clusters).
+func (w *world) scrapeConfig(cs []string, clusterTarget bool) string {
+	var b strings.Builder
+	for _, c := range cs {
+		fmt.Fprintf(&b, "  - job_name: %s\n    honor_labels: true\n    static_configs:\n      - targets: [%q]\n", c, w.exporters[c].Addr)
+		if clusterTarget {
+			fmt.Fprintf(&b, "        labels: {cluster: %q}\n", c)
+		}
+	}
+	return b.String()
+}
+
+// thanosSide is Prometheus (no rules) behind sidecars, Query and a ruler
+// evaluating the pack through Query.
+type thanosSide struct {
+	query *harness.Query
+	ruler *harness.Ruler
+}
+
+// startThanos starts a ruler over the given sidecars, on a data dir holding
+// rulerHistory, and the Query it evaluates through (listing the ruler).
+func (w *world) startThanos(t *testing.T, sidecars []*harness.Sidecar, rulerHistory string) thanosSide {
+	queryAddr := harness.FreeAddr(t)
+	ruler := harness.StartRuler(t, harness.RulerConfig{
+		RuleFiles: w.ruleFiles,
+		QueryURL:  "http://" + queryAddr,
+		DataDir:   w.dataDir(t, rulerHistory),
+	})
+	endpoints := []string{ruler.GRPC}
+	for _, s := range sidecars {
+		endpoints = append(endpoints, s.GRPC)
+	}
+	q := harness.StartQuery(t, harness.QueryConfig{Endpoints: endpoints, Addr: queryAddr})
+	return thanosSide{query: q, ruler: ruler}
+}
+
+// sidecarOver starts a Prometheus without rules on dataDir, scraping the
+// clusters in cs, with external labels, and a sidecar next to it.
+func (w *world) sidecarOver(t *testing.T, dataDir string, cs []string, clusterTarget bool, external map[string]string) *harness.Sidecar {
+	p := harness.StartPrometheus(t, harness.PromConfig{
+		DataDir:        dataDir,
+		ExtraConfig:    w.scrapeConfig(cs, clusterTarget),
+		ExternalLabels: external,
+		Args:           harness.LeaveOverlappingBlocks,
+	})
+	return harness.StartSidecar(t, p, dataDir)
+}
