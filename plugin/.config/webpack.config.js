@@ -109,8 +109,8 @@ module.exports = (env = {}) => ({
     minimizer: [
       new TerserPlugin({
         // create-plugin's terser options: the [create-plugin] banner stays in module.js (the
-        // plugin-validator reads it to tell the build tooling), console.log/info dropped
-        extractComments: false,
+        // plugin-validator reads it to tell the build tooling), console.log/info dropped; licence
+        // comments still go to module.js.LICENSE.txt
         terserOptions: {
           keep_fnames: true,
           keep_classnames: true,

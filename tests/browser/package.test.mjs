@@ -46,7 +46,8 @@ describe(`${ID}-${version}.zip`, () => {
 
   it('module.js: an AMD module that imports no react/jsx-runtime, with the create-plugin banner', () => {
     const js = text('module.js');
-    assert.ok(/^\/\* \[create-plugin\] version: \d+\.\d+\.\d+ \*\//.test(js), `module.js starts with the create-plugin banner, not: ${js.slice(0, 80)}`);
+    const head = js.slice(0, js.indexOf('define('));
+    assert.match(head, /^\/\* \[create-plugin\] version: \d+\.\d+\.\d+ \*\/$/m, `the create-plugin banner before define(...), not: ${head.slice(0, 200)}`);
     const deps = JSON.parse(/define\((\[[^\]]*\])/.exec(js)[1]);
     assert.ok(!deps.includes('react/jsx-runtime') && !deps.includes('react/jsx-dev-runtime'), deps.join(', '));
   });

@@ -39,3 +39,28 @@ export const APP_CORE = [
   'app/core/utils/ticks',
   'app/features/dashboard/impression_store',
 ];
+
+/**
+ * The names every release from 11.3 to 13.2 shares and this plugin never imports: each host's
+ * list is these, the modules it installs, and its own extra names.
+ */
+export const SHARED_NOT_INSTALLED = [
+  '@emotion/react',
+  '@grafana/slate-react',
+  '@kusto/monaco-kusto',
+  ...APP_CORE,
+  'd3',
+  'i18next',
+  'jquery',
+  ...FLOT,
+  'moment',
+  'prismjs',
+  'react-inlinesvg',
+  'react-redux',
+  'react-router-dom',
+  'react-router',
+  'redux',
+  'slate',
+  'slate-plain-serializer',
+  'slate-react',
+];

@@ -6,6 +6,27 @@ import { BROWSER_DIR, CACHE_DIR, DIST_DIR, PLUGIN_DIR, requirePlugin } from './e
 
 const esbuild = requirePlugin('esbuild');
 
+/** esbuild options of a host page bundle: every package from `nodeModules`, React's production or development build. */
+export function hostBundleOptions({ entry, out, nodeModules, alias, development = false }) {
+  return {
+    entryPoints: [entry],
+    bundle: true,
+    outfile: out,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    jsx: 'automatic',
+    minify: !development,
+    sourcemap: false,
+    nodePaths: [nodeModules],
+    alias,
+    define: { 'process.env.NODE_ENV': development ? '"development"' : '"production"', global: 'window' },
+    logLevel: 'error',
+    legalComments: 'none',
+    loader: { '.ttf': 'empty', '.woff': 'empty', '.woff2': 'empty', '.eot': 'empty', '.css': 'empty', '.svg': 'text', '.png': 'empty' },
+  };
+}
+
 export async function buildHost(entry = 'host') {
   if (!existsSync(join(DIST_DIR, 'module.js'))) {
     throw new Error('plugin/dist/module.js is missing: run `make plugin` (or `npm run build` in plugin/) first');
@@ -19,23 +40,14 @@ export async function buildHost(entry = 'host') {
   if (entry === 'host' && existsSync(out) && statSync(out).mtimeMs > Math.max(...sources.map((f) => statSync(f).mtimeMs))) {
     return out;
   }
-  await esbuild.build({
-    entryPoints: [src],
-    bundle: true,
-    outfile: out,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    jsx: 'automatic',
-    minify: true,
-    sourcemap: false,
-    nodePaths: [join(PLUGIN_DIR, 'node_modules')],
-    // the default host's loader (the compatibility matrix aliases hosts/systemjs-loader.ts: lib/hosts.mjs)
-    alias: { 'hotpath-plugin-loader': join(BROWSER_DIR, 'host', 'amd-loader.ts') },
-    define: { 'process.env.NODE_ENV': '"production"', global: 'window' },
-    logLevel: 'error',
-    legalComments: 'none',
-    loader: { '.ttf': 'empty', '.woff': 'empty', '.woff2': 'empty', '.eot': 'empty', '.css': 'empty', '.svg': 'text', '.png': 'empty' },
-  });
+  await esbuild.build(
+    hostBundleOptions({
+      entry: src,
+      out,
+      nodeModules: join(PLUGIN_DIR, 'node_modules'),
+      // the default host's loader (the compatibility matrix aliases hosts/systemjs-loader.ts: lib/hosts.mjs)
+      alias: { 'hotpath-plugin-loader': join(BROWSER_DIR, 'host', 'amd-loader.ts') },
+    })
+  );
   return out;
 }

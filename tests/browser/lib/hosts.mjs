@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { join, resolve } from 'node:path';
 
 import { BROWSER_DIR, CACHE_DIR, DIST_DIR, requirePlugin, SCREENSHOTS_DIR } from './env.mjs';
+import { hostBundleOptions } from './build.mjs';
 import { startServer } from './server.mjs';
 
 export const HOSTS_DIR = join(BROWSER_DIR, 'hosts');
@@ -47,7 +48,7 @@ export function installHost(name) {
   return dir;
 }
 
-const HOST_SOURCES = ['host/host.tsx', 'host/options-editor.tsx', 'hosts/systemjs-loader.ts', 'hosts/not-in-test-host.ts', 'lib/hosts.mjs'];
+const HOST_SOURCES = ['host/host.tsx', 'host/options-editor.tsx', 'lib/build.mjs', 'hosts/systemjs-loader.ts', 'hosts/not-in-test-host.ts', 'lib/hosts.mjs'];
 
 /**
  * Bundles a host's page (host/host.tsx with the SystemJS loader and the host's shared-module
@@ -67,24 +68,16 @@ export async function buildMatrixHost(name) {
     rmSync(join(dir, old), { force: true });
   }
   const esbuild = requirePlugin('esbuild');
-  await esbuild.build({
-    entryPoints: [join(BROWSER_DIR, 'host', 'host.tsx')],
-    bundle: true,
-    outfile: out,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    jsx: 'automatic',
-    minify: false,
-    sourcemap: false,
-    // every package, the host's own files' included, from this host's install only
-    nodePaths: [join(dir, 'node_modules')],
-    alias: { 'hotpath-plugin-loader': join(HOSTS_DIR, 'systemjs-loader.ts'), 'hotpath-shared-modules': sharedModules },
-    define: { 'process.env.NODE_ENV': '"development"', global: 'window' },
-    logLevel: 'error',
-    legalComments: 'none',
-    loader: { '.ttf': 'empty', '.woff': 'empty', '.woff2': 'empty', '.eot': 'empty', '.css': 'empty', '.svg': 'text', '.png': 'empty' },
-  });
+  // every package, the host's own files' included, from this host's install only
+  await esbuild.build(
+    hostBundleOptions({
+      entry: join(BROWSER_DIR, 'host', 'host.tsx'),
+      out,
+      nodeModules: join(dir, 'node_modules'),
+      alias: { 'hotpath-plugin-loader': join(HOSTS_DIR, 'systemjs-loader.ts'), 'hotpath-shared-modules': sharedModules },
+      development: true,
+    })
+  );
   return out;
 }
 

@@ -40,8 +40,8 @@ export function startServer({ bundle = 'host', hostJs, distDir = DIST_DIR, icons
     }
     const icon = iconsDir && /\/public\/(?:build\/)?img\/icons\/([\w/.-]+\.svg)$/.exec(path);
     if (icon && !existsSync(join(iconsDir, icon[1]))) {
-      // an icon Grafana serves from its own public/ that @grafana/ui's npm package lacks (12.x and
-      // 13.x: unicons/spinner.svg, which their Spinner asks for): an empty one, and it is counted
+      // an icon Grafana serves from its own public/ that @grafana/ui's npm package lacks (11.3 to
+      // 13.2: unicons/spinner.svg, which their Spinner asks for): an empty one, and it is counted
       missingIcons.add(icon[1]);
       res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"></svg>');
       return;

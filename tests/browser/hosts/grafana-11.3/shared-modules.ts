@@ -15,7 +15,7 @@ import * as reactDom from 'react-dom';
 import * as rxjs from 'rxjs';
 import * as rxjsOperators from 'rxjs/operators';
 
-import { absent, APP_CORE, FLOT } from '../not-in-test-host';
+import { absent, SHARED_NOT_INSTALLED } from '../not-in-test-host';
 
 export const GRAFANA_RELEASE = '11.3';
 
@@ -30,24 +30,5 @@ export const SHARED_MODULES: Record<string, unknown> = {
   'react-dom': reactDom,
   rxjs,
   'rxjs/operators': rxjsOperators,
-  ...absent([
-    '@emotion/react',
-    '@grafana/slate-react',
-    '@kusto/monaco-kusto',
-    ...APP_CORE,
-    'd3',
-    'i18next',
-    'jquery',
-    ...FLOT,
-    'moment',
-    'prismjs',
-    'react-inlinesvg',
-    'react-redux',
-    'react-router-dom',
-    'react-router',
-    'redux',
-    'slate',
-    'slate-plain-serializer',
-    'slate-react',
-  ]),
+  ...absent(SHARED_NOT_INSTALLED),
 };

@@ -16,7 +16,7 @@ import * as reactDom from 'react-dom';
 import * as rxjs from 'rxjs';
 import * as rxjsOperators from 'rxjs/operators';
 
-import { absent, APP_CORE, FLOT } from '../not-in-test-host';
+import { absent, SHARED_NOT_INSTALLED } from '../not-in-test-host';
 
 export const GRAFANA_RELEASE = '12.4';
 
@@ -33,27 +33,5 @@ export const SHARED_MODULES: Record<string, unknown> = {
   'react-dom': reactDom,
   rxjs,
   'rxjs/operators': rxjsOperators,
-  ...absent([
-    '@emotion/react',
-    '@grafana/data/unstable',
-    '@grafana/runtime/unstable',
-    '@grafana/slate-react',
-    '@grafana/ui/unstable',
-    '@kusto/monaco-kusto',
-    ...APP_CORE,
-    'd3',
-    'i18next',
-    'jquery',
-    ...FLOT,
-    'moment',
-    'prismjs',
-    'react-inlinesvg',
-    'react-redux',
-    'react-router-dom',
-    'react-router',
-    'redux',
-    'slate',
-    'slate-plain-serializer',
-    'slate-react',
-  ]),
+  ...absent([...SHARED_NOT_INSTALLED, '@grafana/data/unstable', '@grafana/runtime/unstable', '@grafana/ui/unstable']),
 };

@@ -16,7 +16,7 @@ import * as reactDomClient from 'react-dom/client';
 import * as rxjs from 'rxjs';
 import * as rxjsOperators from 'rxjs/operators';
 
-import { absent, APP_CORE, FLOT } from '../not-in-test-host';
+import { absent, SHARED_NOT_INSTALLED } from '../not-in-test-host';
 
 export const GRAFANA_RELEASE = '13.2';
 
@@ -34,28 +34,5 @@ export const SHARED_MODULES: Record<string, unknown> = {
   'react-dom/client': reactDomClient,
   rxjs,
   'rxjs/operators': rxjsOperators,
-  ...absent([
-    '@emotion/react',
-    '@grafana/data/unstable',
-    '@grafana/runtime/unstable',
-    '@grafana/slate-react',
-    '@grafana/ui/unstable',
-    '@kusto/monaco-kusto',
-    ...APP_CORE,
-    'd3',
-    'i18next',
-    'jquery',
-    ...FLOT,
-    'moment',
-    'prismjs',
-    'react-inlinesvg',
-    'react-dom/server',
-    'react-redux',
-    'react-router-dom',
-    'react-router',
-    'redux',
-    'slate',
-    'slate-plain-serializer',
-    'slate-react',
-  ]),
+  ...absent([...SHARED_NOT_INSTALLED, '@grafana/data/unstable', '@grafana/runtime/unstable', '@grafana/ui/unstable', 'react-dom/server']),
 };
