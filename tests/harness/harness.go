@@ -105,3 +105,16 @@ func RecordCount(groups []rulefmt.RuleGroup) int {
 	}
 	return n
 }
+
+// RecordedNames are the recording rules' names in groups, in file order.
+func RecordedNames(groups []rulefmt.RuleGroup) []string {
+	var out []string
+	for _, g := range groups {
+		for _, r := range g.Rules {
+			if r.Record != "" {
+				out = append(out, r.Record)
+			}
+		}
+	}
+	return out
+}

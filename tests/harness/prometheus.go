@@ -3,11 +3,12 @@ package harness
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +69,7 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 	fmt.Fprintf(&cfg, "global:\n  scrape_interval: %s\n  evaluation_interval: %s\n", c.ScrapeInterval, c.EvaluationInterval)
 	if len(c.ExternalLabels) > 0 {
 		cfg.WriteString("  external_labels:\n")
-		for _, k := range sortedKeys(c.ExternalLabels) {
+		for _, k := range slices.Sorted(maps.Keys(c.ExternalLabels)) {
 			fmt.Fprintf(&cfg, "    %s: %q\n", k, c.ExternalLabels[k])
 		}
 	}
@@ -136,15 +137,6 @@ func startServer(t testing.TB, name, dir, addr, bin string, args ...string) *Pro
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func quoteJoin(xs []string) string {

@@ -220,19 +220,6 @@ func compareAlerts(t *testing.T, want, got map[string]alert) {
 	}
 }
 
-// recordedNames are the recording rules' names, in file order.
-func recordedNames(t *testing.T, ruleFiles []string) []string {
-	var out []string
-	for _, g := range harness.ParseRules(t, ruleFiles) {
-		for _, r := range g.Rules {
-			if r.Record != "" {
-				out = append(out, r.Record)
-			}
-		}
-	}
-	return out
-}
-
 // rulesHealthy fails on any rule of p's /api/v1/rules that is not ok.
 func rulesHealthy(p *harness.Prometheus, want int) (bool, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), harness.APITimeout)

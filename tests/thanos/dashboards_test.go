@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -60,7 +61,7 @@ func dashboardsThroughQuery(t *testing.T, q *harness.Prometheus) {
 			// us1's api where the dashboard offers it; the throttling
 			// dashboard's namespaces are the throttled containers'.
 			switch {
-			case contains(got, pick[name]):
+			case slices.Contains(got, pick[name]):
 				vals[name] = pick[name]
 			case len(got) > 0:
 				vals[name] = got[0]
@@ -153,15 +154,6 @@ func substitute(expr string, vals map[string]string) string {
 		}
 		return s
 	})
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func rangeOf(from, to time.Time, step time.Duration) v1.Range {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hotpath/hotpath/tests/harness"
 )
 
 // Two clusters, each with the incidents realrules uses: a service that
@@ -163,14 +165,10 @@ func page(cluster string, start, now time.Time) string {
 
 func fmtFloat(v float64) string { return fmt.Sprintf("%.17g", v) }
 
-// rawHistory is the scraped series of the clusters in only ("" for all) over
-// [from, until) every second (as scraped: a rate window then reaches its
-// bounds on both sides, and reads the line's exact slope), on the same lines the live page continues, in
-// OpenMetrics (without "# EOF"). With withCluster the series carry their
-// cluster label (one Prometheus holding both clusters).
-func rawHistory(from, until, start time.Time, only string, withCluster bool) string {
-	lines := map[string][]string{}
-	var keys []string
+// eachCluster calls f with each cluster in only ("" for all) and the
+// cluster label its series carry: itself with withCluster (one Prometheus
+// holding both clusters, or a global ruler's records), else "".
+func eachCluster(only string, withCluster bool, f func(c, cl string)) {
 	for _, c := range clusters {
 		if only != "" && c != only {
 			continue
@@ -179,6 +177,19 @@ func rawHistory(from, until, start time.Time, only string, withCluster bool) str
 		if withCluster {
 			cl = c
 		}
+		f(c, cl)
+	}
+}
+
+// rawHistory is the scraped series of the clusters in only ("" for all) over
+// [from, until) every second (as scraped: a rate window then reaches its
+// bounds on both sides, and reads the line's exact slope), on the same lines the live page continues, in
+// OpenMetrics (without "# EOF"). With withCluster the series carry their
+// cluster label (one Prometheus holding both clusters).
+func rawHistory(from, until, start time.Time, only string, withCluster bool) string {
+	lines := map[string][]string{}
+	var keys []string
+	eachCluster(only, withCluster, func(c, cl string) {
 		for t := from; t.Before(until); t = t.Add(time.Second) {
 			counters(c, cl, func(series string, perSecond float64) {
 				if _, ok := lines[series]; !ok {
@@ -187,7 +198,7 @@ func rawHistory(from, until, start time.Time, only string, withCluster bool) str
 				lines[series] = append(lines[series], fmt.Sprintf("%s %s %d", series, fmtFloat(counterAt(start, t, perSecond)), t.Unix()))
 			})
 		}
-	}
+	})
 	var b strings.Builder
 	for _, k := range keys {
 		b.WriteString(strings.Join(lines[k], "\n") + "\n")
@@ -205,14 +216,7 @@ func recordedHistory(from, start time.Time, only string, withCluster bool) strin
 	add := func(name, ls string, v float64, t time.Time) {
 		series[name] = append(series[name], fmt.Sprintf("%s{%s} %s %d", name, ls, fmtFloat(v), t.Unix()))
 	}
-	for _, c := range clusters {
-		if only != "" && c != only {
-			continue
-		}
-		cl := ""
-		if withCluster {
-			cl = c
-		}
+	eachCluster(only, withCluster, func(c, cl string) {
 		median := sortedMedian(historyTraffic)
 		for _, s := range fleet(c) {
 			l := labels(cl, "namespace", namespace, "job", s.job)
@@ -252,31 +256,12 @@ func recordedHistory(from, start time.Time, only string, withCluster bool) strin
 				}
 			}
 		}
-	}
-	names := make([]string, 0, len(series))
-	for n := range series {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&b, "# TYPE %s gauge\n", n)
-		lines := series[n]
-		sort.SliceStable(lines, func(i, j int) bool { return seriesKey(lines[i]) < seriesKey(lines[j]) })
-		for _, line := range lines {
-			b.WriteString(line + "\n")
-		}
-	}
-	return b.String()
+	})
+	return harness.OpenMetricsGauges(series)
 }
 
 func sortedMedian(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	return s[len(s)/2]
-}
-
-// seriesKey is a line's series (name and labels), to group a series' samples.
-func seriesKey(line string) string {
-	return line[:strings.LastIndex(line[:strings.LastIndex(line, " ")], " ")]
 }

@@ -63,7 +63,7 @@ func TestThanosParity(t *testing.T) {
 		t.Skip("starts Prometheus and Thanos sidecar, Query and Ruler")
 	}
 	w0 := newWorld(t)
-	names := recordedNames(t, w0.ruleFiles[:1])
+	names := harness.RecordedNames(harness.ParseRules(t, w0.ruleFiles[:1]))
 	nRules := 0
 	for _, g := range harness.ParseRules(t, w0.ruleFiles) {
 		nRules += len(g.Rules)
