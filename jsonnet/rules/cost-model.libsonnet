@@ -29,7 +29,7 @@
 // the share at the mean, not at the current traffic, keeps a healthy service
 // with a real fixed cost from looking fixed-dominated at a traffic low.
 //
-// The slow path (hotpath-load-fit, every baselineInterval): traffic that moves
+// The slow path (in hotpath-baseline, every baselineInterval): traffic that moves
 // only with hours-long swings (a daily curve) rarely swings inside 30m, so the
 // recent fit sees a busy loop only now and then and the alert flapped. The
 // same fit over loadFitLongWindow L (3h) sees those swings; its slope is
@@ -103,42 +103,44 @@ local series = import '../lib/series.libsonnet';
       p.service,
     ),
 
-    groups+: [
+    // The slow path's refits run at the end of the baseline group (every
+    // baselineInterval, after the sampled req/s they average).
+    local slowRules = [
       {
-        name: 'hotpath-load-fit',
-        interval: cfg.baselineInterval,
-        rules: [
-          {
-            record: series.cpuPerRequestLongSlope,
-            expr: slope(cfg.loadFitLongWindow, '(\n%s\n)' % variation(cfg.loadFitLongWindow)),
-          },
-          {
-            // The day's median slope, or every slope of the last window when
-            // all of them are higher: a lasting rise of the cost per request
-            // then counts as marginal, not fixed, once the windows see it.
-            record: series.cpuPerRequestLongMarginal,
-            expr: |||
-              clamp_min(
-                max by (%(key)s) (
-                  %(median)s
-                  or
-                  min_over_time(%(slope)s[%(window)s])
-                ),
-                0
-              )
-            ||| % {
-              key: key,
-              median: p.setLabel('quantile_over_time(0.5, %s[%s])' % [series.cpuPerRequestLongSlope, cfg.baselineWindow], 'fit', 'median'),
-              slope: series.cpuPerRequestLongSlope,
-              window: cfg.loadFitLongWindow,
-            },
-          },
-          {
-            record: series.requestsBaselineMean,
-            expr: 'avg_over_time(%s[%s])' % [series.requestsSampled, cfg.baselineWindow],
-          },
-        ],
+        record: series.cpuPerRequestLongSlope,
+        expr: slope(cfg.loadFitLongWindow, '(\n%s\n)' % variation(cfg.loadFitLongWindow)),
       },
+      {
+        // The day's median slope, or every slope of the last window when
+        // all of them are higher: a lasting rise of the cost per request
+        // then counts as marginal, not fixed, once the windows see it.
+        record: series.cpuPerRequestLongMarginal,
+        expr: |||
+          clamp_min(
+            max by (%(key)s) (
+              %(median)s
+              or
+              min_over_time(%(slope)s[%(window)s])
+            ),
+            0
+          )
+        ||| % {
+          key: key,
+          median: p.setLabel('quantile_over_time(0.5, %s[%s])' % [series.cpuPerRequestLongSlope, cfg.baselineWindow], 'fit', 'median'),
+          slope: series.cpuPerRequestLongSlope,
+          window: cfg.loadFitLongWindow,
+        },
+      },
+      {
+        record: series.requestsBaselineMean,
+        expr: 'avg_over_time(%s[%s])' % [series.requestsSampled, cfg.baselineWindow],
+      },
+    ],
+
+    groups: [
+      if g.name == 'hotpath-baseline' then g { rules+: slowRules } else g
+      for g in super.groups
+    ] + [
       {
         name: 'hotpath-cost-model',
         interval: cfg.evaluationInterval,

@@ -53,6 +53,11 @@ func kubePrometheusStackSuite() *suite {
 	g.expr("throttled periods x 100ms where cAdvisor's seconds are dropped; legacy's own seconds where it has them (rounded: x 0.1 is inexact in binary)",
 		"round(container:cpu_cfs_throttled_seconds:rate5m, 0.000001)", at,
 		secs(ci, 0.5), secs(idle, 0.0375), secs(batch, 0.125), secs(full, 0.015625))
+	periods := func(c container, v float64) sample {
+		return sample{labelString("container:cpu_cfs_throttled_periods:rate5m", c.labels()), v}
+	}
+	g.expr("throttled periods per second, the pause container and the pod-level cgroup left out", "container:cpu_cfs_throttled_periods:rate5m", at,
+		periods(ci, 5), periods(idle, 0.375), periods(batch, 1.25), periods(full, 5))
 	limit := func(c container, v float64) sample {
 		return sample{labelString("container:cpu_limit_cores:ratio", c.labels()), v}
 	}

@@ -128,6 +128,18 @@ Walks read the firing state at every minute from the incident's start to its fix
 	g.add("", throttled.sel("container_cpu_cfs_throttled_periods_total"), thr.String())
 	g.add("", throttled.sel("container_cpu_cfs_throttled_seconds_total"), secs.String())
 
+	// The slow path's series, where the fits are exact: healthy's marginal cost
+	// is 1/64 s per request; busy's fixed part during the loop is 1/16 + 0.875.
+	within := func(comment string, s service, series, at string, lo, hi float64) {
+		g.expr(comment, fmt.Sprintf("count by (__name__, cluster, namespace, job) (%s >= %s <= %s)", s.sel(series), num(lo), num(hi)), at,
+			sample{labelString(series, s.labels()), 1})
+	}
+	within("the slope of a 3h window in which traffic swung: 1/64", healthy, "job:cpu_seconds_per_request:long_slope", "6h", 0.0155, 0.0158)
+	within("the median of the day's slopes", healthy, "job:cpu_seconds_per_request:long_marginal", "6h", 0.0155, 0.0158)
+	within("the mean req/s so far (the triangle's mean is 11)", healthy, "job:requests:baseline_mean", "12h", 10, 12)
+	within("busy's fixed part during the loop: 1/16 + 0.875 cores, whatever the traffic", busy, "job:cpu_seconds:long_fixed", "10h", 0.93, 0.945)
+	within("its share of busy's CPU at the mean traffic", busy, "job:cpu_seconds:long_fixed_share", "10h", 0.8, 1)
+
 	job := func(s service) string { return fmt.Sprintf(`job=%q`, s.job) }
 	walk(g, "busy: fires within 12h of the loop's onset, then never resolves while the loop burns",
 		"CPUNotTrackingLoad", job(busy), loopOn, loopOn+detectLoop)
