@@ -3,7 +3,13 @@
 // service dashboard's query D) on the strip. Asserts the three units, the load x per-request
 // headline, the siblings baseline's queries and the sandwich view, on what the page renders.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 import { fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
 import { openHost } from './lib/harness.mjs';
@@ -207,5 +213,28 @@ describe('per-request profiles in Chromium', () => {
     assert.match(await byId(TEST_IDS.tooltip).innerText(), /Change\s+[+−±][\d.]+ [µnm]?s\/req/);
     await h.screenshot('per-request-sandwich');
     assert.deepEqual(h.pageErrors, []);
+  });
+});
+
+describe('the snapshot CLI per request', () => {
+  it('--requests and --baseline-requests: summary.json carries the split and per-request values; bad counts are refused', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'hotpath-snapshot-'));
+    const cli = fileURLToPath(new URL('./snapshot.mjs', import.meta.url));
+    const run = (...flags) => promisify(execFile)(process.execPath, [cli, '--profile', fixturePath('println-incident.cpu.pb.gz'), '--baseline', fixturePath('println-baseline.cpu.pb.gz'), '--sample-type', 'cpu', '--out', out, ...flags]);
+    try {
+      await run('--requests', '30000', '--baseline-requests', '30000');
+      const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).perRequest;
+      assert.equal(s.unit, 'ns/req');
+      assert.equal(s.decomposition.driver, 'per request');
+      assert.equal(s.decomposition.loadRatio, 1);
+      assert.match(s.decomposition.headline, /^CPU \+\d+% = load ~0% × per request \+\d+%$/);
+      assert.ok(Math.abs(s.totalPerRequest / s.baselineTotalPerRequest - s.decomposition.perRequestRatio) < 1e-9);
+      assert.match(s.diff.top[0].function, /internal\/encoding\/text|prototext|protobuf|fmt\./);
+      assert.ok(s.diff.top[0].perRequestDelta > 0 && s.diff.top[0].flagged);
+      await assert.rejects(run('--requests', '30000'), (e) => e.code === 2 && /needs --baseline-requests/.test(e.stderr));
+      await assert.rejects(run('--requests', '0', '--baseline-requests', '5'), (e) => e.code === 2 && /--requests is the window's request count/.test(e.stderr));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,9 @@
 // output files. Exit codes: 0 written; 2 the command line is wrong (the usage follows);
 // 3 an input cannot be used (missing, a directory, above MAX_PPROF_BYTES, not a pprof
 // profile, no samples of the type...); 1 anything else (Chromium, the panel).
+// --requests N [--baseline-requests M]: the windows' request counts: summary.json gains
+// `perRequest` (values per request, the load x per-request split, functions by per-request
+// change; data/perRequest.ts perRequestSummary) and the picture's headline the split.
 // --profile may be a diff written by `go tool pprof -proto -diff_base=B A`: it renders as the
 // diff of its two sides, as --profile A --baseline B would.
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -21,7 +24,7 @@ import { cli } from './lib/cli.mjs';
 import { dataLayer } from './lib/data-node.mjs';
 
 const USAGE =
-  'usage: npm run snapshot -- --profile A.pb.gz [--baseline B.pb.gz] [--sample-type T] --out DIR [--width 1200] [--height 800] [--theme dark|light]';
+  'usage: npm run snapshot -- --profile A.pb.gz [--baseline B.pb.gz] [--sample-type T] [--requests N [--baseline-requests M]] --out DIR [--width 1200] [--height 800] [--theme dark|light]';
 export const EXIT_BAD_INPUT = 3;
 
 // Flags: add new ones here (and to USAGE); values are strings, parsed where they are used.
@@ -33,6 +36,8 @@ const { args, fail } = cli('snapshot', USAGE, {
   width: { type: 'string', default: '1200' },
   height: { type: 'string', default: '800' },
   theme: { type: 'string', default: 'dark' },
+  requests: { type: 'string' },
+  'baseline-requests': { type: 'string' },
 });
 if (!args.profile || !args.out) {
   fail('--profile and --out are required');
@@ -93,6 +98,20 @@ const opening = openSnapshotHost({ width, height });
 const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });
 const series = b ? [frame(b, 'B'), frame(p, 'A')] : [frame(p, 'A')];
 const summary = d.summarize(p.tree, b?.tree);
+// per request (issue 14): counts are positive numbers, and a baseline needs its own
+const count = (flag) => {
+  const n = Number(args[flag]);
+  return Number.isFinite(n) && n > 0 ? n : fail(`--${flag} is the window's request count (a number > 0), not ${args[flag]}`);
+};
+if (args['baseline-requests'] && !args.requests) {
+  fail('--baseline-requests needs --requests');
+}
+if (args.requests) {
+  if (b && !args['baseline-requests']) {
+    fail('--requests with a baseline needs --baseline-requests (the baseline window\'s count)');
+  }
+  summary.perRequest = d.perRequestSummary(p.tree, b?.tree, count('requests'), b ? count('baseline-requests') : undefined);
+}
 /** a headline's amount: seconds for ns, MiB for bytes, else the number */
 function amount(v, unit) {
   const n = (x, digits) => x.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -108,6 +127,7 @@ const headline = [
   `${p.sampleType} (${p.unit})`,
   b ? `${basename(args.profile)} against ${args.baseline ? basename(args.baseline) : 'its -diff_base'}` : basename(args.profile),
   `total ${amount(summary.total, p.unit)}`,
+  ...(summary.perRequest?.decomposition ? [summary.perRequest.decomposition.headline] : []),
 ].join(' · ');
 
 let png;

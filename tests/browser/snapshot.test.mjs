@@ -82,6 +82,19 @@ describe('npm run snapshot', () => {
     }
   });
 
+  it('renders a diff profile written by go tool pprof -proto -diff_base as the diff of its two sides', async () => {
+    const diff = join(dir, 'println.diff.pb.gz');
+    await run('sh', ['-c', 'go tool pprof -proto -symbolize=none -diff_base="$1" "$2" > "$3"', 'sh', fixturePath('println-baseline.cpu.pb.gz'), fixturePath('println-incident.cpu.pb.gz'), diff], { timeout: 60_000 });
+    const out = join(dir, 'println-diff');
+    await snapshot('--profile', diff, '--sample-type', 'cpu', '--out', out, '--width', '600', '--height', '400');
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    assert.equal(summary.diff.top[0].function, 'google.golang.org/protobuf/internal/encoding/text.appendString');
+    assert.ok(summary.diff.top[0].deltaPercent > 10);
+    // signed values: the comparison's total, not the net of the two sides nor an unsigned wrap
+    assert.equal(summary.total, 2_040_000_000);
+    await fails(['--profile', diff, '--baseline', fixturePath('println-baseline.cpu.pb.gz'), '--out', join(dir, 'x')], /is already a diff \(written by go tool pprof -diff_base\): drop --baseline$/);
+  });
+
   it('reads a profile of 10M samples (streamed: the bytes plus the tree in memory) and refuses nothing', async () => {
     const file = join(dir, 'ten-million.pb');
     writeFileSync(file, manySamples(10_000_000));

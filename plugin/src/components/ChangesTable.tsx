@@ -21,6 +21,8 @@ interface Props {
 }
 
 const DELTA_COLUMNS: ValueUnit[] = ['per-request', 'absolute', 'share'];
+/** without request counts there is no per-request column (the panel says why above the table) */
+const columnsFor = (rows: UnitChangeRow[]) => (rows.some((r) => r.perRequestDelta !== undefined) ? DELTA_COLUMNS : DELTA_COLUMNS.slice(1));
 
 /**
  * "Biggest changes": functions ranked by the change of their self value in the panel's unit,
@@ -30,6 +32,7 @@ const DELTA_COLUMNS: ValueUnit[] = ['per-request', 'absolute', 'share'];
  */
 export const ChangesTable = memo(function ChangesTable({ rows, unit, profileUnit, onSelect, selected, limit = 100 }: Props) {
   const styles = useStyles2(getTableStyles);
+  const columns = columnsFor(rows);
   const side = (r: UnitChangeRow, right: boolean) => {
     if (unit === 'per-request' && r.baselinePerRequest !== undefined) {
       return formatIn(unit, right ? r.comparisonPerRequest! : r.baselinePerRequest, 1, profileUnit);
@@ -49,7 +52,7 @@ export const ChangesTable = memo(function ChangesTable({ rows, unit, profileUnit
           </th>
           <th className={styles.th}>Baseline self</th>
           <th className={styles.th}>Comparison self</th>
-          {DELTA_COLUMNS.map((c) => (
+          {columns.map((c) => (
             <th key={c} className={cx(styles.th, c === unit && styles.selected)} data-col={c}>
               {UNIT_LABELS[c]} Δ
             </th>
@@ -64,7 +67,7 @@ export const ChangesTable = memo(function ChangesTable({ rows, unit, profileUnit
             </td>
             <td className={styles.num}>{side(r, false)}</td>
             <td className={styles.num}>{side(r, true)}</td>
-            {DELTA_COLUMNS.map((c) => {
+            {columns.map((c) => {
               const missing = c === 'per-request' && r.perRequestDelta === undefined;
               const d = deltaIn(r, c);
               const flag = r.flagged && c === unit;

@@ -8,6 +8,7 @@ import {
   decompose,
   formatRatio,
   headline,
+  perRequestSummary,
   perRequestTree,
   requestsInWindow,
   RequestCounts,
@@ -131,5 +132,23 @@ describe('per-request tree', () => {
     expect(t.total[0]).toBe(10);
     expect(t.totalRight![0]).toBe(20);
     expect(perRequestTree(fromAscii('total 50\n└─ a 50'), 5).total[1]).toBe(10);
+  });
+});
+
+describe('the snapshot summary per request', () => {
+  it('println: per-request values, the split and the functions by per-request change', () => {
+    const s = perRequestSummary(printlnAfter(), printlnBefore(), 100, 100);
+    expect(s.totalPerRequest).toBe(4);
+    expect(s.baselineTotalPerRequest).toBe(1);
+    expect(s.decomposition).toMatchObject({ totalRatio: 4, loadRatio: 1, perRequestRatio: 4, driver: 'per request', headline: 'Total +300% = load ~0% × per request +300%' });
+    expect(s.diff!.top[0]).toMatchObject({ function: 'google.golang.org/protobuf/encoding/prototext.MarshalOptions.Format', perRequestDelta: 2.8, absoluteDelta: 280, flagged: true });
+  });
+
+  it('a traffic doubling: load, and nothing flagged; bad counts throw with the flag named', () => {
+    const s = perRequestSummary(scaled(printlnBefore(), 2), printlnBefore(), 200, 100);
+    expect(s.decomposition!.driver).toBe('load');
+    expect(s.diff!.top.filter((r) => r.flagged)).toEqual([]);
+    expect(() => perRequestSummary(printlnAfter(), printlnBefore(), 100)).toThrow('--baseline-requests: no request count');
+    expect(() => perRequestSummary(printlnAfter(), undefined, 0)).toThrow('--requests: zero requests');
   });
 });

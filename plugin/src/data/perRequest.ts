@@ -8,7 +8,7 @@
  * A diff tree keeps its raw values (baseline in total/self, comparison in totalRight/selfRight);
  * a view in per-request units scales each side by 1 / its window's requests (perRequestTree).
  */
-import { topTable } from './ops';
+import { diffTrees, topTable } from './ops';
 import { isDiff, Tree } from './tree';
 
 /** The unit every view shows values in: per request, absolute (the profile's unit), or share of each side's total. */
@@ -233,4 +233,62 @@ export function perRequestTree(tree: Tree, requests: number, requestsRight?: num
     totalRight: diff ? scale(tree.totalRight!, requestsRight) : undefined,
     selfRight: diff ? scale(tree.selfRight!, requestsRight) : undefined,
   };
+}
+
+/** What `npm run snapshot -- --requests N [--baseline-requests M]` adds to summary.json. */
+export interface PerRequestSummary {
+  requests: number;
+  baselineRequests?: number;
+  /** the profile's unit per request (ns/req, bytes/req) */
+  unit: string;
+  totalPerRequest: number;
+  baselineTotalPerRequest?: number;
+  top: Array<{ function: string; selfPerRequest: number; totalPerRequest: number }>;
+  /** with a baseline: the split of the total's change, and the functions by per-request change */
+  decomposition?: Omit<Decomposition, 'baselinePerRequest' | 'comparisonPerRequest'> & { headline: string };
+  diff?: { top: Array<{ function: string; baselinePerRequest: number; comparisonPerRequest: number; perRequestDelta: number; absoluteDelta: number; shareDeltaPercent: number; flagged: boolean }> };
+}
+
+/** The per-request part of a profile's summary; throws on a count that is not > 0 (the CLI checks first). */
+export function perRequestSummary(profile: Tree, baseline: Tree | undefined, requests: number, baselineRequests?: number, limit = 20): PerRequestSummary {
+  const counts: RequestCounts = { comparison: checkCount(requests), baseline: checkCount(baselineRequests) };
+  if (!counts.comparison.ok) {
+    throw new Error(`--requests: ${counts.comparison.message}`);
+  }
+  const total = profile.size ? profile.total[0] : 0;
+  const rootName = profile.names[profile.nameId[0]];
+  const out: PerRequestSummary = {
+    requests,
+    unit: `${profile.unit}/req`,
+    totalPerRequest: total / requests,
+    top: topTable(profile)
+      .filter((r) => r.name !== rootName || r.self > 0)
+      .slice(0, limit)
+      .map((r) => ({ function: r.name, selfPerRequest: r.self / requests, totalPerRequest: r.total / requests })),
+  };
+  if (baseline) {
+    if (!counts.baseline.ok) {
+      throw new Error(`--baseline-requests: ${counts.baseline.message}`);
+    }
+    out.baselineRequests = baselineRequests;
+    out.baselineTotalPerRequest = (baseline.size ? baseline.total[0] : 0) / baselineRequests!;
+    const d = decompose(baseline.size ? baseline.total[0] : 0, total, counts);
+    if (d.ok) {
+      out.decomposition = { totalRatio: d.totalRatio, loadRatio: d.loadRatio, perRequestRatio: d.perRequestRatio, driver: d.driver, headline: headline(d, profile.unit) };
+    }
+    out.diff = {
+      top: changesByUnit(diffTrees(baseline, profile), 'per-request', counts)
+        .slice(0, limit)
+        .map((r) => ({
+          function: r.name,
+          baselinePerRequest: r.baselinePerRequest!,
+          comparisonPerRequest: r.comparisonPerRequest!,
+          perRequestDelta: r.perRequestDelta!,
+          absoluteDelta: r.absoluteDelta,
+          shareDeltaPercent: Math.round(r.shareDelta * 10000) / 100,
+          flagged: r.flagged,
+        })),
+    };
+  }
+  return out;
 }

@@ -91,13 +91,17 @@ export function parseUrlState(query: UrlQueryMap): ParsedUrlState {
       problems.push(`${URL_KEYS.baseline}=${raw} is neither <from ms>-<to ms> nor one of ${BASELINE_MODES.join(', ')}`);
     }
   }
-  if (present(URL_KEYS.view)) {
-    const v = String(query[URL_KEYS.view]);
-    if ((VIEWS as string[]).includes(v)) {
-      state.view = v as ViewKind;
-    } else {
-      problems.push(`${URL_KEYS.view}=${v} is not one of ${VIEWS.join(', ')}`);
+  /** a key whose value must be one of a list: the value, or a problem named */
+  const oneOf = <T extends string>(key: string, allowed: T[]): T | undefined => {
+    const v = String(query[key]);
+    if ((allowed as string[]).includes(v)) {
+      return v as T;
     }
+    problems.push(`${key}=${v} is not one of ${allowed.join(', ')}`);
+    return undefined;
+  };
+  if (present(URL_KEYS.view)) {
+    state.view = oneOf<ViewKind>(URL_KEYS.view, VIEWS);
   }
   if (present(URL_KEYS.at)) {
     const raw = String(Array.isArray(query[URL_KEYS.at]) ? (query[URL_KEYS.at] as unknown[])[0] : query[URL_KEYS.at]);
@@ -109,12 +113,7 @@ export function parseUrlState(query: UrlQueryMap): ParsedUrlState {
     }
   }
   if (present(URL_KEYS.unit)) {
-    const u = String(query[URL_KEYS.unit]);
-    if ((VALUE_UNITS as string[]).includes(u)) {
-      state.unit = u as ValueUnit;
-    } else {
-      problems.push(`${URL_KEYS.unit}=${u} is not one of ${VALUE_UNITS.join(', ')}`);
-    }
+    state.unit = oneOf<ValueUnit>(URL_KEYS.unit, VALUE_UNITS);
   }
   if (present(URL_KEYS.instance)) {
     state.instance = String(Array.isArray(query[URL_KEYS.instance]) ? (query[URL_KEYS.instance] as unknown[])[0] : query[URL_KEYS.instance]);

@@ -66,7 +66,7 @@ export async function showView(page, label) {
 /**
  * The first n rows of the biggest-changes table, in the table's order (by |change| in the
  * panel's unit): { name, baseline, comparison (in that unit), change (of share, "+1.23 pp"),
- * perRequest, absolute (the other deltas; perRequest "—" without request counts), flagged }.
+ * perRequest, absolute (the other deltas; perRequest undefined without request counts), flagged }.
  */
 export async function topChanges(page, n = 5) {
   const table = page.getByTestId(TEST_IDS.changesTable);

@@ -165,7 +165,8 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
   const unitNotice =
     unit === 'share' && (url.state.unit === 'per-request' || (url.state.unit === undefined && requestSeries.length > 0)) && missing && !missing.ok
       ? `Per request: ${missingWhere.toLowerCase()}: ${missing.message}. Showing shares.`
-      : url.state.unit === undefined && requestSeries.length === 0
+      : // without a window selected the panel is the plain profile it always was: no notice
+        selection && url.state.unit === undefined && requestSeries.length === 0
         ? 'No request-rate series in the panel\'s queries (a req/s query, or the Request-rate query option): per request is off, showing shares.'
         : undefined;
 
