@@ -21,9 +21,17 @@ export function escape(s) {
 const pct = (v) => `${v > 0 ? '+' : ''}${v.toFixed(1)}%`;
 const hhmm = (ms) => new Date(ms).toISOString().slice(11, 16);
 
-/** "a.b.c" -> the five biggest changes as lines of text. */
+/**
+ * The changes a message lists: of the snapshot's biggest changes (summary.json's diff.top, by
+ * size), the increases first (what got more expensive is the answer), the biggest first.
+ */
+export function topChanges(summary, n = TOP_N) {
+  return [...(summary?.diff?.top ?? [])].sort((a, b) => b.deltaPercent - a.deltaPercent).slice(0, n);
+}
+
+/** The changes as lines of text. */
 export function topChangesText(summary, n = TOP_N) {
-  const rows = (summary?.diff?.top ?? []).slice(0, n);
+  const rows = topChanges(summary, n);
   return rows.map((r, i) => `${i + 1}. \`${escape(r.function)}\` ${pct(r.deltaPercent)} of ${summary.unit === 'bytes' ? 'allocated bytes' : 'CPU'} (${r.baselineSelfPercent.toFixed(1)}% → ${r.comparisonSelfPercent.toFixed(1)}%)`);
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { Dedupe } from './dedupe.mjs';
 import { postWebhook, writeToDirectory } from './deliver.mjs';
-import { alertTitle, buildMessage } from './message.mjs';
+import { alertTitle, buildMessage, topChanges } from './message.mjs';
 import { labelSelector, PROFILE_TYPES, selectMergeProfile, SourceError } from './pyroscope.mjs';
 import { Queue } from './queue.mjs';
 import { renderDiff, RenderError } from './render.mjs';
@@ -147,7 +147,7 @@ export class Notifier {
     const d = await this.diffFor(alert, key);
     const imageUrl = d.png ? `${this.cfg.publicUrl.replace(/\/$/, '')}/images/${key}.png` : undefined;
     const payload = buildMessage({ alert, status: 'firing', windows: d.windows, summary: d.summary, reason: d.reason, imageUrl });
-    const changes = (d.summary?.diff?.top ?? []).slice(0, 5).map((r) => ({ function: r.function, deltaPercent: r.deltaPercent }));
+    const changes = topChanges(d.summary).map((r) => ({ function: r.function, deltaPercent: r.deltaPercent }));
     await this.deliver(alert, key, 'firing', receivedAt, payload, { png: d.png, summary: d.summary, windows: d.windows, reason: d.reason, imageUrl, changes });
   }
 

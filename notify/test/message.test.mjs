@@ -41,8 +41,11 @@ describe('buildMessage', () => {
     const body = m.blocks[1].text.text;
     assert.match(body, /Diff of 11:44–12:00 UTC \(16m\) against 11:28–11:44 UTC, before the anomaly\./);
     assert.match(body, /1\. `google\.golang\.org\/protobuf\/internal\/encoding\/text\.appendString` \+31\.2% of CPU \(0\.0% → 31\.2%\)/);
-    assert.match(body, /4\. `syscall\.Syscall` -14\.0% of CPU/);
-    assert.doesNotMatch(body, /sixth/, 'only the top 5');
+    assert.match(body, /2\. `fmt\.\(\*pp\)\.printValue` \+7\.9%/);
+    assert.match(body, /5\. `sixth` \+0\.5% of CPU/, 'the increases first');
+    assert.doesNotMatch(body, /syscall/, 'only 5 lines: a decrease only when there are fewer increases');
+    const few = topChangesText({ unit: 'ns', diff: { top: [summary.diff.top[3], summary.diff.top[0]] } });
+    assert.deepEqual(few.map((l) => l.slice(0, 12)), ['1. `google.g', '2. `syscall.']);
     assert.deepEqual(m.blocks[2], { type: 'image', image_url: 'http://127.0.0.1:9095/images/abc-1.png', alt_text: 'diff flame graph of CPUPerRequestRegression job=api' });
     assert.equal(m.blocks[3].elements[0].text, '<http://grafana/d/hotpath-service?var-job=api&amp;from=1|dashboard> · <https://x/runbook.md#a|runbook>');
     assert.match(m.text, /text\.appendString/, 'the fallback text carries the changes too');
