@@ -95,8 +95,7 @@ test-plugin: plugin/node_modules/.ci-stamp ## plugin typecheck (tsc), lint (esli
 .PHONY: test-browser
 test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, diff, the overlay's windows, the sandbox and demo-check on a fake playground
 	@tools/install-chromium.sh
-	@node --test --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs
-	@node --test --test-concurrency=1 tests/browser/per-request.test.mjs
+	@node --test --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs
 
 .PHONY: bench-plugin
 bench-plugin: plugin ## benchmark vs @grafana/flamegraph in chromium (10k/200k/1M nodes); writes tests/browser/BENCHMARK.md
