@@ -96,6 +96,17 @@ bench-plugin: plugin ## benchmark vs @grafana/flamegraph in chromium (10k/200k/1
 	@tools/install-chromium.sh
 	@node tests/browser/bench.mjs --write
 
+# ---- pprof conformance (issue 12) ----------------------------------------------
+
+.PHONY: test-pprof
+test-pprof: plugin/node_modules/.ci-stamp ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table
+	@node --test tests/pprof/
+
+.PHONY: bench-snapshot
+bench-snapshot: plugin ## the snapshot CLI on a ~425k-node pprof, file to PNG + JSON, stage by stage; writes its section of tests/browser/BENCHMARK.md
+	@tools/install-chromium.sh
+	@node tests/browser/bench-snapshot.mjs --write
+
 # ---- the playground (demo/) ------------------------------------------------
 
 DEMO_BIN := .cache/demo/bin
@@ -146,7 +157,7 @@ bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input ser
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
-TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-notify demo-test
+TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof test-notify demo-test
 
 .PHONY: test
 test: $(TEST_TARGETS) ## run every test

@@ -6,7 +6,7 @@
 // Chromium run. Measures tree build, first render, hover and zoom frame time, the diff of two
 // 200k-node profiles, memory; profiles where our time goes (CDP CPU profiler). --write
 // records the results in tests/browser/BENCHMARK.md.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -310,7 +310,11 @@ lines.push('- *heap*: `performance.memory.usedJSHeapSize` after `gc()`, relative
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
 if (args.write) {
-  writeFileSync(join(BROWSER_DIR, 'BENCHMARK.md'), report);
+  // keep the snapshot CLI's section (written by bench-snapshot.mjs) below the panel's figures
+  const path = join(BROWSER_DIR, 'BENCHMARK.md');
+  const old = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const kept = /<!-- snapshot-bench:[\s\S]*?<!-- \/snapshot-bench -->/.exec(old)?.[0];
+  writeFileSync(path, kept ? `${report}\n${kept}\n` : report);
   writeFileSync(join(BROWSER_DIR, 'benchmark.json'), JSON.stringify(results, null, 2) + '\n');
   log('bench: wrote tests/browser/BENCHMARK.md and benchmark.json');
 }

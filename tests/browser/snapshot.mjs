@@ -6,14 +6,25 @@
 // { total, unit, top: [{ function, self, selfPercent, total, totalPercent }],
 //   diff: { top: [{ function, baselineSelfPercent, comparisonSelfPercent, deltaPercent }] } }
 // A post-mortem tool: the before/after of an incident in one picture.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+//
+// Every input is read and validated with the plugin's own data layer (plugin/src/data) before
+// Chromium starts, so a bad file fails in well under a second with one line on stderr and no
+// output files. Exit codes: 0 written; 2 the command line is wrong (the usage follows);
+// 3 an input cannot be used (missing, a directory, above MAX_PPROF_BYTES, not a pprof
+// profile, no samples of the type...); 1 anything else (Chromium, the panel).
+// --profile may be a diff written by `go tool pprof -proto -diff_base=B A`: it renders as the
+// diff of its two sides, as --profile A --baseline B would.
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 
 import { cli } from './lib/cli.mjs';
-import { openHost } from './lib/harness.mjs';
+import { dataLayer } from './lib/data-node.mjs';
 
-const USAGE = 'usage: npm run snapshot -- --profile A.pb.gz [--baseline B.pb.gz] [--sample-type T] --out DIR [--width 1200] [--height 800] [--theme dark|light]';
+const USAGE =
+  'usage: npm run snapshot -- --profile A.pb.gz [--baseline B.pb.gz] [--sample-type T] --out DIR [--width 1200] [--height 800] [--theme dark|light]';
+export const EXIT_BAD_INPUT = 3;
 
+// Flags: add new ones here (and to USAGE); values are strings, parsed where they are used.
 const { args, fail } = cli('snapshot', USAGE, {
   profile: { type: 'string' },
   baseline: { type: 'string' },
@@ -26,72 +37,90 @@ const { args, fail } = cli('snapshot', USAGE, {
 if (!args.profile || !args.out) {
   fail('--profile and --out are required');
 }
+const width = Number(args.width);
+const height = Number(args.height);
+if (!(width >= 200 && height >= 150)) {
+  fail('--width and --height are pixels (at least 200 x 150)');
+}
+const badInput = (message) => fail(message, EXIT_BAD_INPUT);
+
 // npm runs scripts from the package's folder; paths are relative to where the user typed them
 const cwd = process.env.INIT_CWD || process.cwd();
 const at = (p) => resolve(cwd, p);
-const read = (label, p) => {
-  const file = at(p);
-  if (!existsSync(file)) {
-    fail(`${label} file not found: ${file}`);
-  }
-  return readFileSync(file).toString('base64');
-};
-const profile = read('--profile', args.profile);
-const baseline = args.baseline ? read('--baseline', args.baseline) : undefined;
-const width = Number(args.width);
-const height = Number(args.height);
+const d = await dataLayer();
 
-const h = await openHost({ viewport: { width: width + 40, height: height + 40 } });
-try {
-  const result = await h.page.evaluate(
-    ({ profile, baseline, sampleType }) => {
-      const d = window.hotpathHost.module.hotpathData;
-      const decode = (b64, label) => {
-        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-        try {
-          return d.pprofToTree(bytes, sampleType);
-        } catch (e) {
-          throw new Error(`${label}: ${e.message}`);
-        }
-      };
-      try {
-        const p = decode(profile, '--profile');
-        const b = baseline ? decode(baseline, '--baseline') : undefined;
-        if (b && b.unit !== p.unit) {
-          throw new Error(`--baseline is a ${b.sampleType} profile (${b.unit}) but --profile a ${p.sampleType} profile (${p.unit})`);
-        }
-        // served as Grafana serves them: flamebearer -> nested-set frame
-        const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });
-        return {
-          series: b ? [frame(b, 'B'), frame(p, 'A')] : [frame(p, 'A')],
-          summary: d.summarize(p.tree, b?.tree),
-          sampleType: p.sampleType,
-        };
-      } catch (e) {
-        return { error: e.message };
-      }
-    },
-    { profile, baseline, sampleType: args['sample-type'] }
-  );
-  if (result.error) {
-    fail(result.error);
+/** Reads and decodes one pprof file, or exits with one line naming the flag, the file and what is wrong. */
+function load(flag, path) {
+  const file = at(path);
+  const say = (why) => badInput(`${flag} ${file}: ${why}`);
+  let st;
+  try {
+    st = statSync(file);
+  } catch (e) {
+    say(e.code === 'ENOENT' ? 'file not found' : e.message);
   }
-  await h.render({
-    series: result.series,
-    options: baseline ? { baselineRefId: 'B' } : {},
-    width,
-    height,
-    theme: args.theme === 'light' ? 'light' : 'dark',
-  });
-  await h.page.getByTestId('hotpath-flamegraph-canvas').waitFor({ timeout: 20_000 });
-  if (h.pageErrors.length) {
-    fail(`the panel failed: ${h.pageErrors[0].message}`);
+  if (st.isDirectory()) {
+    say('is a directory, not a pprof file');
   }
-  const out = at(args.out);
-  mkdirSync(out, { recursive: true });
-  await h.page.getByTestId('host-panel').screenshot({ path: `${out}/panel.png` });
-  writeFileSync(`${out}/summary.json`, JSON.stringify(result.summary, null, 2) + '\n');
-  process.stdout.write(`snapshot: ${result.sampleType} profile -> ${out}/panel.png, ${out}/summary.json\n`);
-} finally {
-  await h.close();
+  if (st.size > d.MAX_PPROF_BYTES) {
+    say(`${Math.round(st.size / 1048576)} MiB, above the ${d.MAX_PPROF_BYTES / 1048576} MiB hotpath reads (MAX_PPROF_BYTES)`);
+  }
+  try {
+    return d.pprofToTree(new Uint8Array(readFileSync(file)), args['sample-type']);
+  } catch (e) {
+    if (e.name === 'ProfileError') {
+      say(e.message);
+    }
+    throw e;
+  }
 }
+
+const p = load('--profile', args.profile);
+let b = args.baseline ? load('--baseline', args.baseline) : undefined;
+if (p.baseline) {
+  if (b) {
+    badInput(`--profile ${at(args.profile)} is already a diff (written by go tool pprof -diff_base): drop --baseline`);
+  }
+  b = { ...p, tree: p.baseline };
+}
+if (b && b.unit !== p.unit) {
+  badInput(`--baseline is a ${b.sampleType} profile (${b.unit}) but --profile a ${p.sampleType} profile (${p.unit})`);
+}
+// every input is valid: start Chromium now, while Node converts (it runs in its own processes)
+const { openSnapshotHost, renderSnapshot } = await import('./lib/snapshot-render.mjs');
+const opening = openSnapshotHost({ width, height });
+// served as Grafana serves them: flamebearer (Pyroscope) -> nested-set frame (Grafana's backend)
+const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });
+const series = b ? [frame(b, 'B'), frame(p, 'A')] : [frame(p, 'A')];
+const summary = d.summarize(p.tree, b?.tree);
+/** a headline's amount: seconds for ns, MiB for bytes, else the number */
+function amount(v, unit) {
+  const n = (x, digits) => x.toLocaleString('en-US', { maximumFractionDigits: digits });
+  if (unit === 'ns') {
+    return `${n(v / 1e9, 2)} s`;
+  }
+  if (unit === 'bytes') {
+    return `${n(v / 1048576, 1)} MiB`;
+  }
+  return `${n(v, 0)}${unit && unit !== 'short' ? ` ${unit}` : ''}`;
+}
+const headline = [
+  `${p.sampleType} (${p.unit})`,
+  b ? `${basename(args.profile)} against ${args.baseline ? basename(args.baseline) : 'its -diff_base'}` : basename(args.profile),
+  `total ${amount(summary.total, p.unit)}`,
+].join(' · ');
+
+let png;
+let close;
+try {
+  ({ png, close } = await renderSnapshot(opening, { series, diff: !!b, headline, width, height, theme: args.theme === 'light' ? 'light' : 'dark' }));
+} catch (e) {
+  fail(`the panel failed: ${e.message.split('\n')[0]}`, 1);
+}
+// nothing is written before everything succeeded: a DIR with panel.png means a real picture
+const out = at(args.out);
+mkdirSync(out, { recursive: true });
+writeFileSync(`${out}/panel.png`, png);
+writeFileSync(`${out}/summary.json`, JSON.stringify(summary, null, 2) + '\n');
+process.stdout.write(`snapshot: ${p.sampleType} profile -> ${out}/panel.png, ${out}/summary.json\n`);
+await close();

@@ -4,6 +4,7 @@ import { checkFields, data as grafanaSample } from '@grafana/flamegraph';
 import { fromAscii, toAscii } from './ascii';
 import { flamebearerToFrame, levelsToTree, treeToFlamebearer, unitFromProfileType } from './flamebearer';
 import { readProfileFrame } from './frame';
+import { generateTree } from './generate';
 import { topTable } from './ops';
 
 // A flamebearer as the querier's JSON API returns it: int64s as strings, offsets relative to
@@ -50,6 +51,23 @@ describe('flamebearerToFrame (the Pyroscope datasource backend, step by step)', 
   it('drops bars that fit no parent, as the backend does (it logs and breaks)', () => {
     const broken = { names: ['total', 'x'], levels: [{ values: [0, 5, 5, 0] }, { values: [10, 5, 0, 1] }] };
     expect(flamebearerToFrame(broken, 'short').fields[0].values).toEqual([0]);
+  });
+
+  it('emits the rows of levelsToTree walked depth-first (the object tree Grafana builds), on a 5k-node profile', () => {
+    const fb = treeToFlamebearer(generateTree(5000, 7));
+    // a bar that fits no parent, mid-level: the backend stops the level there
+    fb.levels[3] = { values: [...(fb.levels[3] as { values: string[] }).values, '1e12', '5', '0', '1'] };
+    const rows: Array<[number, number, number, string]> = [];
+    const walk = (t: NonNullable<ReturnType<typeof levelsToTree>>) => {
+      rows.push([t.level, t.value, t.self, t.name]);
+      t.nodes.forEach(walk);
+    };
+    walk(levelsToTree(fb)!);
+    const frame = flamebearerToFrame(fb, 'ns');
+    const [level, value, self, label] = frame.fields.map((f) => f.values as number[]);
+    const text = frame.fields[3].config.type!.enum!.text!;
+    expect(frame.length).toBe(rows.length);
+    expect(level.map((l, i) => [l, value[i], self[i], text[label[i]]])).toEqual(rows);
   });
 
   it('gives an empty frame for an empty flamebearer', () => {

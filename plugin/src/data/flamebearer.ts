@@ -66,6 +66,7 @@ export function levelsToTree(fb: Flamebearer): ProfileTreeNode | undefined {
     name: names[levels[0][0]],
     nodes: [],
   };
+  // the backend shifts parentsStack; an index into it does the same without copying
   let parentsStack: ProfileTreeNode[] = [tree];
   let currentLevel = 1;
   while (currentLevel < levels.length) {
@@ -73,7 +74,8 @@ export function levelsToTree(fb: Flamebearer): ProfileTreeNode | undefined {
       break; // "ParentsStack is empty but we are not at the last level"
     }
     const nextParentsStack: ProfileTreeNode[] = [];
-    let currentParent = parentsStack.shift()!;
+    let next = 0;
+    let currentParent = parentsStack[next++];
     let itemIndex = 0;
     let offset = 0;
     const values = levels[currentLevel];
@@ -97,10 +99,10 @@ export function levelsToTree(fb: Flamebearer): ProfileTreeNode | undefined {
         itemIndex += ITEM_OFFSET;
         offset = itemEnd;
       } else {
-        if (parentsStack.length === 0) {
+        if (next >= parentsStack.length) {
           break; // "ParentsStack is empty but there are still items in current level"
         }
-        currentParent = parentsStack.shift()!;
+        currentParent = parentsStack[next++];
       }
     }
     parentsStack = nextParentsStack;
@@ -110,41 +112,107 @@ export function levelsToTree(fb: Flamebearer): ProfileTreeNode | undefined {
 }
 
 /**
+ * levelsToTree and the backend's depth-first walk in one pass over flat arrays: the same rows
+ * in the same order (flamebearer.test.ts checks it against levelsToTree), without an object
+ * per node. A level's bars are appended parent by parent, so a node's children are contiguous:
+ * first child and count are enough.
+ */
+function levelsToRows(fb: Flamebearer) {
+  const levels = fb.levels.map(levelValues);
+  const names = fb.names;
+  let n = 0;
+  for (const l of levels) {
+    n += Math.floor(l.length / ITEM_OFFSET);
+  }
+  const start = new Float64Array(n);
+  const val = new Float64Array(n);
+  const slf = new Float64Array(n);
+  const nameIx = new Int32Array(n);
+  const depth = new Int32Array(n);
+  const firstChild = new Int32Array(n).fill(-1);
+  const childCount = new Int32Array(n);
+  let count = 0;
+  if (levels.length > 0) {
+    val[0] = levels[0][VALUE_OFFSET];
+    slf[0] = levels[0][SELF_OFFSET];
+    nameIx[0] = levels[0][0];
+    count = 1;
+    let parentsFrom = 0;
+    let parentsTo = 1;
+    for (let currentLevel = 1; currentLevel < levels.length && parentsTo > parentsFrom; currentLevel++) {
+      const values = levels[currentLevel];
+      const levelFrom = count;
+      let parent = parentsFrom;
+      let itemIndex = 0;
+      let offset = 0;
+      while (itemIndex < values.length) {
+        const itemStart = values[itemIndex + START_OFFSET] + offset;
+        const itemValue = values[itemIndex + VALUE_OFFSET];
+        const itemEnd = itemStart + itemValue;
+        if (itemStart >= start[parent] && itemEnd <= start[parent] + val[parent]) {
+          const c = count++;
+          start[c] = itemStart;
+          val[c] = itemValue;
+          slf[c] = values[itemIndex + SELF_OFFSET];
+          nameIx[c] = values[itemIndex + NAME_OFFSET];
+          depth[c] = currentLevel;
+          if (firstChild[parent] < 0) {
+            firstChild[parent] = c;
+          }
+          childCount[parent]++;
+          itemIndex += ITEM_OFFSET;
+          offset = itemEnd;
+        } else {
+          if (parent + 1 >= parentsTo) {
+            break; // "ParentsStack is empty but there are still items in current level"
+          }
+          parent++;
+        }
+      }
+      parentsFrom = levelFrom;
+      parentsTo = count;
+    }
+  }
+  const level = new Array<number>(count);
+  const value = new Array<number>(count);
+  const self = new Array<number>(count);
+  const label = new Array<number>(count);
+  const text: string[] = [];
+  const enumIndex = new Map<string, number>();
+  const stack = new Int32Array(count + 1);
+  let sp = 0;
+  let row = 0;
+  if (count > 0) {
+    stack[sp++] = 0;
+  }
+  while (sp > 0) {
+    const i = stack[--sp];
+    level[row] = depth[i];
+    value[row] = val[i];
+    self[row] = slf[i];
+    const name = names[nameIx[i]];
+    let idx = enumIndex.get(name);
+    if (idx === undefined) {
+      idx = text.length;
+      enumIndex.set(name, idx);
+      text.push(name);
+    }
+    label[row++] = idx;
+    for (let k = childCount[i] - 1; k >= 0; k--) {
+      stack[sp++] = firstChild[i] + k;
+    }
+  }
+  return { level, value, self, label, text };
+}
+
+/**
  * flamebearer -> nested-set DataFrame, exactly as Grafana's backend builds it
  * (responseToDataFrames: levelsToTree, then treeToNestedSetDataFrame walking depth-first,
  * label as an enum field numbered by first appearance). `unit` is Grafana's unit
  * (see unitFromProfileType). An empty flamebearer gives a frame with no rows.
  */
 export function flamebearerToFrame(fb: Flamebearer, unit: string, opts: { refId?: string } = {}): DataFrame {
-  const tree = levelsToTree(fb);
-  const level: number[] = [];
-  const value: number[] = [];
-  const self: number[] = [];
-  const label: number[] = [];
-  const enumIndex = new Map<string, number>();
-  const text: string[] = [];
-  if (tree) {
-    // walkTree: visit the root, then a stack that puts a node's children in front of its siblings
-    const visit = (t: ProfileTreeNode) => {
-      level.push(t.level);
-      value.push(t.value);
-      self.push(t.self);
-      let idx = enumIndex.get(t.name);
-      if (idx === undefined) {
-        idx = text.length;
-        enumIndex.set(t.name, idx);
-        text.push(t.name);
-      }
-      label.push(idx);
-    };
-    visit(tree);
-    let stack = tree.nodes.slice();
-    while (stack.length !== 0) {
-      const head = stack[0];
-      visit(head);
-      stack = head.nodes.length ? head.nodes.concat(stack.slice(1)) : stack.slice(1);
-    }
-  }
+  const { level, value, self, label, text } = levelsToRows(fb);
   const NUMBER = 'number' as FieldType;
   return {
     name: 'response',

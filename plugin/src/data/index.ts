@@ -5,6 +5,7 @@ export * from './frame';
 export * from './flamebearer';
 export * from './ops';
 export * from './pprof';
+export * from './pprof-decode';
 export * from './summary';
 export { fromAscii, toAscii } from './ascii';
 export * from './select';

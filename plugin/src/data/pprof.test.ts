@@ -1,11 +1,12 @@
 import { readFileSync } from 'fs';
 import { gzipSync } from 'fflate';
 import { join } from 'path';
-import { Function as PFunction, Line, Location, Profile, Sample, StringTable, ValueType } from 'pprof-format';
+import { Function as PFunction, Label, Line, Location, Mapping, Profile, Sample, StringTable, ValueType } from 'pprof-format';
 
 import { toAscii } from './ascii';
 import { biggestChanges, diffTrees, searchTree, topTable } from './ops';
 import { pprofToTree } from './pprof';
+import { decodePprof, MAX_PPROF_BYTES } from './pprof-decode';
 
 const FIXTURES = join(__dirname, '../../../tests/fixtures');
 const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
@@ -23,7 +24,7 @@ function handMade(): Uint8Array {
     // one location, two lines: strings.Repeat inlined into main.handler (innermost first)
     new Location({ id: 2, line: [new Line({ functionId: 3 }), new Line({ functionId: 2 })] }),
     new Location({ id: 3, line: [new Line({ functionId: 4 })] }),
-    new Location({ id: 4, address: 0xdead, line: [] }),
+    new Location({ id: 4, address: 0xdead, mappingId: 1, line: [] }),
   ];
   const profile = new Profile({
     sampleType: [
@@ -39,9 +40,31 @@ function handMade(): Uint8Array {
     ],
     location: locations,
     function: functions,
+    mapping: [new Mapping({ id: 1, filename: st.dedup('/usr/lib/libc.so.6') })],
     stringTable: st,
   });
   return gzipSync(profile.encode());
+}
+
+/** A one-function profile with the given sample values; `edit` may change the Profile before encoding. */
+function tiny(values: Array<{ v: number[]; fn?: number; base?: boolean }>, types = ['samples', 'cpu'], edit?: (p: Profile, st: StringTable) => void) {
+  const st = new StringTable();
+  const profile = new Profile({
+    sampleType: types.map((t) => new ValueType({ type: st.dedup(t), unit: st.dedup(t === 'cpu' ? 'nanoseconds' : 'count') })),
+    sample: values.map(
+      (s) =>
+        new Sample({
+          locationId: [s.fn ?? 1, 3],
+          value: s.v,
+          label: s.base ? [new Label({ key: st.dedup('pprof::base'), str: st.dedup('true') })] : [],
+        })
+    ),
+    location: [1, 2, 3].map((id) => new Location({ id, line: [new Line({ functionId: id })] })),
+    function: ['main.work', 'main.idle', 'main.main'].map((n, i) => new PFunction({ id: i + 1, name: st.dedup(n) })),
+    stringTable: st,
+  });
+  edit?.(profile, st);
+  return profile.encode();
 }
 
 describe('pprofToTree', () => {
@@ -59,7 +82,8 @@ describe('pprofToTree', () => {
     expect(r.sampleType).toBe('alloc_space');
     const objects = pprofToTree(handMade(), 'alloc_objects');
     expect(objects.unit).toBe('short');
-    expect(toAscii(objects.tree)).toContain('0xdead 1');
+    // unsymbolized: named as `go tool pprof -top` names it, by its binary
+    expect(toAscii(objects.tree)).toContain('[libc.so.6] 1');
   });
 
   it('says which sample types exist when asked for an unknown one', () => {
@@ -67,9 +91,106 @@ describe('pprofToTree', () => {
   });
 
   it('rejects corrupt files clearly', () => {
-    expect(() => pprofToTree(new Uint8Array([0x1f, 0x8b, 1, 2, 3]))).toThrow(/Not a valid gzip-compressed pprof/);
-    expect(() => pprofToTree(new Uint8Array([]))).toThrow(/empty/);
-    expect(() => pprofToTree(new TextEncoder().encode('hello, not a profile at all'))).toThrow(/Not a valid pprof/);
+    expect(() => pprofToTree(new Uint8Array([0x1f, 0x8b, 1, 2, 3]))).toThrow(/^not a valid gzip-compressed pprof profile \(decompressing profile/);
+    expect(() => pprofToTree(new Uint8Array([]))).toThrow(/^empty input file/);
+    expect(() => pprofToTree(new TextEncoder().encode('hello, not a profile at all'))).toThrow(/^unrecognized profile format/);
+  });
+});
+
+describe('pprofToTree refuses what pprof refuses, in one line', () => {
+  const oneLine = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      const m = (e as Error).message;
+      expect(m).not.toContain('\n');
+      return m;
+    }
+    throw new Error('did not throw');
+  };
+
+  it('a truncated uncompressed protobuf: unrecognized profile format', () => {
+    const raw = tiny([{ v: [1, 10] }]);
+    for (const cut of [raw.length - 1, raw.length - 2, 3]) {
+      expect(oneLine(() => pprofToTree(raw.subarray(0, cut)))).toMatch(/^unrecognized profile format/);
+    }
+    // and the whole file decodes
+    expect(pprofToTree(raw).tree.total[0]).toBe(10);
+  });
+
+  it('a truncated gzip stream', () => {
+    const gz = gzipSync(tiny([{ v: [1, 10] }]));
+    expect(oneLine(() => pprofToTree(gz.subarray(0, gz.length - 6)))).toMatch(/^not a valid gzip-compressed pprof profile/);
+  });
+
+  it('a function with the reserved id 0 (pprof: malformed)', () => {
+    const raw = tiny([{ v: [1, 10] }], undefined, (p) => {
+      p.function[0].id = 0;
+    });
+    expect(oneLine(() => pprofToTree(raw))).toBe('malformed profile: found function with reserved ID=0.');
+  });
+
+  it('a sample whose value count differs from the sample types', () => {
+    const raw = tiny([{ v: [1] }]);
+    expect(oneLine(() => pprofToTree(raw))).toBe('malformed profile: mismatch: sample has 1 values vs. 2 types.');
+  });
+
+  it('a sample type without samples names the types that have some', () => {
+    const raw = tiny([{ v: [3, 0] }, { v: [2, 0] }], ['samples', 'cpu']);
+    expect(oneLine(() => pprofToTree(raw, 'cpu'))).toBe('no samples of type cpu in this profile (types with samples: samples).');
+    // the default (the last type) too
+    expect(oneLine(() => pprofToTree(raw))).toMatch(/^no samples of type cpu/);
+    expect(pprofToTree(raw, 'samples').tree.total[0]).toBe(5);
+  });
+
+  it("pprof's legacy formats: says how to convert them", () => {
+    const text = (s: string) => new TextEncoder().encode(s);
+    for (const head of ['heap profile:    144:  8498176 [   144:  8498176] @ heapprofile\n', '--- contentionz 1 ---\ncycles/second = 32\n', 'threadcreate profile: total 7\n']) {
+      expect(oneLine(() => pprofToTree(text(head)))).toMatch(/^this is pprof's legacy text format \(.*\): convert it with `go tool pprof -proto FILE > FILE.pb.gz`\.$/);
+    }
+  });
+
+  it('refuses a file above MAX_PPROF_BYTES, and a gzip that says it inflates above it, without inflating', () => {
+    expect(oneLine(() => pprofToTree(new Uint8Array(MAX_PPROF_BYTES + 1)))).toMatch(/^the profile is 256 MiB, above the 256 MiB hotpath reads/);
+    // a small gzip that inflates past the limit is stopped while inflating (a 1 MiB limit here)
+    const bomb = gzipSync(new Uint8Array(3 * 1048576));
+    expect(oneLine(() => decodePprof(bomb, { maxBytes: 1048576 }))).toMatch(/^the profile is [0-9.]+ MiB decompressed \(and more\), above the 1 MiB hotpath reads/);
+  });
+});
+
+describe('signed values', () => {
+  it('reads negative int64 values as negative (a -diff_base profile), and splits the diff in two trees', () => {
+    // comparison: main.work 30 + main.idle 10; base (stored negated): main.work 10 + main.idle 30
+    const raw = tiny([{ v: [1, 30] }, { v: [1, 10], fn: 2 }, { v: [-1, -10], base: true }, { v: [-1, -30], fn: 2, base: true }]);
+    const r = pprofToTree(raw, 'cpu');
+    expect(toAscii(r.tree)).toBe(['total 40', '  main.main 40', '    main.idle 10', '    main.work 30'].join('\n'));
+    expect(toAscii(r.baseline!)).toBe(['total 40', '  main.main 40', '    main.idle 30', '    main.work 10'].join('\n'));
+    const changes = biggestChanges(diffTrees(r.baseline!, r.tree));
+    expect(changes.find((c) => c.name === 'main.work')!.delta).toBeCloseTo(0.5);
+    expect(changes.find((c) => c.name === 'main.idle')!.delta).toBeCloseTo(-0.5);
+  });
+
+  it('values beyond 2^32 and close to 2^53 keep their sign and size', () => {
+    const big = 2 ** 40 + 7;
+    const r = pprofToTree(tiny([{ v: [1, big] }, { v: [-1, -big], fn: 2, base: true }]), 'cpu');
+    expect(r.tree.total[0]).toBe(big);
+    expect(r.baseline!.total[0]).toBe(big);
+  });
+
+  it('refuses negative values that are not a pprof diff, saying how to get one', () => {
+    expect(() => pprofToTree(tiny([{ v: [1, 30] }, { v: [1, -10], fn: 2 }]), 'cpu')).toThrow(
+      /negative sample values but no sample labelled pprof::base.*--baseline.*go tool pprof -proto -diff_base/
+    );
+  });
+});
+
+describe('drop_frames (pprof prunes them; so does hotpath)', () => {
+  it('cuts a sample at the first dropped frame below a kept one', () => {
+    const raw = tiny([{ v: [1, 10] }, { v: [1, 5], fn: 2 }], undefined, (p, st) => {
+      p.dropFrames = st.dedup('main\\.work');
+    });
+    // main.work's 10 become main.main's own
+    expect(toAscii(pprofToTree(raw, 'cpu').tree)).toBe(['total 15', '  main.main 15', '    main.idle 5'].join('\n'));
   });
 });
 

@@ -1,7 +1,5 @@
-import { gunzipSync } from 'fflate';
-import { Profile } from 'pprof-format';
-
 import { ProfileError } from './frame';
+import { decodePprof, PprofLocation, PprofProfile } from './pprof-decode';
 import { Interner, ROOT_NAME, Tree, TreeBuilder } from './tree';
 
 export interface PprofTree {
@@ -13,6 +11,11 @@ export interface PprofTree {
   unit: string;
   /** Pyroscope-style profile type id, e.g. process_cpu:cpu:nanoseconds:cpu:nanoseconds */
   profileTypeId: string;
+  /**
+   * Set for a diff profile written by `go tool pprof -proto -diff_base=BASE NEW`: its samples
+   * labelled pprof::base (stored negated) rebuilt as the baseline, `tree` holds the others.
+   */
+  baseline?: Tree;
 }
 
 /** Grafana's unit name for a pprof unit, as the Pyroscope datasource maps it. */
@@ -26,48 +29,17 @@ export function grafanaUnit(pprofUnit: string): string {
   return pprofUnit;
 }
 
-const num = (v: number | bigint) => (typeof v === 'bigint' ? Number(v) : v);
 
-/** Decodes pprof bytes, gzip-compressed (as runtime/pprof writes them) or not. */
-export function decodePprofBytes(bytes: Uint8Array): Profile {
-  let raw = bytes;
-  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      raw = gunzipSync(bytes);
-    } catch (e) {
-      throw new ProfileError('pprof', `Not a valid gzip-compressed pprof profile: ${(e as Error).message}.`);
-    }
+/** Picks the sample type: by name; else default_sample_type; else pprof's default, the last type. */
+function pickType(p: PprofProfile, sampleType?: string): number {
+  const types = p.sampleTypes.map((t) => t.type);
+  const withSamples = () => {
+    const have = types.filter((_, i) => p.absTotals[i] > 0);
+    return have.length ? have.join(', ') : 'none';
+  };
+  if (types.length === 0) {
+    throw new ProfileError('pprof', 'this profile declares no sample types and has no samples.');
   }
-  if (raw.length === 0) {
-    throw new ProfileError('pprof', 'The pprof file is empty.');
-  }
-  let profile: Profile;
-  try {
-    profile = Profile.decode(raw);
-  } catch (e) {
-    throw new ProfileError('pprof', `Not a valid pprof profile (protobuf decoding failed: ${(e as Error).message}).`);
-  }
-  if (profile.sampleType.length === 0) {
-    throw new ProfileError('pprof', 'Not a valid pprof profile: it declares no sample types.');
-  }
-  return profile;
-}
-
-/**
- * pprof -> tree, as Pyroscope builds it: one root ("total") holding every sample, a frame per
- * function on each stack, root first. pprof lists a sample's locations leaf first and a
- * location's lines innermost first (inlined functions come before the function they were
- * inlined into), so both lists are reversed. A location without symbols becomes its address.
- * Samples of value 0 are dropped.
- *
- * `sampleType` picks the value: by name (cpu, samples, alloc_space, inuse_objects, ...);
- * default: the profile's default_sample_type, else the last type (pprof's convention).
- */
-export function pprofToTree(bytes: Uint8Array, sampleType?: string): PprofTree {
-  const profile = decodePprofBytes(bytes);
-  const strings = profile.stringTable.strings;
-  const str = (i: number | bigint) => strings[num(i)] ?? '';
-  const types = profile.sampleType.map((t) => str(t.type));
   let index: number;
   if (sampleType) {
     index = types.indexOf(sampleType);
@@ -78,58 +50,184 @@ export function pprofToTree(bytes: Uint8Array, sampleType?: string): PprofTree {
       );
     }
   } else {
-    const def = num(profile.defaultSampleType);
-    index = def ? types.indexOf(str(def)) : -1;
+    index = p.defaultSampleType ? types.indexOf(p.defaultSampleType) : -1;
     if (index < 0) {
       index = types.length - 1;
     }
   }
-  const pprofUnit = str(profile.sampleType[index].unit);
-  const functions = new Map<number, string>();
-  for (const f of profile.function) {
-    functions.set(num(f.id), str(f.name) || str(f.systemName));
+  if (!(p.absTotals[index] > 0)) {
+    throw new ProfileError(
+      'pprof',
+      `no samples of type ${types[index]} in this profile (types with samples: ${withSamples()}).`
+    );
   }
+  return index;
+}
+
+const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * A frame's name as `go tool pprof -top` names it at its default (functions) granularity: the
+ * function name; a frame without one (unsymbolized) as its binary, "[libc.so.6]", or "<unknown>"
+ * when there is no mapping either.
+ */
+function frameNamer(p: PprofProfile) {
+  return (loc: PprofLocation, functionId: number): string => {
+    const name = functionId ? p.functions.get(functionId)?.name : '';
+    if (name) {
+      return name;
+    }
+    const file = p.mappings.get(loc.mappingId)?.file ?? '';
+    return file ? `[${base(file)}]` : '<unknown>';
+  };
+}
+
+/** pprof's simplifyFunc: drop the argument list of a C++ name, keeping reserved names with "(". */
+function simplifyFunc(f: string): string {
+  const name = f.startsWith('.') ? f.slice(1) : f;
+  const rx = /\(anonymous namespace\)|operator\(\)|\(/g;
+  for (let m = rx.exec(name); m; m = rx.exec(name)) {
+    if (m[0] === '(') {
+      return name.slice(0, m.index);
+    }
+  }
+  return name;
+}
+
+/** Per location, what drop_frames/keep_frames leaves of it (pprof's Prune; RE2 and JS agree on these simple patterns). */
+function pruneRules(p: PprofProfile): Map<number, { whole: boolean; keepLines: number }> | undefined {
+  if (!p.dropFrames) {
+    return undefined;
+  }
+  let drop: RegExp;
+  let keep: RegExp | undefined;
+  try {
+    drop = new RegExp(`^(?:${p.dropFrames})$`);
+    keep = p.keepFrames ? new RegExp(`^(?:${p.keepFrames})$`) : undefined;
+  } catch {
+    return undefined; // a pattern JS cannot compile: frames are kept (as Pyroscope keeps them)
+  }
+  const rules = new Map<number, { whole: boolean; keepLines: number }>();
+  for (const [id, loc] of p.locations) {
+    const lines = loc.functionIds;
+    let i = lines.length - 1;
+    for (; i >= 0; i--) {
+      const name = p.functions.get(lines[i])?.name;
+      if (name) {
+        const f = simplifyFunc(name);
+        if (drop.test(f) && !(keep && keep.test(f))) {
+          break;
+        }
+      }
+    }
+    if (i >= 0) {
+      // lines[0..i] are dropped: the matching frame and what it inlines
+      rules.set(id, { whole: i === lines.length - 1, keepLines: lines.length - 1 - i });
+    }
+  }
+  return rules;
+}
+
+/**
+ * pprof -> tree, as Pyroscope builds it: one root ("total") holding every sample, a frame per
+ * function on each stack, root first. pprof lists a sample's locations leaf first and a
+ * location's lines innermost first (inlined functions come before the function they were
+ * inlined into), so both lists are reversed. Frames without a function are named as pprof
+ * names them (see frameNamer); the profile's drop_frames are applied as pprof applies them.
+ * Samples of value 0 are dropped. Values are signed int64: a profile written by
+ * `go tool pprof -proto -diff_base` comes back as two trees (baseline, comparison); other
+ * negative values are refused (see below).
+ *
+ * `sampleType` picks the value: by name (cpu, samples, alloc_space, inuse_objects, ...);
+ * default: the profile's default_sample_type, else the last type (pprof's convention).
+ * Errors are ProfileErrors with one-line messages, in pprof's words where pprof has them.
+ */
+export function pprofToTree(bytes: Uint8Array, sampleType?: string): PprofTree {
+  return profileToTree(decodePprof(bytes), sampleType);
+}
+
+export function profileToTree(profile: PprofProfile, sampleType?: string): PprofTree {
+  const index = pickType(profile, sampleType);
+  const types = profile.sampleTypes.map((t) => t.type);
+  if (profile.hasNegative && !profile.hasDiffBase) {
+    throw new ProfileError(
+      'pprof',
+      'this profile has negative sample values but no sample labelled pprof::base, so it is no diff hotpath can split: ' +
+        'diff two profiles with --baseline, or write the diff with `go tool pprof -proto -diff_base=BASE NEW`.'
+    );
+  }
+  const pprofUnit = profile.sampleTypes[index].unit;
+  const name = frameNamer(profile);
   const interner = new Interner([ROOT_NAME]);
   // each location -> its frames root-most first (outer function first, inlined callees after)
-  const locations = new Map<number, Int32Array>();
-  for (const loc of profile.location) {
-    const frames: number[] = [];
-    if (loc.line.length === 0) {
-      frames.push(interner.id(`0x${num(loc.address).toString(16)}`));
-    } else {
-      for (let k = loc.line.length - 1; k >= 0; k--) {
-        const name = functions.get(num(loc.line[k].functionId)) || `0x${num(loc.address).toString(16)}`;
-        frames.push(interner.id(name));
-      }
+  const prune = pruneRules(profile);
+  const frames = new Map<number, Int32Array>();
+  for (const [id, loc] of profile.locations) {
+    const ids: number[] = [];
+    const lines = loc.functionIds;
+    // a location matched below its outermost line loses the matched lines everywhere (pprof
+    // trims loc.Line); a location matched at its outermost line is cut from samples instead
+    const rule = prune?.get(id);
+    const keep = rule && !rule.whole ? rule.keepLines : lines.length;
+    if (lines.length === 0) {
+      ids.push(interner.id(name(loc, 0)));
     }
-    locations.set(num(loc.id), Int32Array.from(frames));
+    for (let k = lines.length - 1; k >= lines.length - keep; k--) {
+      ids.push(interner.id(name(loc, lines[k])));
+    }
+    frames.set(id, Int32Array.from(ids));
   }
-  const builder = new TreeBuilder(interner, ROOT_NAME);
+  const sides = [new TreeBuilder(interner, ROOT_NAME), new TreeBuilder(interner, ROOT_NAME)];
   const stack: number[] = [];
-  for (const s of profile.sample) {
-    const value = num(s.value[index] ?? 0);
+  profile.forEachSample((s) => {
+    const value = s.values[index];
     if (!value) {
-      continue;
+      return;
+    }
+    const locs = s.locationIds;
+    // pprof's Prune: from the root down, past the first kept ("user") frame, cut at the first dropped one
+    let leaf = 0;
+    if (prune) {
+      let foundUser = false;
+      for (let k = locs.length - 1; k >= 0; k--) {
+        const rule = prune.get(locs[k]);
+        if (!rule) {
+          foundUser = true;
+          continue;
+        }
+        if (!foundUser) {
+          continue;
+        }
+        leaf = rule.whole ? k + 1 : k;
+        break;
+      }
     }
     stack.length = 0;
-    for (let k = s.locationId.length - 1; k >= 0; k--) {
-      const frames = locations.get(num(s.locationId[k]));
-      if (!frames) {
-        throw new ProfileError('pprof', `Not a valid pprof profile: a sample refers to location ${s.locationId[k]}, which is not defined.`);
-      }
-      for (let f = 0; f < frames.length; f++) {
-        stack.push(frames[f]);
+    for (let k = locs.length - 1; k >= leaf; k--) {
+      const f = frames.get(locs[k])!;
+      for (let j = 0; j < f.length; j++) {
+        stack.push(f[j]);
       }
     }
-    builder.addStack(stack, value);
-  }
-  const period = profile.periodType ? `${str(profile.periodType.type)}:${str(profile.periodType.unit)}` : ':';
-  const name = types.includes('cpu') || types.includes('samples') ? 'process_cpu' : types.some((t) => t.startsWith('alloc_') || t.startsWith('inuse_')) ? 'memory' : 'profile';
-  return {
-    tree: builder.build(grafanaUnit(pprofUnit), { diff: false }),
+    // a base sample of a -diff_base profile is stored negated; it is the baseline side
+    if (s.diffBase) {
+      sides[0].addStack(stack, -value);
+    } else {
+      sides[1].addStack(stack, value);
+    }
+  });
+  const unit = grafanaUnit(pprofUnit);
+  const period = profile.periodType ? `${profile.periodType.type}:${profile.periodType.unit}` : ':';
+  const kind = types.includes('cpu') || types.includes('samples') ? 'process_cpu' : types.some((t) => t.startsWith('alloc_') || t.startsWith('inuse_')) ? 'memory' : 'profile';
+  const result: PprofTree = {
+    tree: sides[1].build(unit, { diff: false }),
     sampleTypes: types,
     sampleType: types[index],
-    unit: grafanaUnit(pprofUnit),
-    profileTypeId: `${name}:${types[index]}:${pprofUnit}:${period}`,
+    unit,
+    profileTypeId: `${kind}:${types[index]}:${pprofUnit}:${period}`,
   };
+  if (profile.hasDiffBase) {
+    result.baseline = sides[0].build(unit, { diff: false });
+  }
+  return result;
 }
