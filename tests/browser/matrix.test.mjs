@@ -8,30 +8,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { CHROMIUM, requirePlugin } from './lib/env.mjs';
-import { fixturePath, pprofFrame, storySeries } from './lib/frames.mjs';
+import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
 import { CHROMIUM_ARGS } from './lib/harness.mjs';
 import { HOSTS, hostVersions, MATRIX_DIST, openMatrixHost } from './lib/hosts.mjs';
-import { dragWindow, showView, topChanges, waitForWindows } from './lib/overlay.mjs';
+import { canvasColours, dragWindow, showView, topChanges, waitForWindows } from './lib/overlay.mjs';
 
 const { TEST_IDS } = await import('./lib/test-ids.mjs');
 const { chromium } = requirePlugin('playwright-core');
 
-const MIN = 60_000;
-const T0 = Date.UTC(2026, 0, 15, 10, 0, 0);
-const at = (m) => T0 + m * MIN;
-const PROFILE_TARGET = {
-  refId: 'C',
-  datasource: { type: 'grafana-pyroscope-datasource', uid: '${profiles}' },
-  queryType: 'profile',
-  profileTypeId: 'process_cpu:cpu:nanoseconds:cpu:nanoseconds',
-  labelSelector: '{service_name="$job"}',
-  groupBy: [],
-};
-const TARGETS = [
-  { refId: 'A', datasource: { type: 'prometheus', uid: '${datasource}' }, expr: 'job:cpu_seconds_per_request:ratio_rate5m{job="$job"}' },
-  { refId: 'B', datasource: { type: 'prometheus', uid: '${datasource}' }, expr: 'ALERTS{job="$job"}' },
-  PROFILE_TARGET,
-];
 
 /** The AMD dependencies module.js asks its loader for (webpack's `define([...], ...)`). */
 const moduleDeps = () => {
@@ -93,15 +77,7 @@ for (const name of HOSTS) {
       frames.baselineC = (await pprofFrame(h.page, fixturePath('println-baseline.cpu.pb.gz'), { sampleType: 'cpu', refId: 'C' })).frame;
       await h.render({ series: [frames.incident], width: 1000, height: 640 });
       await byId(TEST_IDS.canvas).waitFor();
-      const colours = await h.page.evaluate((id) => {
-        const c = document.querySelector(`[data-testid="${id}"]`);
-        const d = c.getContext('2d').getImageData(0, 0, c.width, Math.min(c.height, 200)).data;
-        const seen = new Set();
-        for (let i = 0; i < d.length; i += 16) {
-          seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-        }
-        return seen.size;
-      }, TEST_IDS.canvas);
+      const colours = await canvasColours(h.page, TEST_IDS.canvas);
       assert.ok(colours > 5, `the canvas has a drawn graph (${colours} colours)`);
       assert.match(await byId(TEST_IDS.topTable).innerText(), /fmt\.Println/);
       await h.screenshot('1-render');
@@ -158,7 +134,7 @@ for (const name of HOSTS) {
       const list = await h.page.evaluate(() => window.hotpathHost.optionList());
       assert.deepEqual(
         list.map((o) => o.path),
-        ['profileRefId', 'seriesRefIds', 'anomalyRefId', 'baselineRefId', 'baselineMode', 'stripHeight', 'graphMode', 'colorScheme', 'maxNodes', 'showTable']
+        ['profileRefId', 'seriesRefIds', 'anomalyRefId', 'baselineRefId', 'requestsRefId', 'baselineMode', 'siblingLabel', 'stripHeight', 'graphMode', 'colorScheme', 'maxNodes', 'showTable']
       );
       assert.deepEqual(list.find((o) => o.path === 'baselineMode'), { path: 'baselineMode', name: 'Baseline window', category: ['Windows'], defaultValue: 'auto' });
       await h.page.evaluate(() => window.hotpathHost.renderOptionsEditor({}));
@@ -168,6 +144,8 @@ for (const name of HOSTS) {
       assert.equal(await h.page.evaluate(() => window.hotpathHost.editedOptions?.baselineMode), 'day');
       await h.page.getByTestId('host-option-stripHeight').locator('input').fill('120');
       assert.equal(await h.page.evaluate(() => window.hotpathHost.editedOptions?.stripHeight), 120);
+      await h.page.getByTestId('host-option-siblingLabel').locator('input').fill('pod');
+      assert.equal(await h.page.evaluate(() => window.hotpathHost.editedOptions?.siblingLabel), 'pod');
       await h.screenshot('5-options', editor);
     });
 

@@ -4,29 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 
-import { fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
+import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
 import { openHost } from './lib/harness.mjs';
 import { dragWindow, showView, shownWindows, topChanges, waitForWindows } from './lib/overlay.mjs';
 
 const { TEST_IDS } = await import('./lib/test-ids.mjs');
 
-const MIN = 60_000;
-const T0 = Date.UTC(2026, 0, 15, 10, 0, 0);
-const at = (m) => T0 + m * MIN;
 const RANGE = { from: at(0), to: at(60) };
-const PROFILE_TARGET = {
-  refId: 'C',
-  datasource: { type: 'grafana-pyroscope-datasource', uid: '${profiles}' },
-  queryType: 'profile',
-  profileTypeId: 'process_cpu:cpu:nanoseconds:cpu:nanoseconds',
-  labelSelector: '{service_name="$job"}',
-  groupBy: [],
-};
-const TARGETS = [
-  { refId: 'A', datasource: { type: 'prometheus', uid: '${datasource}' }, expr: 'job:cpu_seconds_per_request:ratio_rate5m{job="$job"}' },
-  { refId: 'B', datasource: { type: 'prometheus', uid: '${datasource}' }, expr: 'ALERTS{job="$job"}' },
-  PROFILE_TARGET,
-];
 // the dashboard's options (after the migration from its placeholder names)
 const OPTIONS = { profileRefId: 'C', seriesRefIds: ['A'], anomalyRefId: 'B' };
 

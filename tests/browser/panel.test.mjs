@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { fixturePath, pprofFrame } from './lib/frames.mjs';
 import { openHost } from './lib/harness.mjs';
+import { canvasColours as canvasColoursOf } from './lib/overlay.mjs';
 
 const { TEST_IDS } = await import('./lib/test-ids.mjs');
 
@@ -25,18 +26,7 @@ after(async () => {
 
 const byId = (id) => h.page.getByTestId(id);
 
-/** Distinct colours in the canvas: a drawn graph has many, a blank one one. */
-async function canvasColours() {
-  return h.page.evaluate((id) => {
-    const c = document.querySelector(`[data-testid="${id}"]`);
-    const d = c.getContext('2d').getImageData(0, 0, c.width, Math.min(c.height, 200)).data;
-    const seen = new Set();
-    for (let i = 0; i < d.length; i += 16) {
-      seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    }
-    return seen.size;
-  }, TEST_IDS.canvas);
-}
+const canvasColours = () => canvasColoursOf(h.page, TEST_IDS.canvas);
 
 describe('profile', () => {
   it('renders the println incident from a real capture', async () => {

@@ -11,15 +11,12 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
+import { at, fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
 import { openHost } from './lib/harness.mjs';
 import { showView, topChanges, waitForWindows } from './lib/overlay.mjs';
 
 const { TEST_IDS } = await import('./lib/test-ids.mjs');
 
-const MIN = 60_000;
-const T0 = Date.UTC(2026, 0, 15, 10, 0, 0);
-const at = (m) => T0 + m * MIN;
 const RANGE = { from: at(0), to: at(60) };
 const TARGETS = [
   { refId: 'A', datasource: { type: 'prometheus', uid: 'prom' }, expr: 'job:cpu_seconds_per_request:ratio_rate5m{job="$job"}' },

@@ -37,6 +37,10 @@ const editors: Array<{ id: string; editor: React.ComponentType<EditorProps> }> =
     ),
   },
   {
+    id: 'text',
+    editor: ({ value, onChange }) => <Input value={String(value ?? '')} onChange={(e) => onChange((e.target as HTMLInputElement).value)} />,
+  },
+  {
     id: 'strings',
     editor: ({ value, onChange }) => (
       <Input value={((value as string[]) ?? []).join(',')} onChange={(e) => onChange((e.target as HTMLInputElement).value.split(',').filter(Boolean))} />

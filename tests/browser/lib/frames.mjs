@@ -8,6 +8,27 @@ import { FIXTURES_DIR } from './env.mjs';
 
 export const fixturePath = (name) => join(FIXTURES_DIR, name);
 
+/** The overlay tests' clock: minute m after 2026-01-15 10:00 UTC. */
+export const MIN = 60_000;
+export const T0 = Date.UTC(2026, 0, 15, 10, 0, 0);
+export const at = (m) => T0 + m * MIN;
+
+/** The service dashboard's profile query (refId C), as Grafana's Pyroscope datasource takes it. */
+export const PROFILE_TARGET = {
+  refId: 'C',
+  datasource: { type: 'grafana-pyroscope-datasource', uid: '${profiles}' },
+  queryType: 'profile',
+  profileTypeId: 'process_cpu:cpu:nanoseconds:cpu:nanoseconds',
+  labelSelector: '{service_name="$job"}',
+  groupBy: [],
+};
+/** The overlay panel's targets on the service dashboard: CPU per request (A), ALERTS (B), profiles (C). */
+export const OVERLAY_TARGETS = [
+  { refId: 'A', datasource: { type: 'prometheus', uid: '${datasource}' }, expr: 'job:cpu_seconds_per_request:ratio_rate5m{job="$job"}' },
+  { refId: 'B', datasource: { type: 'prometheus', uid: '${datasource}' }, expr: 'ALERTS{job="$job"}' },
+  PROFILE_TARGET,
+];
+
 /** Decodes a pprof file in the page; resolves to { frame, sampleTypes, sampleType, unit } or { error }. */
 export function pprofFrame(page, file, { sampleType, refId = 'A' } = {}) {
   const b64 = readFileSync(file).toString('base64');

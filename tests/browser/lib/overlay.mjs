@@ -100,3 +100,16 @@ export async function shownWindows(page) {
     return { selection: read(ids.selection), baseline: read(ids.baseline) };
   }, { selection: TEST_IDS.selection, baseline: TEST_IDS.baseline });
 }
+
+/** Distinct colours in the top 200 px of a canvas: a drawn graph has many, a blank one one. */
+export async function canvasColours(page, testId) {
+  return page.evaluate((id) => {
+    const c = document.querySelector(`[data-testid="${id}"]`);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, Math.min(c.height, 200)).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 16) {
+      seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    }
+    return seen.size;
+  }, testId);
+}
