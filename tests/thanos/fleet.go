@@ -12,10 +12,10 @@ import (
 )
 
 // Two clusters, each with the incidents realrules uses: a service that
-// regressed (twice its CPU, live), an api spending 10x the CPU per request of
-// the cache it calls, a throttled container, and a healthy service. Only
-// eu1's api also calls a db: the service-graph edge that must not leak into
-// us1 (us1 has no db).
+// regressed (twice its CPU, since regressedFor before the start), an api
+// spending 10x the CPU per request of the cache it calls, a throttled
+// container, and a healthy service. Only eu1's api also calls a db: the
+// service-graph edge that must not leak into us1 (us1 has no db).
 //
 // Live counters grow at constant rates, exactly on a line (each sample is
 // stamped with the time its value was computed at): two Prometheus servers
@@ -39,25 +39,50 @@ const (
 // scale), hour by hour back from the start: the spread the baseline fits its
 // marginal cost on; liveTraffic is the live req/s.
 //
-// Why these values: the two sides cannot start evaluating at the same
-// instant, so one holds a few more live records than the other in the
+// Why these values: the two sides do not hold the same live records in the
 // windows that read recorded series back (the baseline's day-long
-// quantiles, the cost model's 30m averages). They give the same answer only
-// where a few more samples of the live value change nothing, and where no
-// live value sits on a threshold that float rounding could tip either way:
-// the median (10) and the upper half's lower quartile (10) lie inside a long
-// run of 10s, the live rate (12) is clear of both, and the last hour of
-// history is already at the live rate.
-var historyTraffic = []float64{12, 10, 20, 20, 2, 2, 10, 10}
+// quantiles and mean, the cost model's 30m and 3h averages). They never
+// evaluate at the same instant, and the ruler records from its first
+// evaluation on, while the reference Prometheus drops its own records
+// until the raw history backfilled rawAhead past the start ends (they are
+// older than its newest block: "out of bounds"), so the ruler holds some 40
+// more live records of each 2s group (about 20 of the 4s baseline group).
+// The sides give the same answer only where more or fewer samples of the
+// live value change nothing, and where no live value sits on a threshold
+// that float rounding could tip either way:
+//   - quantiles: the median (10) and the upper half's lower quartile (10)
+//     lie inside a long run of 10s, and the live rate (12) is clear of both;
+//   - means (job:requests:baseline_mean, the day's avg_over_time of the
+//     req/s): the history's mean is the live rate, 12 (an average of 12s
+//     and 12 is 12, however many);
+//   - the 3h least-squares fit (job:cpu_seconds_per_request:long_slope):
+//     every point of its window lies on the service's one cost line, live
+//     ones too, so the slope is that line's, however many live points (see
+//     regressedFor for the service whose cost changed);
+//   - the last hour of history is already at the live rate (the 30m fit
+//     sees no swing, as live).
+var historyTraffic = []float64{12, 10, 30, 20, 2, 2, 10, 10}
+
+// regressedFor: the regressed service's CPU doubled this long before the
+// start (and stays doubled live). Longer than loadFitLongWindow (3h), so
+// every 3h fit sees the regressed cost line only: a regression that began
+// inside the window would tilt the fit towards the live points, by how many
+// the side holds (the 3h slope read 0.025 on one side and 0.015 on the
+// other, and the ruler alone fired CPUNotTrackingLoad). Short enough that
+// the day's baseline still predicts the old cost, so CPUPerRequestRegression
+// fires: the lower quartile of its upper half's CPU is hours 6 and 7's (10
+// req/s at the old cost, the lowest third of that half, live included).
+const regressedFor = 4 * time.Hour
 
 const liveTraffic = 12
 
 type service struct {
 	job   string
 	scale float64 // of historyTraffic and liveTraffic
-	// CPU cores and allocated bytes/s at req/s; live tells the scraped
-	// counters from the recorded history.
-	cost func(req float64, live bool) (cpu, alloc float64)
+	// CPU cores and allocated bytes/s at req/s; regressed tells the
+	// samples since the regressed service's onset (regressedFor before the
+	// start, and live) from the older history.
+	cost func(req float64, regressed bool) (cpu, alloc float64)
 }
 
 // rates are a service's req/s, CPU and allocations: live, or in the
@@ -67,7 +92,7 @@ func (s service) rates(live bool, ago time.Duration) (req, cpu, alloc float64) {
 	if !live {
 		req = historyTraffic[int(ago.Hours())%len(historyTraffic)] * s.scale
 	}
-	cpu, alloc = s.cost(req, live)
+	cpu, alloc = s.cost(req, live || ago < regressedFor)
 	return req, cpu, alloc
 }
 
@@ -83,9 +108,9 @@ func perRequest(cpu float64) func(float64, bool) (float64, float64) {
 func fleet(cluster string) []service {
 	s := []service{
 		{"healthy", 1, modelled},
-		{"regressed", 1, func(req float64, live bool) (float64, float64) {
-			cpu, alloc := modelled(req, live)
-			if live { // every request and the idle work cost twice the CPU
+		{"regressed", 1, func(req float64, regressed bool) (float64, float64) {
+			cpu, alloc := modelled(req, regressed)
+			if regressed { // every request and the idle work cost twice the CPU
 				cpu *= 2
 			}
 			return cpu, alloc
