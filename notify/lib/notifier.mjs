@@ -12,7 +12,7 @@ import { alertTitle, buildMessage, topChanges } from './message.mjs';
 import { labelSelector, PROFILE_TYPES, selectMergeProfile, SourceError } from './pyroscope.mjs';
 import { Queue } from './queue.mjs';
 import { renderDiff, RenderError } from './render.mjs';
-import { alertWindows, MINUTE } from './windows.mjs';
+import { alertWindows, MINUTE, siblingWindows } from './windows.mjs';
 
 /** Which profile an alert is about (undefined: no code path to show). */
 export function profileKind(alertname) {
@@ -113,22 +113,27 @@ export class Notifier {
   /** The diff (or the reason there is none) for a firing alert. */
   async diffFor(alert, key) {
     const kind = profileKind(alert.labels?.alertname);
-    const windows = alertWindows({ startsAt: Date.parse(alert.startsAt) }, { ...this.cfg, now: this.now() });
+    const labels = profileLabels(alert.labels ?? {}, this.cfg.profileLabels);
+    // The outlier instance against its siblings (the panel's `siblings` baseline), when the
+    // profiles carry the instance; every other alert against the service's own past.
+    const siblings = alert.labels?.alertname === 'CPUPerRequestOutlier' && Boolean(labels.instance);
+    const windows = (siblings ? siblingWindows : alertWindows)({ startsAt: Date.parse(alert.startsAt) }, { ...this.cfg, now: this.now() });
     if (!kind) {
       return { windows: undefined, reason: 'no profile for this alert: throttling comes from the CPU quota, not from a code path' };
     }
-    const labels = profileLabels(alert.labels ?? {}, this.cfg.profileLabels);
     if (!labels.service_name) {
       return { windows, reason: 'the alert has no job label to select its profiles by' };
     }
+    const { instance, ...service } = labels;
+    const selectors = { incident: labelSelector(labels), baseline: siblings ? labelSelector(service, { instance }) : labelSelector(labels) };
     const type = PROFILE_TYPES[kind];
-    const q = (w) =>
-      selectMergeProfile(this.cfg.profilesUrl, { profileTypeID: type.id, labelSelector: labelSelector(labels), start: w.from, end: w.to }, { timeoutMs: this.cfg.fetchTimeoutMs });
+    const q = (w, selector) =>
+      selectMergeProfile(this.cfg.profilesUrl, { profileTypeID: type.id, labelSelector: selector, start: w.from, end: w.to }, { timeoutMs: this.cfg.fetchTimeoutMs });
     try {
-      const [inc, base] = await Promise.all([q(windows.incident), q(windows.baseline)]);
+      const [inc, base] = await Promise.all([q(windows.incident, selectors.incident), q(windows.baseline, selectors.baseline)]);
       for (const [p, name, w] of [[inc, 'incident', windows.incident], [base, 'baseline', windows.baseline]]) {
         if (p.samples === 0 || p.total === 0n) {
-          throw new SourceError(`no ${kind} samples for ${labelSelector(labels)} in the ${name} window (${new Date(w.from).toISOString()} to ${new Date(w.to).toISOString()})`);
+          throw new SourceError(`no ${kind} samples for ${selectors[name]} in the ${name} window (${new Date(w.from).toISOString()} to ${new Date(w.to).toISOString()})`);
         }
       }
       const dir = join(this.cfg.imagesDir, key);

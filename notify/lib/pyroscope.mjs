@@ -56,10 +56,8 @@ export function quote(v) {
 }
 
 /** {service_name="api", namespace="shop"}: the selector of a set of labels, in a stable order. */
-export function labelSelector(labels) {
-  return `{${Object.entries(labels)
-    .map(([k, v]) => `${k}=${quote(v)}`)
-    .join(', ')}}`;
+export function labelSelector(labels, notEqual = {}) {
+  return `{${[...Object.entries(labels).map(([k, v]) => `${k}=${quote(v)}`), ...Object.entries(notEqual).map(([k, v]) => `${k}!=${quote(v)}`)].join(', ')}}`;
 }
 
 /**

@@ -10,10 +10,11 @@
 // - the baseline is what the panel's "auto" mode picks (baselineFor): the same length, ending
 //   where the anomaly started, or where the incident window starts when the anomaly starts inside it.
 //
-// Hook for issue 14's `siblings` baseline (CPUPerRequestOutlier: the instance against its sibling
-// instances over the same window): when windows.ts gains that mode, compare() in alerts.mjs picks
-// it for that alert and the baseline becomes { window: incident, selector: instance!="<it>" }.
-// Until then an outlier is compared with its own past, as the panel's auto mode does.
+// CPUPerRequestOutlier names one instance: like the panel's `siblings` baseline, which that alert's
+// dashboard link opens, its message compares the instance with every other instance of the
+// service over the same window (siblingWindows; the notifier selects instance!="<it>" for the
+// baseline). The diff compares each side's shares, so a sibling set with three times the traffic
+// compares fairly.
 import { panelWindows as pw } from './panel-windows.mjs';
 
 export const MINUTE = 60_000;
@@ -36,6 +37,12 @@ export function alertWindows(alert, { now, pendingMs, minWindowMs, maxWindowMs }
   }
   const b = pw.baselineFor(incident, 'auto', [anomaly]);
   return { incident, baseline: b.window, anomaly, reason: b.reason };
+}
+
+/** The same windows for the `siblings` baseline: the incident window is also the baseline's. */
+export function siblingWindows(alert, opts) {
+  const w = alertWindows(alert, opts);
+  return { ...w, baseline: w.incident, reason: 'the other instances of the service over the same window' };
 }
 
 export const formatDuration = pw.formatDuration;

@@ -127,6 +127,26 @@ describe('hotpath-notify', () => {
     }
   });
 
+  it('compares an outlier instance with its siblings over the same window (the panel\'s siblings baseline)', async () => {
+    // the stand-in answers the instance with the incident capture and its siblings with the baseline's
+    const src = await startPyroscope((r) => (r.selector.includes('instance!=') ? 'baseline' : 'incident'));
+    const n = await startNotifier({ profilesUrl: src.url, slackUrl: sink.url });
+    try {
+      await post(n.url, webhook([alert({ alertname: 'CPUPerRequestOutlier', fingerprint: 'o1', labels: { instance: 'i1' } })]));
+      const [m] = await delivered(n);
+      assert.equal(m.reason, undefined, m.reason);
+      const q = src.seen.filter((x) => x.path === SELECT_MERGE_PROFILE);
+      assert.deepEqual(q.map((x) => x.selector).sort(), ['{service_name="api", instance!="i1"}', '{service_name="api", instance="i1"}']);
+      assert.deepEqual([q[0].start, q[0].end], [q[1].start, q[1].end], 'the same window on both sides');
+      assert.deepEqual([m.windows.baseline.from, m.windows.baseline.to], [m.windows.incident.from, m.windows.incident.to]);
+      assert.equal(m.changes[0].function, 'google.golang.org/protobuf/internal/encoding/text.appendString');
+      assert.match(m.payload.blocks[1].text.text + m.payload.text + JSON.stringify(m.payload), /the other instances of the service over the same window/);
+    } finally {
+      await n.close();
+      await src.close();
+    }
+  });
+
   for (const [name, cfg, a, reason] of [
     ['the profile source is down', { profilesUrl: 'down' }, alert(), /^profile source http:\/\/127\.0\.0\.1:\d+ unreachable: ECONNREFUSED$/],
     ['the window has no samples', {}, alert({ fingerprint: 'e1' }), /^no cpu samples for \{service_name="api"\} in the (incident|baseline) window \(/],

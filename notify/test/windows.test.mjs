@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { alertWindows, MINUTE } from '../lib/windows.mjs';
+import { alertWindows, MINUTE, siblingWindows } from '../lib/windows.mjs';
 
 const T = Date.parse('2026-01-01T12:00:00Z');
 const opts = (o = {}) => ({ now: T, pendingMs: 15 * MINUTE, minWindowMs: 5 * MINUTE, maxWindowMs: 60 * MINUTE, ...o });
@@ -46,5 +46,15 @@ describe('alertWindows', () => {
     const w = alertWindows({ startsAt: T - 40 * MINUTE, endsAt: T - 20 * MINUTE }, opts());
     assert.deepEqual(rel(w.incident), [-55, -20]);
     assert.deepEqual(rel(w.baseline), [-90, -55]);
+  });
+});
+
+describe('siblingWindows', () => {
+  it('the outlier alert\'s baseline is its own incident window (for the other instances)', () => {
+    const own = alertWindows({ startsAt: T - 1 * MINUTE }, opts());
+    const w = siblingWindows({ startsAt: T - 1 * MINUTE }, opts());
+    assert.deepEqual(w.incident, own.incident);
+    assert.deepEqual(w.baseline, own.incident);
+    assert.equal(w.reason, 'the other instances of the service over the same window');
   });
 });
