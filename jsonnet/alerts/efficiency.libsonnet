@@ -29,7 +29,7 @@ local series = import '../lib/series.libsonnet';
           alert('CPUPerRequestRegression', {
             // Stories 000 and 004: the same traffic suddenly costs more CPU.
             // The value is CPU / what the service's own cost model predicts at
-            // the current req/s (lib/cost-model.libsonnet), so the nightly low,
+            // the current req/s (lib/baseline-model.libsonnet), so the nightly low,
             // where fixed costs are spread over fewer requests, is no regression.
             expr: withTraffic('%s\n/ on (%s)\n(%s > 0)\n>= %s' % [series.cpu, key, series.cpuBaselinePredicted, p.num(cfg.cpuRegressionFactor)]),
             annotations: {
@@ -69,7 +69,7 @@ local series = import '../lib/series.libsonnet';
           alert('CPUNotTrackingLoad', {
             // Story 001: epoll_wait with a 0 timeout, a busy loop that keeps CPU
             // high whatever the traffic. The value is the fixed part's share of
-            // the CPU (rules/cost-model.libsonnet explains both fits). Once a
+            // the CPU (rules/load-fit.libsonnet explains both fits). Once a
             // service has the slow path (the median of the day's long-window
             // fits), it alone decides: the recent fit sees a swing now and
             // then, and letting it fire in between would be the flapping the

@@ -6,7 +6,7 @@ local series = import '../lib/series.libsonnet';
   prometheusRules+:: {
     local cfg = $._config,
     local p = (import '../lib/promql.libsonnet')(cfg),
-    local cm = (import '../lib/cost-model.libsonnet')(cfg),
+    local cm = (import '../lib/baseline-model.libsonnet')(cfg),
 
     // CPU seconds per second per instance, from the process's own counter or
     // from cAdvisor. cAdvisor knows pods, not services: each container's CPU is
@@ -50,7 +50,7 @@ local series = import '../lib/series.libsonnet';
                  },
                  {
                    record: series.instanceCpu,
-                   expr: std.rstripChars(instanceCpu, '\n'),
+                   expr: instanceCpu,
                  },
                  {
                    record: series.cpu,
@@ -64,7 +64,7 @@ local series = import '../lib/series.libsonnet';
                    record: series.cpuPerRequest,
                    expr: p.ratio(series.cpu, series.requests, p.service),
                  },
-                 // The products behind the recent fit of CPU on req/s (cost-model.libsonnet),
+                 // The products behind the recent fit of CPU on req/s (load-fit.libsonnet),
                  // recorded here with c and r of the same evaluation: its averages then
                  // all read samples at the same timestamps, whichever group reads them.
                  {
