@@ -11,8 +11,8 @@ local series = import '../lib/series.libsonnet';
       local cfg = $._config;
       local q = $.hotpathQueries.overview;
       local d = dashboard(cfg);
-      local prom(expr, legend) = p.prom(d.promDs, expr, legend);
-      local column(expr) = p.prom(d.promDs, expr, instant=true, format='table');
+      local prom = d.prom;
+      local column = d.column;
       local svc = std.join('/', ['{{%s}}' % l for l in d.scopeLabels + [cfg.serviceLabel]]);
 
       d.dashboard(
