@@ -41,6 +41,12 @@ function(cfg) {
   // The same for dashboards where several services can be picked.
   services:: root.scope + ', %s=~"$%s"' % [cfg.serviceLabel, cfg.serviceLabel],
 
+  // A knob as panel text, so that a description says what the pack really does:
+  // num(0.1) is '0.1', times(1.5) is '1.5×', percent(0.25) is '25%'.
+  num(x):: promql(cfg).num(x),
+  times(x):: '%s×' % root.num(x),
+  percent(x):: '%d%%' % std.round(x * 100),
+
   // Query targets on the Prometheus variable: a series over time, or a table column (instant).
   prom(expr, legend=''):: panel.prom(root.promDs, expr, legend),
   column(expr):: panel.prom(root.promDs, expr, instant=true, format='table'),
