@@ -10,7 +10,7 @@ local series = import '../lib/series.libsonnet';
     local t = (import '../lib/alert-text.libsonnet')(cfg),
     local key = p.list(p.service),
     local ikey = p.list(p.instance),
-    local withTraffic(expr) = p.withTraffic(expr, series.requests),
+    local withTraffic(expr) = '%s\nand on (%s)\n%s >= %s' % [expr, key, series.requests, p.num(cfg.minRequestRate)],
     local alert(name, o) = {
       alert: name,
       'for': cfg.alertFor[name],
