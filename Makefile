@@ -33,7 +33,7 @@ tools-thanos: tools ## build the pinned Thanos (tools/thanos, with its release t
 
 .PHONY: generate
 generate: tools ## render rules/ and dashboards/ from jsonnet/
-	@tests/generated/render.sh jsonnet/generate.jsonnet .cache/generated
+	@tools/render-mixin.sh jsonnet/generate.jsonnet .cache/generated
 	@mkdir -p .cache/generated/rules .cache/generated/dashboards
 	@rm -rf rules dashboards && cp -r .cache/generated/rules .cache/generated/dashboards .
 	@echo "generated: $$(ls rules dashboards | grep -c '\.')" files in rules/ and dashboards/
@@ -86,7 +86,7 @@ plugin/node_modules/.ci-stamp: plugin/package-lock.json plugin/package.json
 
 .PHONY: plugin
 plugin: plugin/node_modules/.ci-stamp ## build the panel plugin into plugin/dist and package hotpath-overlay-panel-<version>.zip
-	@cd plugin && npm run --silent build -- --no-stats && node ../tests/browser/package-plugin.mjs
+	@cd plugin && npm run --silent build -- --no-stats && node scripts/package-plugin.mjs
 
 .PHONY: test-plugin
 test-plugin: plugin/node_modules/.ci-stamp ## plugin typecheck (tsc), lint (eslint) and unit/property/component tests (jest)

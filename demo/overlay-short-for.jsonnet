@@ -2,7 +2,7 @@
 // unchanged). It shortens every alert's `for:` so that the test sees each
 // incident's alert within minutes instead of 15-20; every expression, window,
 // threshold, label and annotation stays as shipped. demo-test renders it with
-// tests/generated/render.sh into .cache/demo-test/overlay-short-for/ and
+// tools/render-mixin.sh into .cache/demo-test/overlay-short-for/ and
 // refuses to run when its rules differ from rules/ in anything but `for:`.
 local mixin = import 'mixin.libsonnet';
 

@@ -34,7 +34,7 @@ type Options struct {
 	// NoCgroups runs without cgroups even where they are writable.
 	NoCgroups bool
 	// Sandbox is an optional extra process started once Prometheus is live:
-	// the panel sandbox (tests/browser/sandbox.mjs), the built plugin on the
+	// the panel sandbox (demo/sandbox/sandbox.mjs), the built plugin on the
 	// world's live data. Its argv may use {prometheus}, {profiles} and
 	// {addr}; it is printed as the sandbox URL. Empty: no sandbox.
 	Sandbox []string

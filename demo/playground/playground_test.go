@@ -106,7 +106,7 @@ func TestDemoOverlayChangesOnlyFor(t *testing.T) {
 		t.Skip("jsonnet not built: make tools")
 	}
 	out := t.TempDir()
-	cmd := exec.Command(filepath.Join(root, "tests", "generated", "render.sh"), filepath.Join(root, "demo", "overlay-short-for.jsonnet"), out)
+	cmd := exec.Command(filepath.Join(root, "tools", "render-mixin.sh"), filepath.Join(root, "demo", "overlay-short-for.jsonnet"), out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("render: %v\n%s", err, b)
 	}

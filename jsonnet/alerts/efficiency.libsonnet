@@ -29,9 +29,9 @@ local series = import '../lib/series.libsonnet';
           alert('CPUPerRequestRegression', {
             // Stories 000 and 004: the same traffic suddenly costs more CPU.
             // The value is CPU / what the service's own cost model predicts at
-            // the current req/s (lib/cost-model.libsonnet), so the nightly low,
+            // the current req/s (lib/baseline-model.libsonnet), so the nightly low,
             // where fixed costs are spread over fewer requests, is no regression.
-            expr: withTraffic('%s\n/ on (%s)\n(%s > 0)\n>= %s' % [series.cpu, key, series.cpuBaselinePredicted, p.num(cfg.cpuRegressionFactor)]),
+            expr: withTraffic('%s\n>= %s' % [p.ratio(series.cpu, series.cpuBaselinePredicted, p.service), p.num(cfg.cpuRegressionFactor)]),
             annotations: {
               summary: 'A service uses more CPU than its own cost model predicts at its current traffic.',
               description: '%s uses %s the CPU its own cost model (fixed + marginal CPU per request, fitted on the last %s) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.' % [t.service, t.ratio, cfg.baselineWindow],
@@ -40,7 +40,7 @@ local series = import '../lib/series.libsonnet';
           alert('AllocationsPerRequestRegression', {
             // Story 003: a compression writer allocated per response. The same
             // cost model as CPU: allocations have fixed costs too.
-            expr: withTraffic('%s\n/ on (%s)\n(%s > 0)\n>= %s' % [series.alloc, key, series.allocBaselinePredicted, p.num(cfg.allocRegressionFactor)]),
+            expr: withTraffic('%s\n>= %s' % [p.ratio(series.alloc, series.allocBaselinePredicted, p.service), p.num(cfg.allocRegressionFactor)]),
             annotations: {
               summary: 'A service allocates more memory per request than its own history predicts.',
               description: '%s allocates %s the bytes per second its own cost model (fitted on the last %s) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.' % [t.service, t.ratio, cfg.baselineWindow],
@@ -69,7 +69,7 @@ local series = import '../lib/series.libsonnet';
           alert('CPUNotTrackingLoad', {
             // Story 001: epoll_wait with a 0 timeout, a busy loop that keeps CPU
             // high whatever the traffic. The value is the fixed part's share of
-            // the CPU (rules/cost-model.libsonnet explains both fits). Once a
+            // the CPU (rules/load-fit.libsonnet explains both fits). Once a
             // service has the slow path (the median of the day's long-window
             // fits), it alone decides: the recent fit sees a swing now and
             // then, and letting it fire in between would be the flapping the

@@ -11,8 +11,8 @@ local series = import '../lib/series.libsonnet';
       local cfg = $._config;
       local q = $.hotpathQueries.overview;
       local d = dashboard(cfg);
-      local prom(expr, legend) = p.prom(d.promDs, expr, legend);
-      local column(expr) = p.prom(d.promDs, expr, instant=true, format='table');
+      local prom = d.prom;
+      local column = d.column;
       local svc = std.join('/', ['{{%s}}' % l for l in d.scopeLabels + [cfg.serviceLabel]]);
 
       d.dashboard(
@@ -23,7 +23,7 @@ local series = import '../lib/series.libsonnet';
           p.row('Fleet'),
           p.table(
             'Services by CPU',
-            'One row per service, most CPU first. "vs baseline" is CPU against what its own cost model predicts at its current traffic (1× as usual, 1.5× is a regression); "fixed share" is the part of CPU that does not scale with requests; "throttled" sums its containers\' CFS-throttled seconds per second; "vs upstream" is its highest CPU-per-request ratio to an upstream. Click a service name for its dashboard.',
+            'One row per service, most CPU first. "vs baseline" is CPU against what its own cost model predicts at its current traffic (1× as usual, %s is a regression); "fixed share" is the part of CPU that does not scale with requests; "throttled" sums its containers\' CFS-throttled seconds per second; "vs upstream" is its highest CPU-per-request ratio to an upstream. Click a service name for its dashboard.' % d.times(cfg.cpuRegressionFactor),
             [
               column(q.requests),
               column(q.cpu),
@@ -59,7 +59,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'CPU vs baseline: top %d' % cfg.dashboardTopN,
             'suffix:×',
-            'The services furthest above what their cost model predicts at their traffic, over time. A line that steps up and stays is a regression (CPUPerRequestRegression fires at 1.5× for 15m); a brief spike is a deploy or a restart.',
+            'The services furthest above what their cost model predicts at their traffic, over time. A line that steps up and stays is a regression (CPUPerRequestRegression fires at %s for %s); a brief spike is a deploy or a restart.' % [d.times(cfg.cpuRegressionFactor), cfg.alertFor.CPUPerRequestRegression],
             [prom(q.topVsBaseline, svc)],
             w=8,
           ),
@@ -73,7 +73,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'CPU per request vs upstream: top %d' % cfg.dashboardTopN,
             'suffix:×',
-            "The highest ratios of a service's CPU per request to an upstream's. A service far above the peers it streams from spends its CPU on its own work (story 000).",
+            "The highest ratios of a service's CPU per request to an upstream's. A service far above the peers it streams from spends its CPU on its own work.",
             [prom(q.topToUpstream, svc + ' vs {{upstream}}')],
             w=8,
           ),

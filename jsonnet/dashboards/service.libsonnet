@@ -12,7 +12,7 @@ local series = import '../lib/series.libsonnet';
       local cfg = $._config;
       local q = $.hotpathQueries.service;
       local d = dashboard(cfg);
-      local prom(expr, legend) = p.prom(d.promDs, expr, legend);
+      local prom = d.prom;
       local svc = '{{%s}}' % cfg.serviceLabel;
       local container = '{{%s}}/{{%s}}' % [cfg.podLabel, cfg.containerLabel];
       local selector = cfg.profileLabelSelector % cfg;
@@ -26,7 +26,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'Request rate and CPU',
             'reqps',
-            'Requests per second (left axis) and CPU cores used (right axis) on one time axis. If CPU rises with requests, it is load: scale out. If CPU rises while requests stay flat (or CPU stays high and flat while requests swing: a busy loop, story 001), it is efficiency: read on.',
+            'Requests per second (left axis) and CPU cores used (right axis) on one time axis. If CPU rises with requests, it is load: scale out. If CPU rises while requests stay flat (or CPU stays high and flat while requests swing: a busy loop), it is efficiency: read on.',
             [prom(q.requests, 'requests/s'), prom(q.cpu, 'CPU cores')],
             w=6,
           ) {
@@ -35,7 +35,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'CPU per request vs its baseline band',
             's',
-            'CPU seconds spent per request, against the band from what its own cost model (fixed + marginal per request, fitted on a day of history) predicts at the current traffic (dashed) up to where CPUPerRequestRegression starts. Above the band: every request got more expensive (a regression, story 000). A rise at night inside the band is the fixed cost spread over fewer requests, not a regression.',
+            'CPU seconds spent per request, against the band from what its own cost model (fixed + marginal per request, fitted on the last %s) predicts at the current traffic (dashed) up to where CPUPerRequestRegression starts (%s the prediction). Above the band: every request got more expensive (a regression). A rise at night inside the band is the fixed cost spread over fewer requests, not a regression.' % [cfg.baselineWindow, d.times(cfg.cpuRegressionFactor)],
             [
               prom(q.cpuPerRequest, 'CPU per request'),
               prom(q.cpuPerRequestPredicted, 'baseline'),
@@ -64,7 +64,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'Does CPU track load?',
             'percentunit',
-            'From a fit of CPU on requests over the last 30 minutes: the share of CPU that does not follow requests (fixed share), and how much requests swung (coefficient of variation); and the fixed share from the median of a day of 3h fits, which CPUNotTrackingLoad uses once a service has it (traffic that swings only over hours). A high fixed share while requests swing is CPUNotTrackingLoad: CPU stuck high whatever the load, a busy loop or polling (story 001: epoll_wait with timeout 0).',
+            'From a fit of CPU on requests over the last %s: the share of CPU that does not follow requests (fixed share), and how much requests swung (coefficient of variation); and the fixed share from the median of the last %s of %s fits, which CPUNotTrackingLoad uses once a service has it (traffic that swings only over hours). A high fixed share (CPUNotTrackingLoad fires from %s) while requests swing: CPU stuck high whatever the load, a busy loop or polling (e.g. epoll_wait with timeout 0).' % [cfg.loadFitWindow, cfg.baselineWindow, cfg.loadFitLongWindow, d.percent(cfg.notTrackingLoadFixedShare)],
             [prom(q.recentFixedShare, 'fixed share of CPU'), prom(q.requestsVariation, 'requests variation'), prom(q.longFixedShare, 'fixed share (day of 3h fits)')],
             w=6,
             min=0,
@@ -80,7 +80,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'Instances vs the sibling median',
             'suffix:×',
-            "Each instance's CPU per request divided by the median of its siblings. 1× is typical; CPUPerRequestOutlier fires when one instance stays at 1.5× or more (with at least 3 siblings).",
+            "Each instance's CPU per request divided by the median of its siblings. 1× is typical; CPUPerRequestOutlier fires when one instance stays at %s or more for %s (with at least %d instances serving traffic, itself included)." % [d.times(cfg.outlierFactor), cfg.alertFor.CPUPerRequestOutlier, cfg.outlierMinInstances],
             [prom(q.instanceToSiblings, '{{%s}}' % cfg.instanceLabel)],
           ),
 
@@ -88,7 +88,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'CPU per request relative to each upstream',
             'suffix:×',
-            "This service's CPU per request divided by each upstream's (from the service graph). A ratio that jumps while the upstream stays flat: the cost is in this service (story 000: the API at 10× the cache it streams from, for the same requests).",
+            "This service's CPU per request divided by each upstream's (from the service graph). A ratio that jumps while the upstream stays flat: the cost is in this service (e.g. an API at 10× the CPU per request of the cache it streams from).",
             [prom(q.toUpstream, 'vs {{upstream}}'), prom(q.toUpstreamBaseline, 'vs {{upstream}}: usual')],
           ) {
             fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } })] },
@@ -104,19 +104,19 @@ local series = import '../lib/series.libsonnet';
           p.heatmap(
             'Throttled seconds by container',
             's',
-            "One row per container of this service, colour = seconds per second it was throttled by its CFS CPU limit. Throttling raises latency while CPU usage looks low (story 002). No rows: no container has a CPU limit (cAdvisor's CFS series exist only with one), not \"no throttling\".",
+            "One row per container of this service, colour = seconds per second it was throttled by its CFS CPU limit. Throttling raises latency while CPU usage looks low. No rows: no container has a CPU limit (cAdvisor's CFS series exist only with one), not \"no throttling\".",
             [prom(q.throttledSeconds, container)],
           ),
           p.heatmap(
             'Throttled periods by container',
             'percentunit',
-            'Share of CFS periods in which each container hit its limit. A high share with few throttled seconds: short bursts; CPUThrottlingSustained needs both at least 25% of periods and 0.1 s/s.',
+            'Share of CFS periods in which each container hit its limit. A high share with few throttled seconds: short bursts; CPUThrottlingSustained needs both at least %s of periods and %s s/s.' % [d.percent(cfg.throttledPeriodsThreshold), d.num(cfg.throttledSecondsThreshold)],
             [prom(q.throttledPeriods, container)],
           ),
           p.timeseries(
             'CPU usage vs limit',
             'short',
-            'CPU cores used by each container (solid) against its limit (dashed). Throttling while usage is well below the limit is CFS quota exhaustion within 100 ms periods: bursts of many threads. Raise the limit or lower parallelism.',
+            'CPU cores used by each container (solid) against its limit (dashed). Throttling while usage is well below the limit is CFS quota exhaustion within %s periods: bursts of many threads. Raise the limit or lower parallelism.' % cfg.cfsPeriod,
             [prom(q.containerUsage, container + ' used'), prom(q.containerLimit, container + ' limit')],
           ) {
             fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } })] },
@@ -134,7 +134,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'Bytes allocated per request vs baseline',
             'bytes',
-            'Heap bytes allocated per request against its own baseline. A step up after a deploy is story 003 (a compression writer allocated per response); AllocationsPerRequestRegression fires at 2× the baseline.',
+            'Heap bytes allocated per request against its own baseline. A step up after a deploy is new work allocated on every request (e.g. a compression writer per response); AllocationsPerRequestRegression fires at %s the baseline.' % d.times(cfg.allocRegressionFactor),
             [prom(q.allocPerRequest, 'allocated per request'), prom(q.allocPerRequestBaseline, 'baseline')],
           ),
           p.timeseries(
@@ -194,13 +194,13 @@ local series = import '../lib/series.libsonnet';
           p.flamegraph(
             'CPU flame graph',
             'ns',
-            "Where CPU time went over the dashboard time range (Grafana's built-in flame graph, no plugin needed). Wide frames are hot; narrow the time range to the incident to focus it (story 000: fmt.Println -> protobuf text marshalling).",
+            "Where CPU time went over the dashboard time range (Grafana's built-in flame graph, no plugin needed). Wide frames are hot; narrow the time range to the incident to focus it (e.g. fmt.Println -> protobuf text marshalling).",
             [p.profile(d.profilesDs, cfg.profileTypeId, selector)],
           ),
           p.flamegraph(
             'Allocation flame graph',
             'bytes',
-            'Where bytes were allocated over the time range. Pair it with the allocation row: a wide frame here under an allocation regression is the culprit (story 003: flate.NewWriter per response).',
+            'Where bytes were allocated over the time range. Pair it with the allocation row: a wide frame here under an allocation regression is the culprit (e.g. flate.NewWriter per response).',
             [p.profile(d.profilesDs, cfg.allocProfileTypeId, selector)],
           ),
         ],

@@ -11,8 +11,8 @@ local series = import '../lib/series.libsonnet';
       local cfg = $._config;
       local q = $.hotpathQueries.throttling;
       local d = dashboard(cfg);
-      local prom(expr, legend) = p.prom(d.promDs, expr, legend);
-      local column(expr) = p.prom(d.promDs, expr, instant=true, format='table');
+      local prom = d.prom;
+      local column = d.column;
       local ns = '{{%s}}' % cfg.namespaceLabel;
       local container = '%s/{{%s}}/{{%s}}' % [ns, cfg.podLabel, cfg.containerLabel];
       local top = cfg.dashboardTopN;
@@ -26,7 +26,7 @@ local series = import '../lib/series.libsonnet';
           p.heatmap(
             'Throttled seconds per workload: top %d' % top,
             's',
-            "One row per workload (its pods' name without the ReplicaSet hash or StatefulSet ordinal), colour = seconds per second its most throttled pod was held back by its CPU limit. A row that lights up 1-3 s/s is the CFS story: latency up while CPU usage looks low.",
+            "One row per workload (its pods' name without the ReplicaSet hash or StatefulSet ordinal), colour = seconds per second its most throttled pod was held back by its CPU limit. A row that lights up 1-3 s/s is CFS throttling at work: latency up while CPU usage looks low.",
             [prom(q.workloadSeconds, '%s/{{workload}}/{{%s}}' % [ns, cfg.containerLabel])],
           ),
           p.heatmap(
@@ -52,7 +52,7 @@ local series = import '../lib/series.libsonnet';
           p.row('How close to the limit?'),
           p.table(
             'Top %d throttled containers' % top,
-            'The most throttled containers now: throttled seconds per second, the share of throttled periods, CPU used and the limit in cores. Throttled while "used" is far below "limit" means the quota runs out within 100 ms periods (bursty, many threads): raise the limit or cap parallelism (GOMAXPROCS).',
+            'The most throttled containers now: throttled seconds per second, the share of throttled periods, CPU used and the limit in cores. Throttled while "used" is far below "limit" means the quota runs out within %s periods (bursty, many threads): raise the limit or cap parallelism (GOMAXPROCS).' % cfg.cfsPeriod,
             [column(q.topSeconds), column(q.topPeriods), column(q.topUsage), column(q.topLimit)],
             {
               A: { name: 'throttled', unit: 's' },

@@ -16,8 +16,8 @@ local durations = import 'durations.libsonnet';
     local cfg = $._config,
     local text = (import 'alert-text.libsonnet')(cfg),
     // the cluster falls back to the external label: alert-text.libsonnet's value()
-    local vars(labels) = std.join('&', ['var-%s={{ %s }}' % [l, text.value(l)] for l in labels if l != '']),
-    local scope = [cfg.clusterLabel, cfg.namespaceLabel],
+    local vars(labels) = std.join('&', ['var-%s={{ %s }}' % [l, text.value(l)] for l in labels]),
+    local scope = (import 'promql.libsonnet')(cfg).scope,
     // unix ms of the evaluation, offset by `offset` seconds
     local evalMs(offset) =
       local expr = if offset == 0 then 'time() * 1000' else '(time() %s %d) * 1000' % [if offset < 0 then '-' else '+', std.abs(offset)];

@@ -3,6 +3,8 @@
 // dashboard envelope. All label and variable names come from the config, so an
 // overlay that renames a label renames it here too.
 local layout = import 'layout.libsonnet';
+local panel = import 'panel.libsonnet';
+local promql = import 'promql.libsonnet';
 
 // The hotpath alerts (names fixed in DESIGN.md). Dashboards show them as
 // annotations and count them; tests/dashboards checks this list against
@@ -30,11 +32,24 @@ function(cfg) {
   // `cluster=~"$cluster", namespace=~"$namespace"`. A scope label set to ''
   // in the config drops out. The scope matchers are regexes so that "All"
   // (allValue .*) also matches series that do not carry the label.
-  scopeLabels:: [l for l in [cfg.clusterLabel, cfg.namespaceLabel] if l != ''],
-  scope:: std.join(', ', ['%s=~"$%s"' % [l, l] for l in root.scopeLabels]),
+  local matcher(l) = '%s=~"$%s"' % [l, l],
+  scopeLabels:: promql(cfg).scope,
+  scope:: std.join(', ', [matcher(l) for l in root.scopeLabels]),
+  // Only the cluster: an upstream may live in another namespace.
+  clusterScope:: if cfg.clusterLabel == '' then '' else matcher(cfg.clusterLabel),
   service:: root.scope + ', %s="$%s"' % [cfg.serviceLabel, cfg.serviceLabel],
   // The same for dashboards where several services can be picked.
   services:: root.scope + ', %s=~"$%s"' % [cfg.serviceLabel, cfg.serviceLabel],
+
+  // A knob as panel text, so that a description says what the pack really does:
+  // num(0.1) is '0.1', times(1.5) is '1.5×', percent(0.25) is '25%'.
+  num(x):: promql(cfg).num(x),
+  times(x):: '%s×' % root.num(x),
+  percent(x):: '%d%%' % std.round(x * 100),
+
+  // Query targets on the Prometheus variable: a series over time, or a table column (instant).
+  prom(expr, legend=''):: panel.prom(root.promDs, expr, legend),
+  column(expr):: panel.prom(root.promDs, expr, instant=true, format='table'),
 
   local datasourceVar(name, label, type) = {
     name: name,
@@ -82,7 +97,7 @@ function(cfg) {
     if cfg.clusterLabel == '' then []
     else [labelVar(cfg.clusterLabel, 'cluster', scopeSeries, '', true)]
   ) + [
-    labelVar(cfg.namespaceLabel, 'namespace', scopeSeries, if cfg.clusterLabel == '' then '' else '%s=~"$%s"' % [cfg.clusterLabel, cfg.clusterLabel], true),
+    labelVar(cfg.namespaceLabel, 'namespace', scopeSeries, root.clusterScope, true),
     labelVar(cfg.serviceLabel, 'service', series, root.scope, multiService),
   ],
 

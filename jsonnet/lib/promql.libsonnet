@@ -19,6 +19,8 @@ function(cfg) {
   container:: p.pod + [cfg.containerLabel],
 
   list(labels):: std.join(', ', labels),
+  // Matchers joined, empty ones (a knob set to '') dropped: a="1", b="2".
+  matchers(ms):: p.list(nonEmpty(ms)),
 
   // A knob's number as PromQL text: 0.8, not 0.80000000000000004.
   num(x):: '%.15g' % x,
@@ -27,8 +29,8 @@ function(cfg) {
 
   // metric{m1, m2}: the non-empty matchers joined; bare metric when none.
   selector(metric, matchers=[])::
-    local ms = nonEmpty(matchers);
-    if ms == [] then metric else '%s{%s}' % [metric, std.join(', ', ms)],
+    local ms = p.matchers(matchers);
+    if ms == '' then metric else '%s{%s}' % [metric, ms],
 
   // cAdvisor's per-container series: the pod-level cgroup (container="") and
   // the pause container (container="POD", dockershim and cri-dockerd) dropped.

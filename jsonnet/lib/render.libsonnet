@@ -6,16 +6,17 @@ local header = '# Generated from jsonnet/ by `make generate`. DO NOT EDIT.\n';
 
 local yaml(obj) = header + std.manifestYamlDoc(obj, indent_array_in_object=true, quote_keys=false) + '\n';
 
-// std.manifestYamlDoc writes a string as a `|` block only when it ends with a
-// newline; any other multi-line expr would become one quoted line full of \n.
+// Every expr leaves here in one shape, whatever built it: a one-line expr
+// without a trailing newline, a multi-line one ending in exactly one (block
+// literals end in a newline, '%s' joins do not). std.manifestYamlDoc writes a
+// string as a `|` block only when it ends with a newline; any other multi-line
+// expr would become one quoted line full of \n.
+local readableExpr(expr) =
+  local e = std.rstripChars(expr, '\n');
+  if std.member(e, '\n') then e + '\n' else e;
 local readableExprs(groups) = {
   groups: [
-    g {
-      rules: [
-        r + (if std.member(r.expr, '\n') && !std.endsWith(r.expr, '\n') then { expr: r.expr + '\n' } else {})
-        for r in g.rules
-      ],
-    }
+    g { rules: [r { expr: readableExpr(r.expr) } for r in g.rules] }
     for g in groups.groups
   ],
 };

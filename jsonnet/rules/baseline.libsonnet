@@ -1,14 +1,14 @@
 // The self baseline: each service's cost model for CPU and for allocations,
 // refitted every baselineInterval on baselineWindow of history (the method is
-// described in lib/cost-model.libsonnet), and the upstream ratio's median. The
-// predictions at the current traffic are in cost-model.libsonnet's fast group.
+// described in lib/baseline-model.libsonnet), and the upstream ratio's median. The
+// predictions at the current traffic are the model's fast rules, in requests-cpu.libsonnet.
 local series = import '../lib/series.libsonnet';
 
 {
   prometheusRules+:: {
     local cfg = $._config,
     local p = (import '../lib/promql.libsonnet')(cfg),
-    local cm = (import '../lib/cost-model.libsonnet')(cfg),
+    local cm = (import '../lib/baseline-model.libsonnet')(cfg),
 
     groups+: [
       {

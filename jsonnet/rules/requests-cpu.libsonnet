@@ -6,7 +6,7 @@ local series = import '../lib/series.libsonnet';
   prometheusRules+:: {
     local cfg = $._config,
     local p = (import '../lib/promql.libsonnet')(cfg),
-    local cm = (import '../lib/cost-model.libsonnet')(cfg),
+    local cm = (import '../lib/baseline-model.libsonnet')(cfg),
 
     // CPU seconds per second per instance, from the process's own counter or
     // from cAdvisor. cAdvisor knows pods, not services: each container's CPU is
@@ -50,7 +50,7 @@ local series = import '../lib/series.libsonnet';
                  },
                  {
                    record: series.instanceCpu,
-                   expr: std.rstripChars(instanceCpu, '\n'),
+                   expr: instanceCpu,
                  },
                  {
                    record: series.cpu,

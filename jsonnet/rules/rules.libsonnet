@@ -3,14 +3,5 @@
 (import 'requests-cpu.libsonnet')
 + (import 'throttling.libsonnet')
 + (import 'baseline.libsonnet')
-+ (import 'cost-model.libsonnet')
++ (import 'load-fit.libsonnet')
 + (import 'upstream.libsonnet')
-+ {
-  // Block-literal expressions end in a newline; drop it so every expr renders alike.
-  prometheusRules+:: {
-    groups: [
-      g { rules: [r { expr: std.rstripChars(r.expr, '\n') } for r in g.rules] }
-      for g in super.groups
-    ],
-  },
-}

@@ -1,8 +1,7 @@
 import { PanelPlugin } from '@grafana/data';
 
 import { OverlayPanel } from './components/overlay/OverlayPanel';
-import { HotpathOptions } from './constants';
-import { buildOptions } from './options';
+import { buildOptions, HotpathOptions } from './options';
 import { migrateOptions } from './overlay/migrate';
 
 export const plugin = new PanelPlugin<HotpathOptions>(OverlayPanel).setPanelOptions(buildOptions).setMigrationHandler(migrateOptions);

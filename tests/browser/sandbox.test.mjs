@@ -1,5 +1,5 @@
 // The panel sandbox without the whole playground: a fake Prometheus + profile-store serving
-// the real pprof captures (lib/fake-demo.mjs), the sandbox server (sandbox.mjs) in front of
+// the real pprof captures (lib/fake-demo.mjs), the sandbox server (demo/sandbox/sandbox.mjs) in front of
 // it, and demo-check (the demo-test's browser check) run against it as a command.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { BROWSER_DIR, CACHE_DIR } from './lib/env.mjs';
+import { BROWSER_DIR, CACHE_DIR, ROOT } from './lib/env.mjs';
 import { startFakeDemo } from './lib/fake-demo.mjs';
 
 const MIN = 60_000;
@@ -17,6 +17,7 @@ const now = Date.now();
 // pending 3 minutes later
 const T = { profilesFrom: now - 50 * MIN, incidentFrom: now - 20 * MIN, alertFrom: now - 17 * MIN };
 const OUT = join(CACHE_DIR, 'screenshots', 'sandbox');
+const SANDBOX = join(ROOT, 'demo', 'sandbox', 'sandbox.mjs');
 
 let fake;
 let sandbox;
@@ -44,7 +45,7 @@ const check = (extra) => run([join(BROWSER_DIR, 'demo-check.mjs'), '--sandbox', 
 before(async () => {
   fake = await startFakeDemo(T);
   // the sandbox as the playground starts it: a command with its flags, printing its URL
-  sandbox = spawn(process.execPath, [join(BROWSER_DIR, 'sandbox.mjs'), '--prometheus', fake.url, '--profiles', fake.url, '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  sandbox = spawn(process.execPath, [SANDBOX, '--prometheus', fake.url, '--profiles', fake.url, '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   sandbox.stderr.on('data', (d) => (err += d));
   sandboxURL = await new Promise((resolve, reject) => {
@@ -105,7 +106,7 @@ describe('the sandbox server', () => {
   });
 
   it('refuses bad flags with a usage line', async () => {
-    const r = await run([join(BROWSER_DIR, 'sandbox.mjs'), '--prometheus', 'not a url', '--profiles', fake.url]);
+    const r = await run([SANDBOX, '--prometheus', 'not a url', '--profiles', fake.url]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--prometheus not a url is not a URL/);
   });

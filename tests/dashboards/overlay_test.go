@@ -25,7 +25,7 @@ func render(t *testing.T, entry string) (plain, imported map[string]dashboard) {
 	t.Helper()
 	root := harness.RepoRoot()
 	out := t.TempDir()
-	cmd := exec.Command(filepath.Join(root, "tests", "generated", "render.sh"), filepath.Join(root, "tests", "dashboards", "testdata", entry), out)
+	cmd := exec.Command(filepath.Join(root, "tools", "render-mixin.sh"), filepath.Join(root, "tests", "dashboards", "testdata", entry), out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("render %s: %v\n%s", entry, err, b)
 	}

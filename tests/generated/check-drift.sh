@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tests/generated/render.sh jsonnet/generate.jsonnet "$tmp"
+tools/render-mixin.sh jsonnet/generate.jsonnet "$tmp"
 status=0
 for dir in rules dashboards; do
   mkdir -p "$tmp/$dir"

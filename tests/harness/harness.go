@@ -54,12 +54,12 @@ func must(t testing.TB, err error, what string, args ...any) {
 }
 
 // Render renders a jsonnet entry point (an overlay of the mixin, see
-// tests/generated/render.sh) into a fresh directory and returns it; the rule
+// tools/render-mixin.sh) into a fresh directory and returns it; the rule
 // files are then under <dir>/rules/.
 func Render(t testing.TB, entry string) string {
 	t.Helper()
 	out := t.TempDir()
-	cmd := exec.Command(filepath.Join(RepoRoot(), "tests", "generated", "render.sh"), entry, out)
+	cmd := exec.Command(filepath.Join(RepoRoot(), "tools", "render-mixin.sh"), entry, out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("render %s: %v\n%s", entry, err, b)
 	}

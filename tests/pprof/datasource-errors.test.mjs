@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { writeBadInputs } from '../browser/lib/bad-profiles.mjs';
-import { createSandbox, overlayPanel } from '../browser/lib/sandbox-server.mjs';
+import { createSandbox, overlayPanel } from '../../demo/sandbox/server.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hotpath-ds-errors-'));
 // the inputs a profile store can answer with (a directory and a 1 GiB file are the CLI's own)

@@ -24,7 +24,7 @@ if [ $drift -ne 0 ]; then
 fi
 
 for overlay in tests/rules/overlays/*.jsonnet; do
-  tests/generated/render.sh "$overlay" ".cache/rules-test/$(basename "$overlay" .jsonnet)"
+  tools/render-mixin.sh "$overlay" ".cache/rules-test/$(basename "$overlay" .jsonnet)"
 done
 
 cd tests/rules

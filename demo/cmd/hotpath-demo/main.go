@@ -35,7 +35,7 @@ const overlayEntry = "demo/overlay-short-for.jsonnet"
 // need plugin/dist (make plugin); the check also needs Chromium
 // (tools/install-chromium.sh). The Makefile targets provide them.
 const (
-	defaultSandbox      = "node tests/browser/sandbox.mjs --prometheus {prometheus} --profiles {profiles} --listen {addr}"
+	defaultSandbox      = "node demo/sandbox/sandbox.mjs --prometheus {prometheus} --profiles {profiles} --listen {addr}"
 	defaultBrowserCheck = "node tests/browser/demo-check.mjs --out {out}"
 )
 
@@ -335,11 +335,11 @@ func test(root string, args []string) int {
 	return code
 }
 
-// renderOverlay renders the demo overlay with tests/generated/render.sh and
+// renderOverlay renders the demo overlay with tools/render-mixin.sh and
 // proves that its rules differ from rules/ only in `for:`.
 func renderOverlay(ctx context.Context, root, dir string) ([]string, error) {
 	fmt.Printf("==> demo overlay: %s rendered into %s\n", overlayEntry, dir)
-	cmd := exec.CommandContext(ctx, filepath.Join(root, "tests", "generated", "render.sh"), filepath.Join(root, overlayEntry), dir)
+	cmd := exec.CommandContext(ctx, filepath.Join(root, "tools", "render-mixin.sh"), filepath.Join(root, overlayEntry), dir)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("render %s: %v\n%s", overlayEntry, err, out)

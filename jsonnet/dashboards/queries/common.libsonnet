@@ -12,22 +12,20 @@ function(cfg) {
   series:: series,
   scopeLabels:: d.scopeLabels,
   scope:: d.scope,
-  // Only the cluster: an upstream may live in another namespace.
-  clusterScope:: if cfg.clusterLabel == '' then '' else '%s=~"$%s"' % [cfg.clusterLabel, cfg.clusterLabel],
+  clusterScope:: d.clusterScope,
   service:: d.service,
   services:: d.services,
 
-  // Where CPUPerRequestRegression starts, as a multiple of the prediction:
-  // the rule pack's knob once its config has one, DESIGN.md's default until then.
-  regressionFactor:: std.get(cfg, 'cpuRegressionFactor', 1.5),
-
   // Joins selector pieces, skipping empty ones: sel(['a="1"', '', 'b="2"']).
-  sel(pieces):: std.join(', ', [p for p in pieces if p != '']),
+  sel(pieces):: p.matchers(pieces),
+
+  // The top dashboardTopN series of expr.
+  topN(expr):: 'topk(%d, %s)' % [cfg.dashboardTopN, expr],
 
   // The labels that identify a container (cAdvisor) and a pod.
-  podKey:: std.join(', ', d.scopeLabels + [cfg.podLabel]),
-  containerKey:: std.join(', ', d.scopeLabels + [cfg.podLabel, cfg.containerLabel]),
-  serviceKey:: std.join(', ', d.scopeLabels + [cfg.serviceLabel]),
+  podKey:: p.list(p.pod),
+  containerKey:: p.list(p.container),
+  serviceKey:: p.list(p.service),
 
   // The pods of the picked service(s), from the requests counter's labels
   // (as the rule pack's cAdvisor mode joins them): one series per (pod,

@@ -6,14 +6,14 @@ function(cfg) {
   local c = common(cfg),
   local s = c.series,
   local by(series) = '%s{%s}' % [series, c.services],
-  local topN(expr) = 'topk(%d, %s)' % [cfg.dashboardTopN, expr],
+  local topN = c.topN,
 
   // The fleet table, one instant query per column.
   requests: by(s.requests),
   cpu: by(s.cpu),
   cpuPerRequest: by(s.cpuPerRequest),
   // CPU against what the service's cost model predicts at its current load:
-  // 1 is as usual, 1.5 is where CPUPerRequestRegression starts.
+  // 1 is as usual, cpuRegressionFactor is where CPUPerRequestRegression starts.
   vsBaseline: '%s / %s' % [by(s.cpu), by(s.cpuBaselinePredicted)],
   fixedShare: '%s / %s' % [by(s.cpuBaselineFixed), by(s.cpu)],
   throttled: c.perService('%s{%s}' % [s.throttledSeconds, c.scope]),

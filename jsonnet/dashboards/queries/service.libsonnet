@@ -15,11 +15,11 @@ function(cfg) {
   // The band: from what the cost model predicts at the current traffic up to
   // where CPUPerRequestRegression starts.
   cpuPerRequestPredicted: by(s.cpuPerRequestBaselinePredicted),
-  cpuPerRequestRegression: '%s * %s' % [by(s.cpuPerRequestBaselinePredicted), c.regressionFactor],
+  cpuPerRequestRegression: '%s * %s' % [by(s.cpuPerRequestBaselinePredicted), cfg.cpuRegressionFactor],
   cpuFixed: by(s.cpuBaselineFixed),
   // The marginal cost (CPU seconds per request) times the current load.
   cpuMarginal: '%s * %s' % [by(s.cpuPerRequestBaselineMarginal), by(s.requests)],
-  // The last 30 minutes' fit behind CPUNotTrackingLoad: the share of CPU that
+  // The last loadFitWindow's fit behind CPUNotTrackingLoad: the share of CPU that
   // does not follow requests (the value the alert compares), and how much
   // requests swung.
   recentFixedShare: by(s.cpuRecentFixedShare),

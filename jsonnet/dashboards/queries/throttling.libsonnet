@@ -5,7 +5,7 @@ local common = import 'common.libsonnet';
 function(cfg) {
   local c = common(cfg),
   local s = c.series,
-  local topN(expr) = 'topk(%d, %s)' % [cfg.dashboardTopN, expr],
+  local topN = c.topN,
   local seconds = '%s{%s}' % [s.throttledSeconds, c.scope],
   local periods = '%s{%s}' % [s.throttledPeriodsRatio, c.scope],
 

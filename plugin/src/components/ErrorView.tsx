@@ -4,6 +4,19 @@ import { useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../constants';
 
+/** The title above a profile that cannot be drawn, by the kind of SelectError (data/select.ts). */
+export const PROFILE_ERROR_TITLES: Record<string, string> = {
+  'no-data': 'No profile',
+  'missing-field': 'Not a profile frame',
+  'wrong-type': 'Not a profile frame',
+  'invalid-value': 'Invalid profile',
+  order: 'Invalid profile',
+  length: 'Invalid profile',
+  empty: 'Empty profile',
+  mismatch: 'Cannot compare these profiles',
+  pprof: 'Invalid pprof',
+};
+
 interface Props {
   title: string;
   message: string;

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
 import { fromAscii } from '../data/ascii';
-import { diffTrees } from '../data/ops';
+import { diffTrees } from '../data/mergeDiff';
 import { printlnAfter, printlnBefore } from '../data/testdata/trees';
 
 import { FlameGraphExplorer } from './FlameGraphExplorer';

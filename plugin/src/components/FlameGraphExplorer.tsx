@@ -3,8 +3,10 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
 import { useCallback, useMemo, useState } from 'react';
 
-import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../constants';
-import { searchTree, topTable } from '../data/ops';
+import { TEST_IDS } from '../constants';
+import { DEFAULT_OPTIONS, HotpathOptions } from '../options';
+import { searchTree } from '../data/search';
+import { topTable } from '../data/topTable';
 import { changesByUnit, checkCount, perRequestTree, ValueUnit } from '../data/perRequest';
 import { isDiff, nodeName, pathOf, Tree } from '../data/tree';
 import { diffPalette, DiffScheme } from '../render/colors';

@@ -4,7 +4,7 @@ import { useStyles2 } from '@grafana/ui';
 import { useCallback, useMemo, useState } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { DiffBasis } from '../data/ops';
+import { DiffBasis } from '../data/mergeDiff';
 import { ValueUnit } from '../data/perRequest';
 import { sandwich } from '../data/sandwich';
 import { Tree } from '../data/tree';

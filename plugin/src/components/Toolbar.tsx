@@ -4,7 +4,7 @@ import { Button, Input, useStyles2 } from '@grafana/ui';
 import { memo } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { SearchResult } from '../data/ops';
+import { SearchResult } from '../data/search';
 import { ValueUnit } from '../data/perRequest';
 import { GraphMode } from '../render/layout';
 

@@ -3,7 +3,7 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../constants';
-import { changeOf, shareOf } from '../data/ops';
+import { changeOf, shareOf } from '../data/mergeDiff';
 import { ValueUnit } from '../data/perRequest';
 import { isDiff, nodeName, Tree } from '../data/tree';
 

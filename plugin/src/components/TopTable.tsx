@@ -4,7 +4,7 @@ import { useStyles2 } from '@grafana/ui';
 import { memo } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { FunctionRow } from '../data/ops';
+import { FunctionRow } from '../data/topTable';
 
 import { formatPercent, formatValue } from './format';
 

@@ -1,6 +1,6 @@
 import { FieldType, LoadingState, PanelData, PanelProps, getDefaultTimeRange, DataFrame, EventBusSrv } from '@grafana/data';
 
-import { DEFAULT_OPTIONS, HotpathOptions } from '../constants';
+import { DEFAULT_OPTIONS, HotpathOptions } from '../options';
 
 /** PanelProps for component tests (and the same shape the browser host page builds). */
 export function panelProps(series: DataFrame[], options: Partial<HotpathOptions> = {}, size = { width: 900, height: 600 }): PanelProps<HotpathOptions> {

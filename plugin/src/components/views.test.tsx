@@ -1,7 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
-import { diffTrees, topTable } from '../data/ops';
+import { diffTrees } from '../data/mergeDiff';
+import { topTable } from '../data/topTable';
 import { changesByUnit, checkCount } from '../data/perRequest';
 import { printlnAfter, printlnBefore, recursive } from '../data/testdata/trees';
 

@@ -5,7 +5,7 @@ import { fromAscii, toAscii } from './ascii';
 import { flamebearerToFrame, levelsToTree, treeToFlamebearer, unitFromProfileType } from './flamebearer';
 import { readProfileFrame } from './frame';
 import { generateTree } from './generate';
-import { topTable } from './ops';
+import { topTable } from './topTable';
 
 // A flamebearer as the querier's JSON API returns it: int64s as strings, offsets relative to
 // the previous bar's end on the same level.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import { fromAscii } from './ascii';
-import { diffTrees } from './ops';
+import { diffTrees } from './mergeDiff';
 import {
   changesByUnit,
   checkCount,

@@ -8,7 +8,8 @@
  * A diff tree keeps its raw values (baseline in total/self, comparison in totalRight/selfRight);
  * a view in per-request units scales each side by 1 / its window's requests (perRequestTree).
  */
-import { diffTrees, topTable } from './ops';
+import { diffTrees } from './mergeDiff';
+import { topTable } from './topTable';
 import { isDiff, Tree } from './tree';
 
 /** The unit every view shows values in: per request, absolute (the profile's unit), or share of each side's total. */

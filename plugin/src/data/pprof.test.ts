@@ -4,7 +4,9 @@ import { join } from 'path';
 import { Function as PFunction, Label, Line, Location, Mapping, Profile, Sample, StringTable, ValueType } from 'pprof-format';
 
 import { toAscii } from './ascii';
-import { biggestChanges, diffTrees, searchTree, topTable } from './ops';
+import { diffTrees } from './mergeDiff';
+import { searchTree } from './search';
+import { biggestChanges, topTable } from './topTable';
 import { pprofToTree } from './pprof';
 import { decodePprof, MAX_PPROF_BYTES } from './pprof-decode';
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 
 import { fromAscii, toAscii } from './ascii';
-import { diffTrees, topTable } from './ops';
+import { diffTrees } from './mergeDiff';
+import { topTable } from './topTable';
 import { sandwich } from './sandwich';
 import { printlnAfter, printlnBefore, recursive } from './testdata/trees';
 import { TreeBuilder } from './tree';

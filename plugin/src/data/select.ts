@@ -1,7 +1,8 @@
 import type { DataFrame } from '@grafana/data';
 
 import { isProfileFrame, ProfileError, readOrThrow } from './frame';
-import { diffTrees, limitNodes } from './ops';
+import { limitNodes } from './collapse';
+import { diffTrees } from './mergeDiff';
 import { isDiff, Tree } from './tree';
 
 export interface SelectOptions {

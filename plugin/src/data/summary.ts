@@ -1,4 +1,5 @@
-import { biggestChanges, diffTrees, topTable } from './ops';
+import { diffTrees } from './mergeDiff';
+import { biggestChanges, topTable } from './topTable';
 import { Tree } from './tree';
 
 /** The shape `npm run snapshot` writes to summary.json. Percentages are 0..100. */

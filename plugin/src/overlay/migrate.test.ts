@@ -1,6 +1,6 @@
 import { PanelPlugin } from '@grafana/data';
 
-import { DEFAULT_OPTIONS } from '../constants';
+import { DEFAULT_OPTIONS } from '../options';
 import { plugin } from '../module';
 
 import { migrateOptions } from './migrate';

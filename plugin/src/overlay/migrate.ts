@@ -10,7 +10,7 @@
  */
 import type { PanelModel } from '@grafana/data';
 
-import { HotpathOptions } from '../constants';
+import { HotpathOptions } from '../options';
 import { BASELINE_MODES, BaselineMode } from './windows';
 
 type Legacy = Partial<HotpathOptions> & {

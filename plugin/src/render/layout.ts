@@ -1,4 +1,4 @@
-import { DiffBasis, weightOf } from '../data/ops';
+import { DiffBasis, weightOf } from '../data/mergeDiff';
 import { Tree } from '../data/tree';
 
 /**

@@ -27,13 +27,13 @@ export function hostBundleOptions({ entry, out, nodeModules, alias, development 
   };
 }
 
-export async function buildHost(entry = 'host') {
+/** Bundles a page into .cache/browser/<entry>.js: tests/browser/host/<entry>.tsx, or `src` (the demo's sandbox page). */
+export async function buildHost(entry = 'host', src = join(BROWSER_DIR, 'host', `${entry}.tsx`)) {
   if (!existsSync(join(DIST_DIR, 'module.js'))) {
     throw new Error('plugin/dist/module.js is missing: run `make plugin` (or `npm run build` in plugin/) first');
   }
   mkdirSync(CACHE_DIR, { recursive: true });
   const out = join(CACHE_DIR, `${entry}.js`);
-  const src = join(BROWSER_DIR, 'host', `${entry}.tsx`);
   // the host bundle is reused while its sources and the lockfile are older; the bench bundle
   // also compiles plugin/src/data (the generator), so it is always rebuilt (esbuild: ~2 s)
   const sources = [src, ...['host.tsx', 'amd-loader.ts', 'options-editor.tsx'].map((f) => join(BROWSER_DIR, 'host', f)), join(PLUGIN_DIR, 'package-lock.json')];

@@ -2,7 +2,7 @@ package main
 
 import "math"
 
-// recentFit replays the recent least-squares fit of rules/cost-model.libsonnet
+// recentFit replays the recent least-squares fit of rules/load-fit.libsonnet
 // on per-minute CPU and request rates (rate5m already applied), so a test can
 // say what share CPUNotTrackingLoad prints. Windows are left-open, as in
 // Prometheus: [30m] at t holds the samples t-29 .. t.

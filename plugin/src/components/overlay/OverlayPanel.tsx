@@ -4,8 +4,10 @@ import { config } from '@grafana/runtime';
 import { Button, Input, LinkButton, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 import { useCallback, useEffect, useMemo } from 'react';
 
-import { DEFAULT_OPTIONS, HotpathOptions, TEST_IDS } from '../../constants';
-import { diffTrees, limitNodes } from '../../data/ops';
+import { TEST_IDS } from '../../constants';
+import { DEFAULT_OPTIONS, HotpathOptions } from '../../options';
+import { limitNodes } from '../../data/collapse';
+import { diffTrees } from '../../data/mergeDiff';
 import { RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
 import { selectProfile } from '../../data/select';
 import { isDiff, Tree } from '../../data/tree';
@@ -16,9 +18,8 @@ import { countRequests, findRequestSeries } from '../../overlay/requests';
 import { anomalyWindows, readStripData } from '../../overlay/series';
 import { UrlState, ViewKind } from '../../overlay/urlState';
 import { Baseline, BaselineMode, formatDuration, resolveBaseline, TimeWindow, windowAt } from '../../overlay/windows';
-import { ErrorView } from '../ErrorView';
+import { ErrorView, PROFILE_ERROR_TITLES } from '../ErrorView';
 import { UNIT_LABELS } from '../format';
-import { HotpathPanelTitles } from '../HotpathPanel';
 
 import { ProfileArea } from './ProfileArea';
 import { TimeStrip } from './TimeStrip';
@@ -330,7 +331,7 @@ function wholeProfileError(kind: string, message: string, errors: Array<{ messag
   if (err?.message && (kind === 'no-data' || kind === 'wrong-type')) {
     return { title: 'The profile query failed', message: `${err.refId ? `Query ${err.refId}: ` : ''}${err.message}` };
   }
-  return { title: HotpathPanelTitles[kind] ?? 'Invalid profile', message };
+  return { title: PROFILE_ERROR_TITLES[kind] ?? 'Invalid profile', message };
 }
 
 const STATUS_TEXT: Record<string, string> = { loading: 'loading…', done: 'loaded', empty: 'no samples', error: 'failed' };

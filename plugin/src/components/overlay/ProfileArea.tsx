@@ -3,8 +3,9 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { Button, LoadingPlaceholder, useStyles2 } from '@grafana/ui';
 import { useMemo } from 'react';
 
-import { HotpathOptions, TEST_IDS } from '../../constants';
-import { CollapseResult } from '../../data/ops';
+import { TEST_IDS } from '../../constants';
+import { HotpathOptions } from '../../options';
+import { CollapseResult } from '../../data/collapse';
 import { changesByUnit, decompose, RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
 import { Tree } from '../../data/tree';
 import { WindowProfile } from '../../overlay/fetcher';

@@ -8,11 +8,15 @@
 // the profile datasource's query() (a window, the profile target).
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-import { buildHost } from './build.mjs';
-import { dataLayer } from './data-node.mjs';
-import { BROWSER_DIR, CACHE_DIR, DIST_DIR, ROOT } from './env.mjs';
+// the page is the browser tests' host page (tests/browser/host) with the sandbox's bar
+import { buildHost } from '../../tests/browser/lib/build.mjs';
+import { dataLayer } from '../../tests/browser/lib/data-node.mjs';
+import { CACHE_DIR, DIST_DIR, ROOT } from '../../tests/browser/lib/env.mjs';
+
+const SANDBOX_DIR = dirname(fileURLToPath(import.meta.url));
 
 const TYPES = { '.js': 'text/javascript', '.html': 'text/html', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
 
@@ -198,7 +202,7 @@ export function createSandbox({ prometheus, profiles, dashboard = DEFAULT_DASHBO
 
   const files = (path) => {
     if (path === '/' || path === '/index.html') {
-      return join(BROWSER_DIR, 'host', 'sandbox.html');
+      return join(SANDBOX_DIR, 'page.html');
     }
     if (path === '/host.js') {
       return join(CACHE_DIR, 'sandbox.js');
@@ -254,7 +258,7 @@ export function createSandbox({ prometheus, profiles, dashboard = DEFAULT_DASHBO
       if (!existsSync(join(DIST_DIR, 'module.js'))) {
         throw new Error('plugin/dist/module.js is missing: run `make plugin` first');
       }
-      await buildHost('sandbox');
+      await buildHost('sandbox', join(SANDBOX_DIR, 'page.tsx'));
       await dataLayer();
       await new Promise((resolve, reject) => {
         server.once('error', reject);

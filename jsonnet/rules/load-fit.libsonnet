@@ -1,5 +1,6 @@
-// Every evaluationInterval: the recent least-squares fit of CPU on req/s
-// behind CPUNotTrackingLoad. (What the self baseline's cost model predicts at
+// The load fit (rule group hotpath-cost-model), every evaluationInterval: the
+// recent least-squares fit of CPU on req/s behind CPUNotTrackingLoad. (What
+// the self baseline's cost model, lib/baseline-model.libsonnet, predicts at
 // the current traffic is recorded in hotpath-requests-cpu, next to the rates
 // it is compared with.)
 //

@@ -2,17 +2,18 @@
 // The panel sandbox: the real built panel (plugin/dist/module.js) in a page that stands in
 // for Grafana, on live data: time series from a real Prometheus (the overlay panel's own
 // queries from dashboards/hotpath-service.json), profiles from the demo's profile-store (a
-// stand-in for Pyroscope). See tests/browser/README.md.
+// stand-in for Pyroscope). See demo/README.md; tests/browser/sandbox.test.mjs tests it.
 //
-//   node tests/browser/sandbox.mjs --prometheus http://127.0.0.1:9090 --profiles http://127.0.0.1:9190 --listen 127.0.0.1:9300
+//   node demo/sandbox/sandbox.mjs --prometheus http://127.0.0.1:9090 --profiles http://127.0.0.1:9190 --listen 127.0.0.1:9300
 //
 // Flags default to $HOTPATH_PROMETHEUS_URL, $HOTPATH_PROFILES_URL and $HOTPATH_SANDBOX_ADDR
 // (what `hotpath-demo run -sandbox CMD` sets). Prints "sandbox: <url>" once it listens;
 // SIGINT / SIGTERM stop it.
-import { cli } from './lib/cli.mjs';
-import { createSandbox } from './lib/sandbox-server.mjs';
+import { cli } from '../../tests/browser/lib/cli.mjs';
 
-const USAGE = 'usage: node tests/browser/sandbox.mjs --prometheus URL --profiles URL [--listen 127.0.0.1:9300] [--dashboard dashboards/hotpath-service.json]';
+import { createSandbox } from './server.mjs';
+
+const USAGE = 'usage: node demo/sandbox/sandbox.mjs --prometheus URL --profiles URL [--listen 127.0.0.1:9300] [--dashboard dashboards/hotpath-service.json]';
 
 const { args, fail } = cli('sandbox', USAGE, {
   prometheus: { type: 'string', default: process.env.HOTPATH_PROMETHEUS_URL },

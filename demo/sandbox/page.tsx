@@ -1,13 +1,13 @@
 /**
  * The sandbox page: the host page (host.tsx: the real plugin/dist/module.js with Grafana's
  * externals) plus a bar to pick the service, the profile type and the range, fed by the
- * sandbox server (tests/browser/lib/sandbox-server.mjs), which queries the real Prometheus and
+ * sandbox server (server.mjs), which queries the real Prometheus and
  * profile-store. The URL keeps service/type/range (or from/to) next to the panel's own
  * hotpath-window/-baseline/-view, so a sandbox link reproduces a view.
  */
-import './host';
+import '../../tests/browser/host/host';
 
-import type { Host, RenderSpec } from './host';
+import type { Host, RenderSpec } from '../../tests/browser/host/host';
 
 interface Config {
   prometheus: string;

@@ -3,11 +3,13 @@
 // installer expects: a folder named after the plugin id), into plugin/. Source maps stay in:
 // plugin-validator requires module.js.map next to module.js (the catalogue reviews the source).
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-import { DIST_DIR, PLUGIN_DIR, requirePlugin } from './lib/env.mjs';
-
-const { zipSync } = requirePlugin('fflate');
+const PLUGIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST_DIR = join(PLUGIN_DIR, 'dist');
+const { zipSync } = createRequire(join(PLUGIN_DIR, 'package.json'))('fflate');
 const { version } = JSON.parse(readFileSync(join(PLUGIN_DIR, 'package.json'), 'utf8'));
 const id = JSON.parse(readFileSync(join(DIST_DIR, 'plugin.json'), 'utf8')).id;
 const files = {};
