@@ -192,7 +192,7 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 		}
 		var extra map[int]string
 		if len(o.Opt.Sandbox) > 0 {
-			extra = map[int]string{o.World.Ports.Sandbox: "the panel sandbox (tests/browser/sandbox.mjs)"}
+			extra = map[int]string{o.World.Ports.Sandbox: "the panel sandbox (demo/sandbox/sandbox.mjs)"}
 		}
 		return o.World.CheckPortsWith(extra)
 	})

@@ -64,7 +64,7 @@ local series = import '../lib/series.libsonnet';
                    record: series.cpuPerRequest,
                    expr: p.ratio(series.cpu, series.requests, p.service),
                  },
-                 // The products behind the recent fit of CPU on req/s (cost-model.libsonnet),
+                 // The products behind the recent fit of CPU on req/s (load-fit.libsonnet),
                  // recorded here with c and r of the same evaluation: its averages then
                  // all read samples at the same timestamps, whichever group reads them.
                  {
