@@ -184,6 +184,25 @@ func (g *Group) SetShares(shares int) error {
 	return nil
 }
 
+// SetParentShares makes Parent (creating it) and sets its cpu.shares: the
+// weight of all the demo's groups together against every process outside
+// them. On a node the kubelet weighs its kubepods group by the node's
+// allocatable CPUs, so a pod's quota, not its neighbours, caps it; here every
+// other process of the demo runs in the root group at 1024 each, and a parent
+// of default weight gets 1/(n+1) of the machine against n busy processes, on
+// a busy machine less than its groups' quotas, which then never throttle.
+func (m *Manager) SetParentShares(shares int) error {
+	if shares < 2 || shares > 262144 {
+		return fmt.Errorf("cpu.shares %d: want 2 to 262144", shares)
+	}
+	for _, root := range m.hierarchies() {
+		if err := os.MkdirAll(filepath.Join(root, m.Parent), 0o755); err != nil {
+			return fmt.Errorf("cgroup /%s: %w", m.Parent, err)
+		}
+	}
+	return write(filepath.Join(m.CPU, m.Parent), "cpu.shares", strconv.Itoa(shares))
+}
+
 // Add moves a process (all its threads) into the group in every hierarchy.
 func (g *Group) Add(pid int) error {
 	for _, root := range g.m.hierarchies() {

@@ -84,7 +84,7 @@ func TestQuotaThrottlesABusyWorkerPool(t *testing.T) {
 	// spend its 20 ms only late in each period: throttled often but briefly.
 	// A heavy weight for the test's parent lets it spend the quota early, as
 	// a container does on a node sized for it; the quota is what is tested.
-	if err := os.WriteFile(filepath.Join(m.CPU, m.Parent, "cpu.shares"), []byte("262144"), 0o644); err != nil {
+	if err := m.SetParentShares(262144); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(500 * time.Millisecond) // let the pool start inside the group
@@ -161,6 +161,20 @@ func TestSetShares(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(dir, "cpu.shares")); strings.TrimSpace(string(b)) != "128" {
 			t.Errorf("%s: cpu.shares %q", dir, b)
 		}
+	}
+}
+
+// The parent's weight is written on the parent itself, which it creates.
+func TestSetParentShares(t *testing.T) {
+	m := testManager(t)
+	if err := m.SetParentShares(8192); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(m.CPU, m.Parent, "cpu.shares")); strings.TrimSpace(string(b)) != "8192" {
+		t.Errorf("parent cpu.shares %q, want 8192", b)
+	}
+	if err := m.SetParentShares(1); err == nil {
+		t.Error("parent shares of 1 accepted")
 	}
 }
 

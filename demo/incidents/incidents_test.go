@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -212,7 +213,7 @@ func TestBuildsHandlerFansOutDuringTheIncident(t *testing.T) {
 	pool := NewWorkerPool(4)
 	defer pool.Close()
 	sw := &Switch{}
-	h := BuildsHandler(pool, BuildsPage(50), 4, sw)
+	h := BuildsHandler(pool, BuildsPage(50), 4, time.Millisecond, sw)
 	for _, on := range []bool{false, true} {
 		sw.Set(on)
 		rec := httptest.NewRecorder()
@@ -235,4 +236,43 @@ func TestBuildsHandlerFansOutDuringTheIncident(t *testing.T) {
 	if err := pool.Do(ctx, job, job, job, job); err != nil || started.Load() != 4 {
 		t.Errorf("pool did not run 4 jobs concurrently: %v", err)
 	}
+}
+
+// A request costs one job of jobCPU healthy and shards of them with the
+// incident on, measured as the process's CPU time: what decides whether the
+// incident outruns the playground's quota, on any machine.
+func TestBuildsRequestCostsJobCPUPerShard(t *testing.T) {
+	pool := NewWorkerPool(4)
+	defer pool.Close()
+	sw := &Switch{}
+	const jobCPU = 30 * time.Millisecond
+	h := BuildsHandler(pool, BuildsPage(200), 4, jobCPU, sw)
+	cost := func() time.Duration {
+		before := processCPU(t)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/builds", nil))
+		if rec.Code != 200 || strings.TrimSpace(rec.Body.String()) != `{"builds":200}` {
+			t.Fatalf("%d %s", rec.Code, rec.Body.String())
+		}
+		return processCPU(t) - before
+	}
+	healthy := cost()
+	sw.Set(true)
+	incident := cost()
+	t.Logf("CPU per request: healthy %s, incident %s (job %s)", healthy, incident, jobCPU)
+	if healthy < jobCPU || healthy > 3*jobCPU {
+		t.Errorf("healthy request cost %s, want one job of %s (at most 3x with GC)", healthy, jobCPU)
+	}
+	if incident < 4*jobCPU {
+		t.Errorf("incident request cost %s, want at least 4 jobs of %s", incident, jobCPU)
+	}
+}
+
+func processCPU(t *testing.T) time.Duration {
+	t.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

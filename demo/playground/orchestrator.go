@@ -180,6 +180,11 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 			if len(removed) > 0 {
 				o.logf("    removed stale cgroups: %s", strings.Join(removed, " "))
 			}
+			if o.World.CgroupParentShares > 0 {
+				if err := m.SetParentShares(o.World.CgroupParentShares); err != nil {
+					return err
+				}
+			}
 			o.Cgroups = m
 		}
 		if o.Cgroups == nil {
@@ -188,7 +193,7 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 				s.Cgroup = nil
 			}
 		} else {
-			o.logf("    cgroups writable: groups under /sys/fs/cgroup/cpu/%s", o.World.CgroupParent)
+			o.logf("    cgroups writable: groups under /sys/fs/cgroup/cpu/%s (cpu.shares %d)", o.World.CgroupParent, o.World.CgroupParentShares)
 		}
 		var extra map[int]string
 		if len(o.Opt.Sandbox) > 0 {

@@ -76,6 +76,9 @@ type World struct {
 	// CgroupParent is the directory under each cgroup hierarchy that holds
 	// the world's groups (cleaned at start and at exit).
 	CgroupParent string
+	// CgroupParentShares is the parent's cpu.shares, the weight of all the
+	// world's groups against the demo's other processes (cgroup.SetParentShares).
+	CgroupParentShares int
 	// OutlierInstance is the instance that gets extra CPU per request in the
 	// outlier incident; OutlierExtraCPU how much.
 	OutlierJob      string
@@ -97,6 +100,12 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 	w := &World{
 		Namespace:    demoNamespace,
 		CgroupParent: cgroupParent,
+		// 4 cores' worth against the demo's other processes (1024 each in the
+		// root group): on a machine busy with a dozen of them the worker still
+		// gets more CPU than its 0.2-core quota, so the quota is what throttles
+		// it, while the spinning poller, alone in the parent when the worker
+		// idles, gets a third of a core rather than all the idle time of one.
+		CgroupParentShares: 4096,
 		Ports: Ports{
 			Prometheus: port(9090), Exporter: port(9180), Profiles: port(9190), Sandbox: port(9300),
 			Alertmanager: port(9093), Notify: port(9095), SlackSink: port(9096),

@@ -3,7 +3,7 @@
 //	demo-service api     [-listen 127.0.0.1:9101] [-cache-url http://127.0.0.1:9102]  story 000, println
 //	demo-service cache   [-listen 127.0.0.1:9102] [-blob-size 65536]                   api's upstream
 //	demo-service poller  [-listen 127.0.0.1:9103] [-tick 100ms]                        story 001, epoll
-//	demo-service worker  [-listen 127.0.0.1:9104] [-pool 4] [-builds 1500]             story 002, CFS
+//	demo-service worker  [-listen 127.0.0.1:9104] [-pool 4] [-job-cpu 12ms]            story 002, CFS
 //	demo-service gzipper [-listen 127.0.0.1:9105] [-level 6] [-flags 40]               story 003, gzip
 //	demo-service catalog [-listen 127.0.0.1:9106]                                      healthy control
 //

@@ -56,6 +56,7 @@ func TestBadKnobsAreRefused(t *testing.T) {
 		{"cache", "-blob-size", "0"},
 		{"poller", "-tick", "0s"},
 		{"worker", "-pool", "0"},
+		{"worker", "-job-cpu", "0s"},
 		{"gzipper", "-level", "12"},
 	} {
 		if _, err := build(t, c[0], c[1:]...); err == nil {
