@@ -207,6 +207,10 @@ export function createSandbox({ prometheus, profiles, dashboard = DEFAULT_DASHBO
     if (path === '/host.js') {
       return join(CACHE_DIR, 'sandbox.js');
     }
+    if (path === '/hotpath-data.js') {
+      // the test host the page is built on loads the data layer after module.js (host.tsx)
+      return join(DIST_DIR, 'hotpath-data.js');
+    }
     if (path.startsWith('/plugin/')) {
       const file = normalize(join(DIST_DIR, path.slice('/plugin/'.length)));
       return file.startsWith(DIST_DIR) ? file : undefined;

@@ -66,7 +66,9 @@ const replaceVersion = (content) =>
 module.exports = (env = {}) => ({
   context: SOURCE_DIR,
   devtool: env.production ? 'source-map' : 'eval-source-map',
-  entry: { module: './module.ts' },
+  // module.js: the panel, what Grafana loads; hotpath-data.js: the data layer for the browser
+  // tests (src/hotpath-data.ts), left out of the package.
+  entry: { module: './module.ts', 'hotpath-data': './hotpath-data.ts' },
   externals,
   mode: env.production ? 'production' : 'development',
   module: {
@@ -137,6 +139,7 @@ module.exports = (env = {}) => ({
       banner: `/* [create-plugin] version: 7.1.7 */\n/* [create-plugin] plugin: ${pluginJson.id}@${pkg.version} */`,
       raw: true,
       entryOnly: true,
+      include: /^module\.js$/,
     }),
     new CopyWebpackPlugin({
       patterns: [

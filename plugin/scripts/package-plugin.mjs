@@ -2,6 +2,7 @@
 // Packages plugin/dist as hotpath-overlay-panel-<version>.zip (the layout Grafana's plugin
 // installer expects: a folder named after the plugin id), into plugin/. Source maps stay in:
 // plugin-validator requires module.js.map next to module.js (the catalogue reviews the source).
+// Everything in dist but the browser tests' data bundle (hotpath-data.js).
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -18,7 +19,8 @@ const walk = (dir) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
       walk(path);
-    } else {
+    } else if (!name.startsWith('hotpath-data.js')) {
+      // hotpath-data.js is the data layer for the browser tests (src/hotpath-data.ts), not the plugin
       files[`${id}/${relative(DIST_DIR, path)}`] = readFileSync(path);
     }
   }

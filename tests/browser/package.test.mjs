@@ -51,4 +51,15 @@ describe(`${ID}-${version}.zip`, () => {
     const deps = JSON.parse(/define\((\[[^\]]*\])/.exec(js)[1]);
     assert.ok(!deps.includes('react/jsx-runtime') && !deps.includes('react/jsx-dev-runtime'), deps.join(', '));
   });
+
+  it('module.js is the panel only: no pprof decoder or gzip (the tests\' data bundle stays out of the zip)', () => {
+    const js = text('module.js');
+    // pprofToTree is kept by name (keep_fnames), gunzipSync is fflate's: both live in hotpath-data.js
+    for (const name of ['pprofToTree', 'gunzipSync']) {
+      assert.ok(!js.includes(name), `${name} in module.js`);
+    }
+    assert.deepEqual(Object.keys(files).filter((n) => n.includes('hotpath-data')), []);
+    // the measured size: 124,713 bytes with the data layer, 97,227 without (issue 19: under 120 KB)
+    assert.ok(js.length < 120_000, `module.js is ${js.length} bytes`);
+  });
 });

@@ -271,9 +271,15 @@ const host: Host = {
   replaceWith,
 };
 
+// module.js exports the panel only; the tests' in-page helpers read the data layer from its own
+// bundle (plugin/src/hotpath-data.ts), loaded after it with the same loader: host.module has both.
 host.ready = loadPlugin(new URLSearchParams(window.location.search).get('module') ?? '/plugin/module.js').then(
-  (m) => {
-    host.module = m;
+  async (m) => {
+    const data = await loadPlugin('/hotpath-data.js').catch((e: Error) => {
+      host.loadError = `hotpath-data.js (run make plugin): ${e?.message ?? e}`;
+      throw e;
+    });
+    host.module = { ...m, ...data };
   },
   (e: Error) => {
     // the matrix reports why module.js did not load in this host (an unshared module, say)

@@ -1,5 +1,5 @@
 // Profile frames for the browser: pprof files decoded by the built plugin's own data layer
-// (module.js exports it as hotpathData), served the way Grafana serves them: pprof -> tree ->
+// (dist/hotpath-data.js, the host's module.hotpathData), served the way Grafana serves them: pprof -> tree ->
 // flamebearer (Pyroscope) -> nested-set frame (flamebearerToFrame, Grafana's backend).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -26,6 +26,11 @@ export function startServer({ bundle = 'host', hostJs, distDir = DIST_DIR, icons
     if (path === '/host.js') {
       return hostJs ?? join(CACHE_DIR, `${bundle}.js`);
     }
+    if (path === '/hotpath-data.js') {
+      // the data layer the tests build frames with: always this checkout's build, also when the
+      // matrix loads another module.js (HOTPATH_PLUGIN_DIST, e.g. an unpacked release)
+      return join(DIST_DIR, 'hotpath-data.js');
+    }
     if (path.startsWith('/plugin/')) {
       const file = normalize(join(distDir, path.slice('/plugin/'.length)));
       return file.startsWith(distDir) ? file : undefined;

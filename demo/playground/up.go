@@ -1,0 +1,225 @@
+package playground
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hotpath/hotpath/demo/cgroup"
+)
+
+// Up starts the world, one named step after another (the progress output
+// prints each name and its time): preflight, start, calibrate, the load, the
+// backfilled history, the alert path, Prometheus with the rules, the sandbox.
+// On error the caller still calls Down.
+func (o *Orchestrator) Up(ctx context.Context) error {
+	if err := o.prepare(); err != nil {
+		return err
+	}
+	if err := o.step("preflight: stale processes and cgroups, ports, cgroups", o.preflight); err != nil {
+		return err
+	}
+	if err := SaveWorld(o.path("run", "world.json"), o.World); err != nil {
+		return err
+	}
+	var promLive time.Time // when the scraping Prometheus started: the history ends there
+	err := o.step("start: services, container exporter, profile store, Prometheus (scraping, no rules yet)", func() (err error) {
+		promLive, err = o.startScraping(ctx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	var cal *Calibration
+	err = o.step(fmt.Sprintf("calibrate: every service at two request rates (%s each)", o.Opt.CalSettle+o.Opt.CalMeasure), func() (err error) {
+		cal, err = o.calibrate(ctx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	loadStart := time.Now()
+	if err := o.startLoad(); err != nil {
+		return err
+	}
+	if err := o.backfillHistory(ctx, cal, promLive, loadStart); err != nil {
+		return err
+	}
+	if err := o.startAlerting(ctx); err != nil {
+		return err
+	}
+	if err := o.step("restart Prometheus with the history and the rule pack", func() error { return o.restartWithRules(ctx) }); err != nil {
+		return err
+	}
+	return o.startSandbox(ctx)
+}
+
+// prepare makes the run's folders, takes its lock and checks the tools.
+func (o *Orchestrator) prepare() error {
+	for _, d := range []string{o.path("logs"), o.path("run")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := o.takeLock(); err != nil {
+		return err
+	}
+	for _, t := range []string{"prometheus", "promtool"} {
+		if _, err := os.Stat(o.tool(t)); err != nil {
+			return fmt.Errorf("%s is missing: run `make tools` first", o.tool(t))
+		}
+	}
+	o.Sup = &Supervisor{LogDir: o.path("logs"), PidFile: o.path("run", "pids.json")}
+	return nil
+}
+
+// preflight stops what a killed run left, takes the cgroups (or says why
+// not, and drops the CFS story) and checks every port.
+func (o *Orchestrator) preflight() error {
+	killed, err := CleanStale(o.Sup.PidFile)
+	if err != nil {
+		return err
+	}
+	if len(killed) > 0 {
+		o.logf("    stopped what a previous run left running: %s", strings.Join(killed, ", "))
+	}
+	m := cgroup.Default(o.World.CgroupParent)
+	switch cerr := m.Check(); {
+	case o.Opt.NoCgroups:
+		o.NoCFSWhy = "cgroups disabled by -no-cgroups"
+	case cerr != nil:
+		o.NoCFSWhy = cerr.Error()
+	default:
+		removed, err := m.CleanStale()
+		if err != nil {
+			return fmt.Errorf("removing stale cgroups: %w", err)
+		}
+		if len(removed) > 0 {
+			o.logf("    removed stale cgroups: %s", strings.Join(removed, " "))
+		}
+		if o.World.CgroupParentShares > 0 {
+			if err := m.SetParentShares(o.World.CgroupParentShares); err != nil {
+				return err
+			}
+		}
+		o.Cgroups = m
+	}
+	if o.Cgroups == nil {
+		o.logf("    NOTE: %s.\n    Running without real CFS throttling: the worker runs unlimited, no container exporter, no CFS incident.", o.NoCFSWhy)
+		for _, s := range o.World.Services {
+			s.Cgroup = nil
+		}
+	} else {
+		o.logf("    cgroups writable: groups under /sys/fs/cgroup/cpu/%s (cpu.shares %d)", o.World.CgroupParent, o.World.CgroupParentShares)
+	}
+	var extra map[int]string
+	if len(o.Opt.Sandbox) > 0 {
+		extra = map[int]string{o.World.Ports.Sandbox: "the panel sandbox (demo/sandbox/sandbox.mjs)"}
+	}
+	return o.World.CheckPortsWith(extra)
+}
+
+// startScraping starts the services, the exporter, the profile store and a
+// Prometheus that scrapes them without rules; it returns when that
+// Prometheus started.
+func (o *Orchestrator) startScraping(ctx context.Context) (time.Time, error) {
+	if err := o.startServices(ctx); err != nil {
+		return time.Time{}, err
+	}
+	if err := o.startSidecars(ctx); err != nil {
+		return time.Time{}, err
+	}
+	dataDir := o.path("prometheus", "data")
+	_ = os.RemoveAll(o.path("prometheus"))
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return time.Time{}, err
+	}
+	live := time.Now()
+	proc, prom, err := StartPrometheus(ctx, o.Sup, "prometheus", o.tool("prometheus"), o.path("prometheus"), dataDir,
+		fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Prometheus), o.World.PromConfig(nil, o.Cgroups != nil))
+	if err != nil {
+		return time.Time{}, err
+	}
+	o.promProc, o.Prom = proc, prom
+	return live, nil
+}
+
+// calibrate measures every service's cost at two request rates: the
+// history's cost model.
+func (o *Orchestrator) calibrate(ctx context.Context) (*Calibration, error) {
+	groups := map[string]string{}
+	if o.Cgroups != nil {
+		for _, s := range o.World.Services {
+			if s.Cgroup != nil {
+				groups[s.Cgroup.Pod] = s.Job
+				groups[s.Cgroup.Name()] = s.Job
+			}
+		}
+	}
+	cal, err := Calibrate(ctx, o.World, o.Sup, o.bin("loadgen"), o.Cgroups, groups, o.Opt.CalSettle, o.Opt.CalMeasure, o.logf)
+	if err != nil {
+		return nil, err
+	}
+	if o.Cgroups != nil {
+		cal.Exporter, err = ScrapeMetrics(ctx, fmt.Sprintf("http://127.0.0.1:%d/metrics", o.World.Ports.Exporter))
+	}
+	return cal, err
+}
+
+// backfillHistory writes the day before promLive from the calibration (raw
+// series, then the recording rules level by level) into blocks that
+// restartWithRules moves into Prometheus.
+func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, promLive, loadStart time.Time) error {
+	histDir := o.path("history")
+	histData := filepath.Join(histDir, "data")
+	_ = os.RemoveAll(histDir)
+	if err := os.MkdirAll(histData, 0o755); err != nil {
+		return err
+	}
+	bf := &Backfill{Promtool: o.tool("promtool"), Prometheus: o.tool("prometheus"), Dir: histDir, DataDir: histData, Sup: o.Sup, Logf: o.logf}
+	histStart := promLive.Add(-o.Opt.History)
+	err := o.step(fmt.Sprintf("history: %s of normal traffic, raw series (promtool tsdb create-blocks-from openmetrics)", o.Opt.History), func() error {
+		h := &History{World: o.World, Cal: cal, End: promLive, LoadStart: loadStart, Length: o.Opt.History, Step: ScrapeInterval, Seed: uint64(promLive.Unix())}
+		om := filepath.Join(histDir, "history.om")
+		ns, n, err := h.WriteOpenMetrics(om)
+		if err != nil {
+			return err
+		}
+		o.logf("    %d series, %d samples, %s .. %s", ns, n, histStart.Format("Jan 2 15:04:05"), promLive.Add(-ScrapeInterval).Format("15:04:05"))
+		if err := bf.Raw(ctx, om); err != nil {
+			return err
+		}
+		return os.Remove(om)
+	})
+	if err != nil {
+		return err
+	}
+	return o.step("history: recording rules, one dependency level per pass (promtool tsdb create-blocks-from rules)", func() error {
+		_, err := bf.Rules(ctx, o.Opt.RuleFiles[0], histStart, promLive.Add(-time.Second))
+		return err
+	})
+}
+
+// restartWithRules stops the scraping Prometheus, moves the history's blocks
+// into its data and starts it again with the rule pack.
+func (o *Orchestrator) restartWithRules(ctx context.Context) error {
+	o.Sup.Stop(o.promProc, 30*time.Second)
+	if err := moveBlocks(o.path("history", "data"), o.path("prometheus", "data")); err != nil {
+		return err
+	}
+	cfg := o.World.PromConfig(o.Opt.RuleFiles, o.Cgroups != nil)
+	proc, prom, err := StartPrometheus(ctx, o.Sup, "prometheus", o.tool("prometheus"), o.path("prometheus"), o.path("prometheus", "data"),
+		fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Prometheus), cfg)
+	if err != nil {
+		return err
+	}
+	o.promProc, o.Prom = proc, prom
+	o.LiveAt = time.Now()
+	for _, f := range o.Opt.RuleFiles {
+		o.logf("    rules: %s", f)
+	}
+	return nil
+}
