@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// npm run bench-snapshot -- [--write] [--nodes 425000]   (make bench-snapshot)
+// npm run bench-snapshot -- [--write] [--nodes 475000]   (make bench-snapshot)
 //
 // Benchmark (not a test): the snapshot CLI on a large pprof, from file to panel.png and
 // summary.json, end to end (the CLI as a user runs it) and stage by stage in Node (decode and
 // tree, summary, tree -> flamebearer -> nested-set frame: the frame conversion the panel's
-// datasource path shares). The profile is generated: a deterministic call tree of about
-// --nodes nodes (a real 1.2 MB Go CPU profile has 425k), encoded by pprof-format (npm).
+// datasource path shares). The profile is generated: a deterministic call tree grown by walks
+// that add --nodes frames, encoded by pprof-format (npm); walks that meet merge, so the default
+// 475,000 makes a tree of 426,400 nodes, the size of a real 1.2 MB Go CPU profile (425k).
 // --write puts the results into the "snapshot CLI" section of tests/browser/BENCHMARK.md
 // (between its markers; make bench-plugin keeps that section).
 import { execFile } from 'node:child_process';
@@ -20,7 +21,7 @@ import { BROWSER_DIR, CACHE_DIR, requirePlugin } from './lib/env.mjs';
 export const SECTION_START = '<!-- snapshot-bench: written by tests/browser/bench-snapshot.mjs -->';
 export const SECTION_END = '<!-- /snapshot-bench -->';
 
-const { values: args } = parseArgs({ options: { write: { type: 'boolean', default: false }, nodes: { type: 'string', default: '425000' } } });
+const { values: args } = parseArgs({ options: { write: { type: 'boolean', default: false }, nodes: { type: 'string', default: '475000' } } });
 const NODES = Number(args.nodes);
 const log = (...a) => process.stderr.write(a.join(' ') + '\n');
 
