@@ -98,7 +98,7 @@ test-browser: plugin ## the built plugin in headless Debian chromium (installed 
 	@node --test --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs
 
 .PHONY: bench-plugin
-bench-plugin: plugin ## benchmark vs @grafana/flamegraph in chromium (10k/200k/1M nodes); writes tests/browser/BENCHMARK.md
+bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/flamegraph 13.0.1 on Grafana 13.2's modules, React 19) on five frame shapes, 10k/200k/1M; writes tests/browser/BENCHMARK.md
 	@tools/install-chromium.sh
 	@node tests/browser/bench.mjs --write
 

@@ -1,42 +1,49 @@
 #!/usr/bin/env node
-// npm run bench [-- --write] [--sizes 10000,200000,1000000] [--no-grafana-1m]
+// npm run bench [-- --write] [--reps 5] [--nodes 200000] [--big 1000000]   (make bench-plugin)
 //
-// Benchmark (not a test): the built panel (plugin/dist/module.js) against @grafana/flamegraph's
-// FlameGraph, both rendering the same generated nested-set frames in the same headless
-// Chromium run. Measures tree build, first render, hover and zoom frame time, the diff of two
-// 200k-node profiles, memory; profiles where our time goes (CDP CPU profiler). --write
-// records the results in tests/browser/BENCHMARK.md.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// Benchmark (not a test): the built panel (plugin/dist/module.js) against the flame graph Grafana
+// 13 ships (@grafana/flamegraph 13.0.1), like for like, in one headless Chromium page of the
+// grafana-13-bench host (Grafana 13.2's shared modules from npm, React 19.2 production build,
+// module.js loaded by SystemJS as Grafana loads it). Both get the very same frame objects, on
+// every frame shape of host/shapes.ts; repetitions are interleaved (ours, Grafana's, ours, ...)
+// and reported as medians with their ratio. Every time runs to painted pixels: from handing the
+// frame over until the graph's canvas holds pixels. --write records tests/browser/BENCHMARK.md
+// and benchmark.json.
+import { readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { BROWSER_DIR } from './lib/env.mjs';
-import { openHost } from './lib/harness.mjs';
+import { BROWSER_DIR, CHROMIUM, DIST_DIR, requirePlugin } from './lib/env.mjs';
+import { CHROMIUM_ARGS } from './lib/harness.mjs';
+import { hostVersions, openMatrixHost } from './lib/hosts.mjs';
 
 const { values: args } = parseArgs({
   options: {
     write: { type: 'boolean', default: false },
-    sizes: { type: 'string', default: '10000,200000,1000000' },
-    'no-grafana-1m': { type: 'boolean', default: false },
+    reps: { type: 'string', default: '5' },
+    nodes: { type: 'string', default: '200000' },
+    big: { type: 'string', default: '1000000' },
     samples: { type: 'string', default: '40' },
   },
 });
-const SIZES = args.sizes.split(',').map(Number);
+const REPS = Number(args.reps);
+const NODES = Number(args.nodes);
+const BIG = Number(args.big);
 const SAMPLES = Number(args.samples);
-const WIDTH = 1200;
-const HEIGHT = 800;
-const GRAFANA_TIMEOUT_MS = 120_000;
-
+const WIDTH = 1600;
+const HEIGHT = 1000;
+const HOST = 'grafana-13-bench';
 const log = (...a) => process.stderr.write(a.join(' ') + '\n');
 
-const h = await openHost({
-  bundle: 'bench',
-  viewport: { width: WIDTH + 40, height: HEIGHT + 40 },
-  extraArgs: ['--enable-precise-memory-info', '--js-flags=--expose-gc'],
-});
+const { chromium } = requirePlugin('playwright-core');
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', '--js-flags=--expose-gc'] });
+const h = await openMatrixHost(browser, HOST, { entry: 'bench', sharedFrom: 'grafana-13', viewport: { width: WIDTH + 40, height: HEIGHT + 40 } });
+if (h.loadError) {
+  throw new Error(`module.js did not load in ${HOST}: ${h.loadError}`);
+}
 const page = h.page;
-page.setDefaultTimeout(GRAFANA_TIMEOUT_MS + 60_000);
+page.setDefaultTimeout(300_000);
 const loadAtStart = loadavg()[0];
 const browserVersion = await page.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);
 
@@ -45,13 +52,12 @@ await page.evaluate(
   ({ WIDTH, HEIGHT }) => {
     const B = window.hotpathBench;
     const host = window.hotpathHost;
-    const d = host.module.hotpathData;
     const R = host.React;
     const tick = () => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0); });
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
     const heap = () => { window.gc?.(); window.gc?.(); return performance.memory?.usedJSHeapSize ?? 0; };
     const canvasOf = (which) => (which === 'ours' ? document.querySelector('[data-testid="hotpath-flamegraph-canvas"]') : document.querySelector('#root canvas'));
-    /** settled: the graph's canvas exists, is sized, and has pixels */
+    /** painted: the graph's canvas exists, is sized, and has pixels in its first row */
     const drawn = (which) => {
       const c = canvasOf(which);
       if (!c || c.width < 10 || c.height < 10) return false;
@@ -60,75 +66,68 @@ await page.evaluate(
     };
     const pct = (xs, p) => { const s = xs.slice().sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
     const stats = (xs) => ({ median: pct(xs, 0.5), p95: pct(xs, 0.95), max: Math.max(...xs) });
+    const theme = B.createTheme({ colors: { mode: 'dark' } });
     window.bench = {
       frames: {},
-      make(key, n, seed, perturb) { this.frames[key] = B.generateFrame(n, seed, perturb); return this.frames[key].length; },
-      buildTree(key) {
-        const t0 = performance.now();
-        const r = d.readProfileFrame(this.frames[key]);
-        const t1 = performance.now();
-        if (!r.ok) throw new Error(r.error.message);
-        return { ms: t1 - t0, nodes: r.tree.size };
+      make(key, shape, n, seed = 1, perturb) {
+        this.frames[key] = B.shapeFrame(shape, n, seed, perturb);
+        return B.frameStats(this.frames[key]);
       },
-      async firstRender(which, key, opts = {}, measureHeap = true) {
+      /** a diff frame (value/self and valueRight/selfRight), as Pyroscope's diff query answers */
+      makeDiff(key, a, b) {
+        const d = host.module.hotpathData;
+        const r = d.selectProfile([{ ...this.frames[a], refId: 'B' }, { ...this.frames[b], refId: 'A' }], { profileRefId: 'A', baselineRefId: 'B', maxNodes: 2_000_000 });
+        if (!r.ok) throw new Error(r.error.message);
+        this.frames[key] = d.treeToFrame(r.selected.tree);
+        return this.frames[key].length;
+      },
+      /**
+       * One render to painted pixels. `tables`: ours with its top table, Grafana's full view;
+       * without, flame graph only on both sides (showTable false / showFlameGraphOnly).
+       */
+      async render(which, keys, { tables = false, measureHeap = false } = {}) {
         host.unmount();
         await frame();
         const before = measureHeap ? heap() : 0;
         const t0 = performance.now();
         if (which === 'ours') {
-          await host.render({ series: [this.frames[key]], width: WIDTH, height: HEIGHT, options: { maxNodes: 2_000_000, ...opts } });
+          const series = keys.length === 2 ? [{ ...this.frames[keys[0]], refId: 'B' }, { ...this.frames[keys[1]], refId: 'A' }] : [this.frames[keys[0]]];
+          await host.render({ series, width: WIDTH, height: HEIGHT, options: { maxNodes: 2_000_000, showTable: tables, ...(keys.length === 2 ? { baselineRefId: 'B' } : {}) } });
         } else {
-          const theme = B.createTheme({ colors: { mode: 'dark' } });
-          host.renderElement(R.createElement('div', { style: { width: WIDTH, height: HEIGHT, overflow: 'auto' } }, R.createElement(B.FlameGraph, { data: host.grafanaData.toDataFrame(this.frames[key]), getTheme: () => theme, showFlameGraphOnly: opts.graphOnly })));
+          host.renderElement(R.createElement('div', { style: { width: WIDTH, height: HEIGHT, overflow: 'auto' } }, R.createElement(B.FlameGraph, { data: host.grafanaData.toDataFrame(this.frames[keys[0]]), getTheme: () => theme, showFlameGraphOnly: !tables })));
         }
-        const tSync = performance.now();
         while (!drawn(which)) {
           await frame();
-          if (performance.now() - t0 > 120000) throw new Error('did not draw within 120 s');
+          if (performance.now() - t0 > 120000) throw new Error('did not paint within 120 s');
         }
-        const t1 = performance.now();
-        return { ms: t1 - t0, syncMs: tSync - t0, heapMB: measureHeap ? (heap() - before) / 1048576 : undefined };
+        const ms = performance.now() - t0;
+        return { ms, heapMB: measureHeap ? (heap() - before) / 1048576 : undefined };
       },
-      /**
-       * A sweep of events, one per animation frame, as a moving pointer produces them: the
-       * interval between consecutive frames (16.7 ms when everything fits in a frame; more
-       * when frames are dropped) and the synchronous handler time of each event.
-       */
+      /** events one per animation frame, as a moving pointer sends them: frame intervals and handler time */
       async sweep(which, type, points) {
         const c = which === 'ours' ? document.querySelector('[data-testid="hotpath-flamegraph-overlay"]') : canvasOf('grafana');
         const rect = c.getBoundingClientRect();
         const ts = [];
-        const work = [];
         await new Promise((resolve) => {
           let i = 0;
           const step = (t) => {
             ts.push(t);
-            if (i === points.length) {
-              resolve();
-              return;
-            }
+            if (i === points.length) return resolve();
             const [x, y] = points[i++];
-            const t0 = performance.now();
             c.dispatchEvent(new MouseEvent(type, { clientX: rect.left + x, clientY: rect.top + y, bubbles: true }));
-            work.push(performance.now() - t0);
             requestAnimationFrame(step);
           };
           requestAnimationFrame(step);
         });
         await frame();
-        const intervals = ts.slice(2).map((t, k) => t - ts[k + 1]);
-        return { frame: stats(intervals), handler: stats(work), events: points.length };
+        return { frame: stats(ts.slice(2).map((t, k) => t - ts[k + 1])), events: points.length };
       },
-      points(n, rows) {
-        const pts = [];
-        let s = 7;
-        for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) % 2147483648; pts.push([20 + (s % (WIDTH - 40)), 10 + 20 * (i % rows)]); }
-        return pts;
-      },
+      /** Grafana's: "Focus block" in its context menu (full view only), timed until React committed and layout ran */
       async zoomGrafana(points) {
         const times = [];
         for (const [x, y] of points) {
           const c = canvasOf('grafana');
+          if (!c) break; // its view did not come back from the last zoom
           const rect = c.getBoundingClientRect();
           c.dispatchEvent(new MouseEvent('click', { clientX: rect.left + x, clientY: rect.top + y, bubbles: true }));
           await tick();
@@ -147,37 +146,19 @@ await page.evaluate(
         }
         return times.length ? stats(times) : undefined;
       },
-      diff(keyA, keyB) {
-        const ta = d.readProfileFrame(this.frames[keyA]);
-        const tb = d.readProfileFrame(this.frames[keyB]);
-        const t0 = performance.now();
-        const diff = d.diffTrees(ta.tree, tb.tree);
-        const t1 = performance.now();
-        const changes = d.biggestChanges(diff);
-        const t2 = performance.now();
-        return { diffMs: t1 - t0, changesMs: t2 - t1, nodes: diff.size, top: changes[0]?.name };
+      points(n, rows) {
+        const pts = [];
+        let s = 7;
+        for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) % 2147483648; pts.push([20 + (s % (WIDTH - 40)), 10 + 20 * (i % rows)]); }
+        return pts;
       },
-      diffPipeline(keyA, keyB) {
-        const t0 = performance.now();
-        const r = d.selectProfile([{ ...this.frames[keyA], refId: 'B' }, { ...this.frames[keyB], refId: 'A' }], { profileRefId: 'A', baselineRefId: 'B', maxNodes: 2_000_000 });
-        const t1 = performance.now();
-        if (!r.ok) throw new Error(r.error.message);
-        return { ms: t1 - t0 };
-      },
-      async renderDiff(keyA, keyB) {
-        host.unmount();
-        await frame();
-        const t0 = performance.now();
-        await host.render({ series: [{ ...this.frames[keyA], refId: 'B' }, { ...this.frames[keyB], refId: 'A' }], width: WIDTH, height: HEIGHT, options: { baselineRefId: 'B', maxNodes: 2_000_000 } });
-        while (!drawn('ours')) await frame();
-        return { ms: performance.now() - t0 };
-      },
+      drop(key) { delete this.frames[key]; host.unmount(); },
     };
   },
   { WIDTH, HEIGHT }
 );
 
-// ---- CDP profiler: where our time goes -------------------------------------------------------
+// ---- CDP: main-thread CPU of a step, and where it goes -------------------------------------
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
@@ -185,11 +166,11 @@ async function profiled(fn) {
   await cdp.send('Profiler.start');
   const result = await fn();
   const { profile } = await cdp.send('Profiler.stop');
-  const byFn = new Map();
   const dt = new Map();
   for (let i = 0; i < profile.samples.length; i++) {
     dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
+  const byFn = new Map();
   let total = 0;
   for (const node of profile.nodes) {
     const us = dt.get(node.id) ?? 0;
@@ -200,113 +181,129 @@ async function profiled(fn) {
     byFn.set(key, (byFn.get(key) ?? 0) + us);
     total += us;
   }
-  const top = [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, us]) => ({ fn: k, ms: +(us / 1000).toFixed(1), pct: +((100 * us) / total).toFixed(1) }));
-  return { result, top, totalMs: +(total / 1000).toFixed(1) };
+  const top = [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, us]) => ({ fn: k, ms: +(us / 1000).toFixed(1) }));
+  return { result, top, cpuMs: total / 1000 };
+}
+
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** interleaved repetitions of ours and Grafana's render of the same frame(s); medians */
+async function versus(keys, { tables, grafana = true, reps = REPS }) {
+  const ours = [];
+  const theirs = [];
+  await page.evaluate(({ keys, tables }) => window.bench.render('ours', keys, { tables }), { keys, tables }); // warm-up
+  if (grafana) {
+    await page.evaluate(({ keys, tables }) => window.bench.render('grafana', keys, { tables }), { keys, tables });
+  }
+  for (let i = 0; i < reps; i++) {
+    ours.push((await page.evaluate(({ keys, tables }) => window.bench.render('ours', keys, { tables }), { keys, tables })).ms);
+    if (grafana) {
+      theirs.push((await page.evaluate(({ keys, tables }) => window.bench.render('grafana', keys, { tables }), { keys, tables })).ms);
+    }
+  }
+  const heapOurs = (await page.evaluate(({ keys, tables }) => window.bench.render('ours', keys, { tables, measureHeap: true }), { keys, tables })).heapMB;
+  const heapTheirs = grafana ? (await page.evaluate(({ keys, tables }) => window.bench.render('grafana', keys, { tables, measureHeap: true }), { keys, tables })).heapMB : undefined;
+  return { ours: median(ours), grafana: grafana ? median(theirs) : undefined, heapOurs, heapTheirs };
 }
 
 // ---- run ---------------------------------------------------------------------------------
-const results = { sizes: {}, profiles: {} };
-for (const n of SIZES) {
-  const key = `n${n}`;
-  const rows = await page.evaluate(({ key, n }) => window.bench.make(key, n, 1), { key, n });
-  log(`== ${n} nodes (${rows} rows)`);
-  const r = { rows };
-  r.build = await page.evaluate((key) => window.bench.buildTree(key), key);
-  // warm-up render, a timed render, then a profiled one (without the heap probe's gc())
-  await page.evaluate((key) => window.bench.firstRender('ours', key), key);
-  r.oursFirst = await page.evaluate((key) => window.bench.firstRender('ours', key), key);
-  results.profiles[`first render ${n}`] = (await profiled(() => page.evaluate((key) => window.bench.firstRender('ours', key, {}, false), key))).top;
-  const pts = await page.evaluate(({ n }) => window.bench.points(n, 6), { n: SAMPLES });
-  const hover = await profiled(() => page.evaluate((pts) => window.bench.sweep('ours', 'mousemove', pts), pts));
-  r.oursHover = { ...hover.result, cpuPerEventMs: hover.totalMs / pts.length };
-  if (n === SIZES[SIZES.length - 1]) results.profiles[`hover ${n}`] = hover.top;
-  // zoom: click a node on row 2 (focus), then the root row above it (back out): every click redraws
-  const zoomPts = pts.slice(0, 20).map(([x], i) => [x, i % 2 ? 10 : 50]);
-  const zoom = await profiled(() => page.evaluate((pts) => window.bench.sweep('ours', 'click', pts), zoomPts));
-  r.oursZoom = { ...zoom.result, cpuPerEventMs: zoom.totalMs / zoomPts.length };
-  if (n === SIZES[SIZES.length - 1]) results.profiles[`zoom ${n}`] = zoom.top;
-  log(`ours: build ${r.build.ms.toFixed(1)} ms, first render ${r.oursFirst.ms.toFixed(1)} ms, hover frame p50 ${r.oursHover.frame.median.toFixed(1)} ms (cpu/event ${r.oursHover.cpuPerEventMs.toFixed(2)} ms), zoom frame p50 ${r.oursZoom.frame.median.toFixed(1)} ms (cpu/event ${r.oursZoom.cpuPerEventMs.toFixed(2)} ms), heap +${r.oursFirst.heapMB.toFixed(1)} MB`);
-  if (!(n >= 1_000_000 && args['no-grafana-1m'])) {
-    try {
-      await Promise.race([
-        (async () => {
-          if (n < 1_000_000) {
-            await page.evaluate((key) => window.bench.firstRender('grafana', key), key); // warm-up
-          }
-          r.grafanaFirst = await page.evaluate((key) => window.bench.firstRender('grafana', key), key);
-          const gh = await profiled(() => page.evaluate((pts) => window.bench.sweep('grafana', 'mousemove', pts), pts.map(([x, y]) => [x, y + 40])));
-          r.grafanaHover = { ...gh.result, cpuPerEventMs: gh.totalMs / pts.length };
-          r.grafanaZoom = await page.evaluate((pts) => window.bench.zoomGrafana(pts), pts.slice(0, 8).map(([x]) => [x, 70]));
-        })(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error(`no result within ${GRAFANA_TIMEOUT_MS / 1000} s`)), GRAFANA_TIMEOUT_MS)),
-      ]);
-      log(`grafana: first render ${r.grafanaFirst.ms.toFixed(1)} ms, hover frame p50 ${r.grafanaHover.frame.median.toFixed(1)} ms (cpu/event ${r.grafanaHover.cpuPerEventMs.toFixed(2)} ms), zoom p50 ${r.grafanaZoom?.median?.toFixed(1)} ms, heap +${r.grafanaFirst.heapMB.toFixed(1)} MB`);
-    } catch (e) {
-      r.grafanaError = e.message;
-      log(`grafana: ${e.message}`);
-    }
+const results = { shapes: {}, big: {}, diff: {}, profiles: {} };
+const shapes = await page.evaluate(() => window.hotpathBench.SHAPES);
+const notes = await page.evaluate(() => window.hotpathBench.SHAPE_NOTES);
+for (const shape of shapes) {
+  const stats = await page.evaluate(({ shape, n }) => window.bench.make('s', shape, n), { shape, n: NODES });
+  const graphOnly = await versus(['s'], { tables: false });
+  const tables = await versus(['s'], { tables: true, reps: Math.max(3, REPS - 2) });
+  results.shapes[shape] = { ...stats, note: notes[shape], graphOnly, tables };
+  if (shape === 'strings' || shape === 'pyroscope') {
+    results.profiles[`first render ${NODES} ${shape}`] = (await profiled(() => page.evaluate(() => window.bench.render('ours', ['s'])))).top;
   }
-  results.sizes[n] = r;
-  await page.evaluate((key) => { delete window.bench.frames[key]; window.hotpathHost.unmount(); }, key);
+  log(`${shape} (${stats.rows} rows, depth ${stats.depth}): graph only ours ${graphOnly.ours.toFixed(1)} ms, Grafana ${graphOnly.grafana.toFixed(1)} ms; with tables ours ${tables.ours.toFixed(1)} ms, Grafana ${tables.grafana.toFixed(1)} ms`);
+  await page.evaluate(() => window.bench.drop('s'));
 }
 
-// diff of two 200k-node profiles: same shape, values perturbed (one window against another)
-await page.evaluate(() => { window.bench.make('da', 200000, 11); window.bench.make('db', 200000, 11, 3); });
-await page.evaluate(() => window.bench.diff('da', 'db')); // warm-up
-const diffRuns = [];
-for (let i = 0; i < 5; i++) diffRuns.push(await page.evaluate(() => window.bench.diff('da', 'db')));
-const diffProf = await profiled(() => page.evaluate(() => window.bench.diff('da', 'db')));
-results.profiles['diff 2x200k'] = diffProf.top;
-const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-results.diff = {
-  nodes: diffRuns[0].nodes,
-  diffMs: median(diffRuns.map((r) => r.diffMs)),
-  changesMs: median(diffRuns.map((r) => r.changesMs)),
-  pipelineMs: (await page.evaluate(() => window.bench.diffPipeline('da', 'db'))).ms,
-  renderMs: (await page.evaluate(() => window.bench.renderDiff('da', 'db'))).ms,
-};
-log(`diff 2x200k: ${results.diff.diffMs.toFixed(1)} ms (+ biggest changes ${results.diff.changesMs.toFixed(1)} ms; frames->diff tree ${results.diff.pipelineMs.toFixed(1)} ms; rendered ${results.diff.renderMs.toFixed(1)} ms)`);
+// the Pyroscope shape at 10k and at BIG: first render, hover, zoom, heap
+for (const n of [10_000, BIG]) {
+  await page.evaluate(({ n }) => window.bench.make('b', 'pyroscope', n), { n });
+  const r = { graphOnly: await versus(['b'], { tables: false, reps: n > 500_000 ? 3 : REPS }) };
+  if (n === BIG) {
+    await page.evaluate(() => window.bench.render('ours', ['b']));
+    const pts = await page.evaluate((n) => window.bench.points(n, 6), SAMPLES);
+    const hover = await profiled(() => page.evaluate((pts) => window.bench.sweep('ours', 'mousemove', pts), pts));
+    r.hoverOurs = { ...hover.result, cpuPerEventMs: hover.cpuMs / pts.length };
+    results.profiles[`hover ${n}`] = hover.top;
+    // zoom: clicks alternating a node two rows down (focus) and the root row (back out), one per
+    // animation frame: every click redraws; a frame interval above 16.7 ms is a dropped frame
+    const zoomPts = pts.slice(0, 20).map(([x], i) => [x, i % 2 ? 10 : 50]);
+    const zoom = await profiled(() => page.evaluate((pts) => window.bench.sweep('ours', 'click', pts), zoomPts));
+    r.zoomOurs = { ...zoom.result, cpuPerEventMs: zoom.cpuMs / zoomPts.length };
+    results.profiles[`zoom ${n}`] = zoom.top;
+    await page.evaluate(() => window.bench.render('grafana', ['b']));
+    const gh = await profiled(() => page.evaluate((pts) => window.bench.sweep('grafana', 'mousemove', pts), pts));
+    r.hoverGrafana = { ...gh.result, cpuPerEventMs: gh.cpuMs / pts.length };
+    // Grafana zooms from its context menu, in its full view only
+    await page.evaluate(() => window.bench.render('grafana', ['b'], { tables: true }));
+    r.zoomGrafana = await page.evaluate((pts) => window.bench.zoomGrafana(pts), pts.slice(0, 8).map(([x]) => [x, 70]));
+  }
+  results.big[n] = r;
+  log(`pyroscope ${n}: graph only ours ${r.graphOnly.ours.toFixed(1)} ms, Grafana ${r.graphOnly.grafana.toFixed(1)} ms, heap ${r.graphOnly.heapOurs?.toFixed(1)} / ${r.graphOnly.heapTheirs?.toFixed(1)} MB`);
+  await page.evaluate(() => window.bench.drop('b'));
+}
+
+// diffs at NODES: the panel's own diff of two frames, and one diff frame given to both
+await page.evaluate(({ n }) => { window.bench.make('da', 'pyroscope', n, 11); window.bench.make('db', 'pyroscope', n, 11, 3); window.bench.makeDiff('dd', 'da', 'db'); }, { n: NODES });
+results.diff.twoFrames = await versus(['da', 'db'], { tables: false, grafana: false });
+results.diff.oneFrame = await versus(['dd'], { tables: false });
+log(`diff: two frames ours ${results.diff.twoFrames.ours.toFixed(1)} ms; one diff frame ours ${results.diff.oneFrame.ours.toFixed(1)} ms, Grafana ${results.diff.oneFrame.grafana.toFixed(1)} ms`);
 await h.close();
+await browser.close();
 
 // ---- report ------------------------------------------------------------------------------
-const f = (v, d = 1) => (v === undefined ? 'n/a' : v.toFixed(d));
-const ratio = (a, b) => (a && b ? `${(b / a).toFixed(1)}x` : 'n/a');
+const moduleBytes = statSync(join(DIST_DIR, 'module.js')).size;
+const v = hostVersions(HOST);
+const flamegraphVersion = JSON.parse(readFileSync(join(BROWSER_DIR, 'hosts', HOST, 'package.json'), 'utf8')).dependencies['@grafana/flamegraph'];
+const f = (x, d = 1) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(d));
+const ratio = (ours, theirs) => (ours && theirs ? theirs / ours : undefined);
 const lines = [];
-lines.push('# Benchmark: hotpath panel vs @grafana/flamegraph', '');
+lines.push('# Benchmark: hotpath panel vs the flame graph of Grafana 13', '');
 lines.push(`Recorded by \`npm run bench -- --write\` (\`make bench-plugin\`), ${new Date().toISOString().slice(0, 10)}.`, '');
-lines.push(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadAtStart.toFixed(1)} at the start (the machine is shared: numbers move by tens of percent between runs); ${browserVersion} (Debian chromium, headless, --disable-gpu), Node ${process.version}. Both render the same generated nested-set frames (\`plugin/src/data/generate.ts\`) at ${WIDTH}x${HEIGHT} in the same run; ours from the built \`plugin/dist/module.js\`, Grafana's from \`@grafana/flamegraph\` 11.3.1; React 18.2, dark theme, device pixel ratio 1. Ours renders without folding (Max nodes 2,000,000) so every size is the real size.`, '');
-lines.push('| nodes | tree build (ours) | first render ours | first render Grafana | speed-up | hover frame p50 / p95 ours (CPU per event) | hover frame p50 / p95 Grafana (CPU per event) | zoom frame p50 / p95 ours (CPU per event) | zoom Grafana p50 | heap after render ours / Grafana |');
-lines.push('|---|---|---|---|---|---|---|---|---|---|');
-const fr = (x) => (x ? `${f(x.frame.median)} / ${f(x.frame.p95)} ms (${f(x.cpuPerEventMs, 2)} ms)` : 'n/a');
-for (const [n, r] of Object.entries(results.sizes)) {
-  lines.push(`| ${Number(n).toLocaleString('en-US')} | ${f(r.build.ms)} ms | ${f(r.oursFirst.ms)} ms | ${r.grafanaFirst ? `${f(r.grafanaFirst.ms)} ms` : r.grafanaError ?? 'skipped'} | ${ratio(r.oursFirst.ms, r.grafanaFirst?.ms)} | ${fr(r.oursHover)} | ${fr(r.grafanaHover)} | ${fr(r.oursZoom)} | ${r.grafanaZoom ? `${f(r.grafanaZoom.median)} ms` : 'n/a'} | +${f(r.oursFirst.heapMB)} MB / ${r.grafanaFirst ? `+${f(r.grafanaFirst.heapMB)} MB` : 'n/a'} |`);
+lines.push(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadAtStart.toFixed(1)} at the start (shared: figures move by tens of percent between runs); ${browserVersion} (Debian chromium, headless), Node ${process.version}. One page of the \`${HOST}\` host: Grafana ${v.grafanaUi}'s shared modules from npm (React ${v.react}, production build), ours the built \`plugin/dist/module.js\` (${moduleBytes.toLocaleString('en-US')} bytes) loaded by SystemJS as Grafana loads it, Grafana's \`@grafana/flamegraph\` ${flamegraphVersion} (the newest on npm; Grafana 13 ships it) on the same modules. Both get the same frame objects at ${WIDTH}x${HEIGHT}, dark theme; ours with Max nodes 2,000,000 (no folding). Medians of ${REPS} interleaved repetitions after a warm-up; every time runs to painted pixels.`, '');
+lines.push(`## First render at ${NODES.toLocaleString('en-US')} rows, every frame shape`, '');
+lines.push('| shape | rows (depth) | graph only: ours | Grafana | speed-up | with tables: ours | Grafana | speed-up | JS heap after render (graph only): ours / Grafana |');
+lines.push('|---|---|---|---|---|---|---|---|---|');
+for (const [shape, r] of Object.entries(results.shapes)) {
+  lines.push(`| **${shape}**: ${r.note} | ${r.rows.toLocaleString('en-US')} (${r.depth}) | ${f(r.graphOnly.ours)} ms | ${f(r.graphOnly.grafana)} ms | ${f(ratio(r.graphOnly.ours, r.graphOnly.grafana))}x | ${f(r.tables.ours)} ms | ${f(r.tables.grafana)} ms | ${f(ratio(r.tables.ours, r.tables.grafana))}x | +${f(r.graphOnly.heapOurs)} / +${f(r.graphOnly.heapTheirs)} MB |`);
 }
+lines.push('', "## Pyroscope's shape at 10k and 1M", '');
+lines.push('| rows | first render, graph only: ours | Grafana | speed-up | JS heap: ours / Grafana |');
+lines.push('|---|---|---|---|---|');
+for (const [n, r] of Object.entries(results.big)) {
+  lines.push(`| ${Number(n).toLocaleString('en-US')} | ${f(r.graphOnly.ours)} ms | ${f(r.graphOnly.grafana)} ms | ${f(ratio(r.graphOnly.ours, r.graphOnly.grafana))}x | +${f(r.graphOnly.heapOurs)} / +${f(r.graphOnly.heapTheirs)} MB |`);
+}
+const big = results.big[BIG];
 lines.push('');
-lines.push(`Diff of two 200k-node profiles (${results.diff.nodes.toLocaleString('en-US')} nodes in the union): diff tree ${f(results.diff.diffMs)} ms, biggest-changes table ${f(results.diff.changesMs)} ms; from the two frames to the diff tree (validation of both included) ${f(results.diff.pipelineMs)} ms; whole panel rendered ${f(results.diff.renderMs)} ms.`, '');
-const big = results.sizes[1000000];
-const mid = results.sizes[200000];
-lines.push('## Goals', '');
-if (mid?.grafanaFirst) {
-  const x = mid.grafanaFirst.ms / mid.oursFirst.ms;
-  lines.push(`- First render at 200k nodes at least 2x faster than @grafana/flamegraph: ${x.toFixed(1)}x, ${x >= 2 ? 'met' : 'missed'}.`);
-}
-if (big) {
-  for (const [name, m] of [['hover', big.oursHover], ['zoom', big.oursZoom]]) {
-    const ok = m.frame.median <= 16.8;
-    lines.push(`- ${name} at 1M nodes within 16 ms: frame interval p50 ${f(m.frame.median)} ms, p95 ${f(m.frame.p95)} ms, main-thread CPU ${f(m.cpuPerEventMs, 2)} ms per event: ${ok ? (m.frame.p95 <= 16.8 ? 'met, at the p95 too' : 'met at the median; at the p95 one frame is dropped') : `missed by ${f(m.frame.median - 16.7)} ms at the median`}.`);
-  }
-}
-lines.push(`- Diff of 2 x 200k nodes within 150 ms: ${f(results.diff.diffMs)} ms, ${results.diff.diffMs <= 150 ? 'met' : `missed by ${f(results.diff.diffMs - 150)} ms`}.`, '');
-lines.push('Why: the frame is read once into typed arrays (validation included), laid out in O(n), and after that drawing, hover and zoom only touch what is visible: a node narrower than 0.75 px is skipped with its whole subtree in O(1) (nested-set `end`), hit testing walks one path from the focus, hover draws on an overlay canvas and never redraws the graph, zoom never resizes the canvas. Diffs merge the two depth-first orders in one walk when siblings are in name order (Pyroscope\'s order). Grafana\'s FlameGraph builds an object per node (`nestedSetToLevels`), lays levels out per render and sorts/filters its top table over all rows; its zoom goes through a context menu and re-renders the whole graph with collapsing.', '');
-lines.push('## Where the time goes (CDP CPU profile, self time, top functions)', '');
+lines.push(`At ${BIG.toLocaleString('en-US')} rows: hover, one \`mousemove\` per animation frame over ${SAMPLES} points: frame interval p95 ours ${f(big.hoverOurs.frame.p95)} ms, Grafana ${f(big.hoverGrafana.frame.p95)} ms; main-thread CPU per event ours ${f(big.hoverOurs.cpuPerEventMs, 2)} ms, Grafana ${f(big.hoverGrafana.cpuPerEventMs, 2)} ms. Zoom, 20 clicks one per animation frame alternating a node and the root row, each a redraw: frame interval p95 ours ${f(big.zoomOurs.frame.p95)} ms (CPU per click ${f(big.zoomOurs.cpuPerEventMs, 2)} ms); Grafana's "Focus block" from its context menu (its full view: it cannot zoom in flame-graph-only mode) median ${f(big.zoomGrafana?.median)} ms, p95 ${f(big.zoomGrafana?.p95)} ms.`, '');
+lines.push(`Diffs at ${NODES.toLocaleString('en-US')} rows: the diff view painted from one diff frame (value/valueRight, as Pyroscope's diff query answers) ours ${f(results.diff.oneFrame.ours)} ms, Grafana ${f(results.diff.oneFrame.grafana)} ms (${f(ratio(results.diff.oneFrame.ours, results.diff.oneFrame.grafana))}x); painted from two frames, the panel diffing them itself (Grafana cannot), ${f(results.diff.twoFrames.ours)} ms.`, '');
+lines.push('## Targets (issue 19)', '');
+const worst = Math.min(...Object.values(results.shapes).map((r) => ratio(r.graphOnly.ours, r.graphOnly.grafana)));
+const slowest = Math.max(...Object.values(results.shapes).map((r) => r.graphOnly.ours));
+const met = (ok) => (ok ? 'met' : '**missed**');
+lines.push(`- First render at ${NODES.toLocaleString('en-US')} <= 50 ms on every shape: slowest ${f(slowest)} ms: ${met(slowest <= 50)}.`);
+lines.push(`- >= 5x @grafana/flamegraph on every shape (graph only): lowest ${f(worst)}x: ${met(worst >= 5)}.`);
+lines.push(`- First render at ${BIG.toLocaleString('en-US')} <= 150 ms: ${f(big.graphOnly.ours)} ms: ${met(big.graphOnly.ours <= 150)}.`);
+lines.push(`- Zoom and unzoom at ${BIG.toLocaleString('en-US')} within one frame (frame interval p95 <= 16.7 ms, rAF jitter 0.1 ms): p95 ${f(big.zoomOurs.frame.p95)} ms: ${met(big.zoomOurs.frame.p95 <= 16.8)}.`);
+lines.push(`- Hover CPU per event <= 1 ms: ${f(big.hoverOurs.cpuPerEventMs, 2)} ms: ${met(big.hoverOurs.cpuPerEventMs <= 1)}.`);
+lines.push(`- Painted diff from two ${NODES.toLocaleString('en-US')} frames <= 100 ms: ${f(results.diff.twoFrames.ours)} ms: ${met(results.diff.twoFrames.ours <= 100)}.`);
+lines.push(`- JS heap for ${BIG.toLocaleString('en-US')} nodes <= 50 MB: +${f(big.graphOnly.heapOurs)} MB: ${met(big.graphOnly.heapOurs <= 50)}.`);
+lines.push(`- module.js under 120 KB: ${moduleBytes.toLocaleString('en-US')} bytes: ${met(moduleBytes < 120_000)}.`, '');
+lines.push('## Where our time goes (CDP CPU profile of one step, self time, top functions)', '');
 for (const [name, top] of Object.entries(results.profiles)) {
-  lines.push(`**${name}**: ` + top.map((t) => `\`${t.fn}\` ${t.ms} ms (${t.pct}%)`).join(', '), '');
+  lines.push(`**${name}**: ` + top.map((t) => `\`${t.fn}\` ${t.ms} ms`).join(', '), '');
 }
 lines.push('## How it is measured', '');
-lines.push('- *tree build*: `readProfileFrame` (validation, label interning, typed arrays) on the frame, in the page.');
-lines.push('- *first render*: from handing the frame to the panel (`root.render` in `flushSync`) until its graph canvas holds pixels, polled each animation frame; Grafana\'s FlameGraph measures its width with a ResizeObserver first, so it draws one frame later by design. Both include their top table.');
-lines.push('- *hover* / *zoom frame*: a sweep of synthetic `mousemove` events (zoom: `click`s alternating a node two rows down and the root row above it, so every click refocuses and redraws), one per animation frame as a moving pointer sends them; the figure is the interval between consecutive frames: 16.7 ms when the work fits in a frame (headless chromium paces frames at 60 Hz), more when frames are dropped. *CPU per event*: main-thread CPU in the CDP profile of the sweep divided by the events (handler, React, style, layout, canvas). Grafana\'s zoom is a click on "Focus block" in its context menu, timed until React committed and layout ran.');
-lines.push('- *heap*: `performance.memory.usedJSHeapSize` after `gc()`, relative to before the render (frames excluded; they exist before).');
+lines.push('- *first render*: from handing the frame to the component (ours: the panel\'s `root.render` in `flushSync`; Grafana\'s: `<FlameGraph data getTheme showFlameGraphOnly>`) until its graph canvas holds pixels in its first row, polled each animation frame. *graph only*: ours with `showTable: false`, Grafana\'s with `showFlameGraphOnly`; *with tables*: ours with its top table, Grafana\'s full view (its table, header and search).');
+lines.push('- *JS heap*: `performance.memory.usedJSHeapSize` after two `gc()`s, against before the render (the frame exists before).');
+lines.push('- *hover*: synthetic `mousemove`s, one per animation frame; the frame interval is 16.7 ms when the work fits a frame. *CPU per event*: the main thread\'s CPU in the CDP profile of the sweep divided by the events.');
+lines.push('- The frames: `tests/browser/host/shapes.ts` (generated, deterministic; the same objects to both).');
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
 if (args.write) {

@@ -27,7 +27,7 @@ const hash = (...files) => {
 /** Installs a host's pinned packages (npm ci, once per lockfile); returns its install directory. */
 export function installHost(name) {
   const src = join(HOSTS_DIR, name);
-  const key = hash(join(src, 'package.json'), join(src, 'package-lock.json'));
+  const key = hash(join(src, 'package.json'), join(src, 'package-lock.json'), ...(existsSync(join(src, '.npmrc')) ? [join(src, '.npmrc')] : []));
   const dir = join(CACHE_DIR, 'hosts', `${name}-${key}`);
   const stamp = join(dir, 'node_modules', '.hotpath-installed');
   if (existsSync(stamp)) {
@@ -42,6 +42,10 @@ export function installHost(name) {
   mkdirSync(dir, { recursive: true });
   copyFileSync(join(src, 'package.json'), join(dir, 'package.json'));
   copyFileSync(join(src, 'package-lock.json'), join(dir, 'package-lock.json'));
+  if (existsSync(join(src, '.npmrc'))) {
+    // a host's own npm settings (the bench host's legacy-peer-deps)
+    copyFileSync(join(src, '.npmrc'), join(dir, '.npmrc'));
+  }
   process.stderr.write(`hosts: npm ci for ${name} (once per lockfile) in ${dir}\n`);
   execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error', '--ignore-scripts'], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'], timeout: 15 * 60_000 });
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
@@ -53,29 +57,33 @@ const HOST_SOURCES = ['host/host.tsx', 'host/options-editor.tsx', 'lib/build.mjs
 /**
  * Bundles a host's page (host/host.tsx with the SystemJS loader and the host's shared-module
  * list) from its own node_modules, React's development build included: its warnings are part of
- * what the matrix checks. Returns the bundle's path.
+ * what the matrix checks. Returns the bundle's path. The benchmark's page (`entry` 'bench':
+ * host/bench.tsx, with @grafana/flamegraph and the generator) is built in production mode, as
+ * Grafana serves React, with the shared-module list of `sharedFrom`, and always rebuilt (it
+ * compiles plugin/src/data).
  */
-export async function buildMatrixHost(name) {
+export async function buildMatrixHost(name, { entry = 'host', sharedFrom = name } = {}) {
   const dir = installHost(name);
-  const sharedModules = join(HOSTS_DIR, name, 'shared-modules.ts');
-  const key = hash(...HOST_SOURCES.map((f) => join(BROWSER_DIR, f)), sharedModules);
-  const out = join(dir, `host-${key}.js`);
-  if (existsSync(out)) {
+  const sharedModules = join(HOSTS_DIR, sharedFrom, 'shared-modules.ts');
+  const development = entry === 'host';
+  const key = hash(...HOST_SOURCES.map((f) => join(BROWSER_DIR, f)), sharedModules, join(BROWSER_DIR, 'host', `${entry}.tsx`));
+  const out = join(dir, `${entry}-${key}.js`);
+  if (development && existsSync(out)) {
     return out;
   }
   // bundles of older host sources are stale
-  for (const old of readdirSync(dir).filter((f) => /^host-\w+\.js$/.test(f))) {
+  for (const old of readdirSync(dir).filter((f) => new RegExp(`^${entry}-\\w+\\.js$`).test(f))) {
     rmSync(join(dir, old), { force: true });
   }
   const esbuild = requirePlugin('esbuild');
   // every package, the host's own files' included, from this host's install only
   await esbuild.build(
     hostBundleOptions({
-      entry: join(BROWSER_DIR, 'host', 'host.tsx'),
+      entry: join(BROWSER_DIR, 'host', `${entry}.tsx`),
       out,
       nodeModules: join(dir, 'node_modules'),
       alias: { 'hotpath-plugin-loader': join(HOSTS_DIR, 'systemjs-loader.ts'), 'hotpath-shared-modules': sharedModules },
-      development: true,
+      development,
     })
   );
   return out;
@@ -95,8 +103,8 @@ export function hostVersions(name) {
  * loads module.js with SystemJS. Resolves to { page, pageErrors, console, loadError, render,
  * screenshot, close } once the module loaded or failed to load (loadError says why).
  */
-export async function openMatrixHost(browser, name, { viewport = { width: 1100, height: 820 }, onQuery } = {}) {
-  const hostJs = await buildMatrixHost(name);
+export async function openMatrixHost(browser, name, { viewport = { width: 1100, height: 820 }, onQuery, entry, sharedFrom } = {}) {
+  const hostJs = await buildMatrixHost(name, { entry, sharedFrom });
   const iconsDir = join(installHost(name), 'node_modules', '@grafana', 'ui', 'dist', 'public', 'img', 'icons');
   const server = await startServer({ hostJs, distDir: MATRIX_DIST, iconsDir });
   const context = await browser.newContext({ viewport });
