@@ -108,6 +108,15 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('Series with unit req/s') },
       category: ['Queries'],
     })
+    .addSelect({
+      path: 'instanceRequestsRefId',
+      name: 'Per-instance request-rate query',
+      description:
+        'refId of the request rate per instance (req/s, e.g. instance:requests:rate5m), for the siblings baseline: one instance\'s requests against the others\', so values per request compare instances with different traffic. Not drawn unless listed in Time-series queries. Empty: the request-rate series, split by the instance label.',
+      defaultValue: DEFAULT_OPTIONS.instanceRequestsRefId,
+      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('The request-rate series, by instance') },
+      category: ['Queries'],
+    })
     .addRadio({
       path: 'baselineMode',
       name: 'Baseline window',
@@ -123,15 +132,6 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
         ],
       },
       category: ['Windows'],
-    })
-    .addSelect({
-      path: 'instanceRequestsRefId',
-      name: 'Per-instance request-rate query',
-      description:
-        'refId of the request rate per instance (req/s, e.g. instance:requests:rate5m), for the siblings baseline: one instance\'s requests against the others\', so values per request compare instances with different traffic. Not drawn unless listed in Time-series queries. Empty: the request-rate series, split by the instance label.',
-      defaultValue: DEFAULT_OPTIONS.instanceRequestsRefId,
-      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('The request-rate series, by instance') },
-      category: ['Queries'],
     })
     .addTextInput({
       path: 'siblingLabel',
