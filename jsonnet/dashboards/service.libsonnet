@@ -177,19 +177,25 @@ local series = import '../lib/series.libsonnet';
               p.profile(d.profilesDs, cfg.profileTypeId, selector),
               prom(q.requests, 'requests/s'),
               prom(q.cpu, 'CPU cores'),
+              prom(q.instanceRequests, '{{%s}} requests/s' % cfg.instanceLabel),
             ],
             // Which query feeds which part (plugin/src/options.ts): the strip draws A, D
             // and E, shades the windows where B (the hotpath alerts) is on, and the
-            // panel re-runs C for each selected window.
+            // panel re-runs C for each selected window. D counts each window's requests
+            // (values per request); F, one rate per instance, counts them for the
+            // siblings baseline (an instance against the others).
             {
               profileRefId: 'C',
               seriesRefIds: ['A', 'D', 'E'],
               anomalyRefId: 'B',
               baselineMode: 'auto',
+              requestsRefId: 'D',
+              instanceRequestsRefId: 'F',
+              siblingLabel: cfg.instanceLabel,
             },
             h=22,
           ) {
-            fieldConfig+: { overrides+: [p.byRefId('D', { unit: 'reqps' }), p.byRefId('E', { unit: 'short' })] },
+            fieldConfig+: { overrides+: [p.byRefId('D', { unit: 'reqps' }), p.byRefId('E', { unit: 'short' }), p.byRefId('F', { unit: 'reqps' })] },
           },
           p.flamegraph(
             'CPU flame graph',

@@ -30,6 +30,8 @@ export interface HotpathOptions {
   stripHeight: number;
   /** refId of the request-rate query (req/s) whose integral over a window is its request count; empty: series with unit req/s */
   requestsRefId: string;
+  /** refId of one request rate per instance, for the siblings baseline; empty: the request-rate series, split by the instance label */
+  instanceRequestsRefId: string;
   /** the label that names an instance, on the profiles and the request-rate series (the siblings baseline) */
   siblingLabel: string;
 }
@@ -46,6 +48,7 @@ export const DEFAULT_OPTIONS: HotpathOptions = {
   showTable: true,
   stripHeight: 110,
   requestsRefId: '',
+  instanceRequestsRefId: '',
   siblingLabel: 'instance',
 };
 
@@ -103,6 +106,15 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
         "refId of the request rate (req/s, e.g. job:requests:rate5m). Its mean over a window times the window's length is the window's request count, for values per request. Empty: series with unit req/s.",
       defaultValue: DEFAULT_OPTIONS.requestsRefId,
       settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('Series with unit req/s') },
+      category: ['Queries'],
+    })
+    .addSelect({
+      path: 'instanceRequestsRefId',
+      name: 'Per-instance request-rate query',
+      description:
+        'refId of the request rate per instance (req/s, e.g. instance:requests:rate5m), for the siblings baseline: one instance\'s requests against the others\', so values per request compare instances with different traffic. Not drawn unless listed in Time-series queries. Empty: the request-rate series, split by the instance label.',
+      defaultValue: DEFAULT_OPTIONS.instanceRequestsRefId,
+      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('The request-rate series, by instance') },
       category: ['Queries'],
     })
     .addRadio({

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -342,7 +343,7 @@ func TestServiceDashboardWhereInTheCode(t *testing.T) {
 	if _, old := opts["timeSeriesRefId"]; old {
 		t.Error("options keep the placeholder timeSeriesRefId (the plugin reads seriesRefIds)")
 	}
-	if m := opts["baselineMode"]; m != "auto" && m != "day" && m != "week" && m != "manual" {
+	if m := opts["baselineMode"]; m != "auto" && m != "day" && m != "week" && m != "manual" && m != "siblings" {
 		t.Errorf("baselineMode %v is not a mode the plugin knows", m)
 	}
 	refs, _ := opts["seriesRefIds"].([]any)
@@ -357,6 +358,18 @@ func TestServiceDashboardWhereInTheCode(t *testing.T) {
 	// CPU per request, request rate and CPU from the rule pack, on the strip
 	if want := []string{"job:cpu_seconds_per_request:ratio_rate5m", "job:requests:rate5m", "job:cpu_seconds:rate5m"}; !reflect.DeepEqual(strip, want) {
 		t.Errorf("the strip draws %v, want %v", strip, want)
+	}
+	// Windows' request counts from the job's rate, the siblings baseline's from one rate per
+	// instance (plugin/src/options.ts requestsRefId, instanceRequestsRefId); the per-instance
+	// series are not drawn.
+	for opt, metric := range map[string]string{"requestsRefId": "job:requests:rate5m{", "instanceRequestsRefId": "instance:requests:rate5m{"} {
+		ref, _ := opts[opt].(string)
+		if ts := targets[ref]; ts == nil || !strings.HasPrefix(ts["expr"].(string), metric) || !strings.Contains(ts["expr"].(string), `job="$job"`) {
+			t.Errorf("option %s = %q: want the refId of %s job=\"$job\"}, the panel has %v", opt, ref, metric, ts)
+		}
+		if opt == "instanceRequestsRefId" && slices.Contains(refs, any(ref)) {
+			t.Errorf("the strip draws the per-instance request rates (%s)", ref)
+		}
 	}
 	if ts := targets["A"]; ts == nil || !strings.HasPrefix(ts["expr"].(string), "job:cpu_seconds_per_request:ratio_rate5m{") {
 		t.Errorf("refId A is not CPU per request: %v", ts)

@@ -10,6 +10,9 @@ function(cfg) {
 
   // 1. Load or efficiency?
   requests: by(s.requests),
+  // One per instance: the overlay's siblings baseline counts an instance's
+  // requests against the others'.
+  instanceRequests: by(s.instanceRequests),
   cpu: by(s.cpu),
   cpuPerRequest: by(s.cpuPerRequest),
   // The band: from what the cost model predicts at the current traffic up to

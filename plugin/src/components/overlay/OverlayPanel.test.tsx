@@ -46,6 +46,9 @@ const requestRate = (before: number, after: number, instances?: Record<string, n
       ],
     })
   );
+/** The service dashboard's query F: one request rate per instance (instance:requests:rate5m), weights summing to the job's rate. */
+const instanceRates = (rate: number, weights: Record<string, number>) =>
+  requestRate(rate, rate, weights).map((f) => ({ ...f, refId: 'F' }));
 /** The same code under k times the traffic: every value times k. */
 const times = (t: ReturnType<typeof printlnBefore>, k: number) => ({ ...t, total: t.total.map((v) => v * k), self: t.self.map((v) => v * k) });
 /** A stand-in Pyroscope: the window before minute 30 is the healthy profile, after it the incident (or, with traffic, the healthy profile doubled). */
@@ -340,6 +343,36 @@ describe('OverlayPanel', () => {
       expect(within(screen.getByTestId(TEST_IDS.baselineMode)).getByLabelText('Siblings')).toBeChecked();
       // one instance has a third of the traffic: load −50% (1 of 3 vs 2 of 3)
       expect(screen.getByTestId(TEST_IDS.headline)).toHaveTextContent(/= load −50% × per request/);
+    });
+
+    it('siblings on the service dashboard: the job rate (D) counts windows, the per-instance rates (F) count siblings', async () => {
+      // D: the job's 30 req/s, no instance label; F: 10 req/s on each of three instances
+      const dashboard = { requestsRefId: 'D', instanceRequestsRefId: 'F' };
+      const series = [cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' }), ...requestRate(30, 30), ...instanceRates(10, { 'catalog-1': 1, 'catalog-2': 1, 'catalog-3': 1 })];
+      act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=siblings&hotpath-instance=catalog-2&hotpath-view=diff`));
+      setup(series, dashboard);
+      await settled();
+      // catalog-2 served a third of the requests, its siblings two thirds
+      expect(screen.getByTestId(TEST_IDS.headline)).toHaveTextContent(/= load −50% × per request/);
+      expect(screen.queryByTestId(TEST_IDS.unitNotice)).not.toBeInTheDocument();
+    });
+
+    it('siblings without per-instance rates: the panel says which count is missing and shows shares', async () => {
+      act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=siblings&hotpath-instance=catalog-2&hotpath-view=diff`));
+      setup([cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' }), ...requestRate(30, 30)], { requestsRefId: 'D' });
+      await settled();
+      expect(screen.getByTestId(TEST_IDS.unitNotice)).toHaveTextContent(/no request-rate series with instance="catalog-2".*Showing shares/);
+    });
+
+    it('the per-instance rates do not count twice in a window: the job rate alone counts its requests', async () => {
+      const series = [...withRequests(10, 10), ...instanceRates(10, { 'catalog-1': 1, 'catalog-2': 1, 'catalog-3': 1 })];
+      setup(series, { requestsRefId: 'D', instanceRequestsRefId: 'F' });
+      drag(40, 50);
+      await settled();
+      clickView('Diff');
+      // 10 req/s over 10 minutes: 6000 requests, as without F
+      const first = screen.getByTestId(TEST_IDS.changesTable).querySelector('tbody tr')!;
+      expect(first.querySelector('[data-col="per-request"]')).toHaveTextContent('+0.05/req');
     });
 
     it('siblings without an instance: no baseline, and the panel says what to set', async () => {

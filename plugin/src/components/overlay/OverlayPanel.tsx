@@ -112,6 +112,12 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
 
   // each window's requests: the request-rate series integrated over it (overlay/requests.ts)
   const requestSeries = useMemo(() => findRequestSeries(data?.series, opts.requestsRefId), [data?.series, opts.requestsRefId]);
+  // the siblings baseline counts one instance against the others: a per-instance query when the
+  // panel has one (the service dashboard's F), else the request-rate series split by the label
+  const instanceSeries = useMemo(
+    () => (opts.instanceRequestsRefId ? findRequestSeries(data?.series, opts.instanceRequestsRefId) : requestSeries),
+    [data?.series, opts.instanceRequestsRefId, requestSeries]
+  );
   const requests: RequestCounts = useMemo(() => {
     const all = (w: TimeWindow | null | undefined) => (w ? countRequests(requestSeries, w) : NO_COUNT);
     if (!selection) {
@@ -119,12 +125,12 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
     }
     if (siblings && instance && baseline) {
       return {
-        comparison: countRequests(requestSeries, selection, (l) => l[siblingLabel] === instance, `request-rate series with ${siblingLabel}="${instance}"`),
-        baseline: countRequests(requestSeries, baseline.window, (l) => l[siblingLabel] !== undefined && l[siblingLabel] !== instance, `request-rate series of the other instances (label ${siblingLabel})`),
+        comparison: countRequests(instanceSeries, selection, (l) => l[siblingLabel] === instance, `request-rate series with ${siblingLabel}="${instance}"`),
+        baseline: countRequests(instanceSeries, baseline.window, (l) => l[siblingLabel] !== undefined && l[siblingLabel] !== instance, `request-rate series of the other instances (label ${siblingLabel})`),
       };
     }
     return { comparison: all(selection), baseline: all(baseline?.window) };
-  }, [requestSeries, selection, range, siblings, instance, baseline, siblingLabel]);
+  }, [requestSeries, instanceSeries, selection, range, siblings, instance, baseline, siblingLabel]);
 
   const whole = useMemo(
     () => selectProfile(data?.series, { profileRefId: opts.profileRefId, baselineRefId: opts.baselineRefId, maxNodes: opts.maxNodes }),
