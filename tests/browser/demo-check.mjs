@@ -6,7 +6,10 @@
 //
 // One check:
 //   node tests/browser/demo-check.mjs --sandbox URL --service api --from MS --to MS
-//        [--baseline-from MS --baseline-to MS] [--type cpu] --expect REGEX [--top 1] [--rank increase|abs] --out DIR
+//        [--baseline-from MS --baseline-to MS] [--type cpu] --expect REGEX [--top 1] [--rank increase|abs]
+//        [--driver load|"per request"] --out DIR
+// --driver: what the diff's headline must blame for the change (the panel's load / per-request
+// split; the println story: per request, demo-test's traffic step: load).
 // The biggest change is the function whose share of the profile grew most (--rank increase,
 // the default): an incident adds work, and everything else's share shrinks by as much, so the
 // largest absolute change can be a dilution (--rank abs: the table's own order).
@@ -25,7 +28,7 @@ import { TEST_IDS } from './lib/test-ids.mjs';
 
 const USAGE = `usage:
   node tests/browser/demo-check.mjs --sandbox URL --service NAME --from MS --to MS [--baseline-from MS --baseline-to MS]
-       [--type cpu|alloc_space|alloc_objects] --expect REGEX [--top N] [--rank increase|abs] --out DIR
+       [--type cpu|alloc_space|alloc_objects] --expect REGEX [--top N] [--rank increase|abs] [--driver load|"per request"] --out DIR
   node tests/browser/demo-check.mjs --incidents FILE --sandbox URL --out DIR`;
 
 /**
@@ -34,13 +37,17 @@ const USAGE = `usage:
  * is a property of the cgroup, not of a code path: no profile signal to check.
  */
 const STORIES = {
-  println: { type: 'cpu', expect: 'internal/encoding/text|prototext|protobuf|fmt\\.' },
+  // the load is unchanged: the diff's headline must blame the cost per request
+  println: { type: 'cpu', expect: 'internal/encoding/text|prototext|protobuf|fmt\\.', driver: 'per request' },
   epoll: { type: 'cpu', expect: 'EpollWait|epoll|Syscall6' },
   gzip: { type: 'alloc_space', expect: 'compress/flate' },
   // one catalog instance burns CPU hashing (demo/service/extracpu.go); the service's profile
   // merges its instances, so the hashing grows in it
   outlier: { type: 'cpu', expect: 'sha256|burnCPU' },
   cfs: null,
+  // demo-test's benign step: the control's traffic doubled, nothing regressed. No function to
+  // find; the headline must blame load (issue 14: a traffic doubling CPU follows reads "load")
+  traffic: { type: 'cpu', driver: 'load' },
 };
 
 const { args, fail: usage } = cli('demo-check', USAGE, {
@@ -54,6 +61,7 @@ const { args, fail: usage } = cli('demo-check', USAGE, {
   expect: { type: 'string' },
   top: { type: 'string', default: '1' },
   rank: { type: 'string', default: 'increase' },
+  driver: { type: 'string' },
   incidents: { type: 'string', default: process.env.HOTPATH_INCIDENTS },
   out: { type: 'string' },
   timeout: { type: 'string', default: '90' },
@@ -80,7 +88,10 @@ function checks() {
     if (!args.service || !args.from || !args.to || !args.expect) {
       usage('--service, --from, --to and --expect are required (or --incidents FILE)');
     }
-    const c = { name: args.service, service: args.service, from: ms('from', args.from), to: ms('to', args.to), type: args.type, expect: args.expect, top: Number(args.top) || 1 };
+    if (args.driver && !['load', 'per request'].includes(args.driver)) {
+      usage(`--driver ${args.driver}: want load or "per request"`);
+    }
+    const c = { name: args.service, service: args.service, from: ms('from', args.from), to: ms('to', args.to), type: args.type, expect: args.expect, driver: args.driver, top: Number(args.top) || 1 };
     if (c.to <= c.from) {
       usage('--to must be after --from');
     }
@@ -103,7 +114,7 @@ function checks() {
     if (story === null) {
       return { name: `${i.Story}/${i.Service}`, skip: 'CFS throttling is a property of the cgroup, not of a code path: no profile to check' };
     }
-    return { name: `${i.Story}/${i.Service}`, service: i.Service, from: i.FromMs, to: i.ToMs, type: story.type, expect: story.expect, top: Number(args.top) || 1 };
+    return { name: `${i.Story}/${i.Service}`, service: i.Service, from: i.FromMs, to: i.ToMs, type: story.type, expect: story.expect, driver: story.driver, top: Number(args.top) || 1 };
   });
 }
 
@@ -113,7 +124,7 @@ const iso = (t) => new Date(t).toISOString().replace('.000Z', 'Z');
 async function run(page, c) {
   let re;
   try {
-    re = new RegExp(c.expect);
+    re = c.expect === undefined ? undefined : new RegExp(c.expect);
   } catch (e) {
     usage(`--expect ${c.expect}: ${e.message}`);
   }
@@ -165,9 +176,19 @@ async function run(page, c) {
   await page.getByTestId(TEST_IDS.sideBySide).waitFor();
   screenshots.push(await shot(4, 'side-by-side'));
   await showView(page, 'Diff');
+  // the headline's split of the change: load or per request (the panel's per-request unit)
+  const headline = page.getByTestId(TEST_IDS.headline);
+  const split = (await headline.count()) ? { driver: await headline.getAttribute('data-driver'), text: (await headline.innerText()).replace(/\s+/g, ' ').trim() } : undefined;
+  const details = { ...c, rank: args.rank, windows: shown, top: top.slice(0, 10), headline: split, screenshots };
+  if (c.driver && split?.driver !== c.driver) {
+    return { ok: false, line: `the headline should blame ${c.driver}, it says ${split ? `${split.driver}: "${split.text}"` : 'nothing (no headline)'} (${windows})`, details, screenshots };
+  }
+  const says = c.driver ? `; the headline blames ${c.driver}: "${split.text}"` : '';
+  if (!re) {
+    return { ok: true, line: `no function to find${says} (${windows})`, details, screenshots };
+  }
   const hit = top.slice(0, c.top).find((r) => re.test(r.name));
   const first = top[0];
-  const details = { ...c, rank: args.rank, windows: shown, top: top.slice(0, 10), screenshots };
   if (!first) {
     return { ok: false, line: `the diff has no ${what}s (${windows})`, details, screenshots };
   }
@@ -179,7 +200,7 @@ async function run(page, c) {
       screenshots,
     };
   }
-  return { ok: true, line: `the biggest ${what}${hit === first ? '' : ` among the top ${c.top}`} is ${hit.name} (${hit.change}), matching /${c.expect}/ (${windows})`, details, screenshots };
+  return { ok: true, line: `the biggest ${what}${hit === first ? '' : ` among the top ${c.top}`} is ${hit.name} (${hit.change}), matching /${c.expect}/${says} (${windows})`, details, screenshots };
 }
 
 const list = checks();

@@ -77,7 +77,7 @@ describe('the sandbox server', () => {
 
   it("answers the dashboard's overlay queries: Prometheus series as frames, the profile through the plugin's conversion", async () => {
     const cfg = await (await fetch(new URL('/api/config', sandboxURL))).json();
-    assert.deepEqual(cfg.panel.targets.map((t) => t.refId), ['A', 'B', 'C', 'D', 'E']);
+    assert.deepEqual(cfg.panel.targets.map((t) => t.refId), ['A', 'B', 'C', 'D', 'E', 'F']);
     assert.deepEqual(cfg.panel.options.seriesRefIds, ['A', 'D', 'E']);
     const res = await fetch(new URL('/api/query', sandboxURL), { method: 'POST', body: JSON.stringify({ targets: cfg.panel.targets, from: now - 60 * MIN, to: now, service: 'api' }) });
     const out = await res.json();
@@ -85,6 +85,8 @@ describe('the sandbox server', () => {
     const byRef = (r) => out.data.filter((f) => f.refId === r);
     assert.equal(byRef('A')[0].fields[1].config.unit, 's');
     assert.equal(byRef('D')[0].fields[1].config.unit, 'reqps');
+    // F: one request rate per instance, for the siblings baseline
+    assert.deepEqual(byRef('F').map((f) => [f.fields[1].labels.instance, f.fields[1].config.unit]), [['api-0', 'reqps'], ['api-1', 'reqps']]);
     assert.deepEqual(byRef('B').map((f) => f.fields[1].labels.alertstate), ['pending', 'firing']);
     assert.equal(byRef('B')[0].name, 'CPUPerRequestAboveUpstream');
     const profile = byRef('C')[0];
@@ -152,10 +154,16 @@ describe('demo-check against the sandbox', () => {
     writeFileSync(file, JSON.stringify([inc('println', 'api', 'CPUPerRequestAboveUpstream'), inc('epoll', 'poller', 'CPUNotTrackingLoad'), inc('cfs', 'worker', 'CPUThrottlingSustained')]));
     const r = await run([join(BROWSER_DIR, 'demo-check.mjs'), '--out', join(OUT, 'incidents')], { env: { HOTPATH_INCIDENTS: file, HOTPATH_SANDBOX_URL: sandboxURL } });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /PASS println\/api \(cpu\)/);
+    assert.match(r.stdout, /PASS println\/api \(cpu\): .*the headline blames per request: "CPU \+\d+% = load/);
     assert.match(r.stdout, /PASS epoll\/poller \(cpu\): the biggest increase is .*(EpollWait|Syscall6|epoll)/);
     assert.match(r.stdout, /SKIP cfs\/worker: CFS throttling is a property of the cgroup/);
     assert.match(r.stdout, /^demo-check: PASS: 2 checks passed, 1 skipped/m);
+  });
+
+  it('--driver: fails when the headline blames the other side (println is per request, not load)', async () => {
+    const r = await check(['--service', 'api', '--from', String(now - 15 * MIN), '--to', String(now - 2 * MIN), '--expect', 'appendString', '--driver', 'load', '--out', join(OUT, 'driver')]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^demo-check: FAIL api \(cpu\): the headline should blame load, it says per request: "CPU \+\d+% = load/m);
   });
 
   it('--rank abs checks the table\'s own order (the largest change either way)', async () => {

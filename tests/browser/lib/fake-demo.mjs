@@ -2,7 +2,7 @@
 // HTTP server on 127.0.0.1 answering
 // - the Prometheus API the sandbox uses (query_range, label values): the rule pack's recorded
 //   series of a story (CPU per request that rises when its incident starts, request rate,
-//   CPU) and its ALERTS series (pending, then firing);
+//   the same per instance, CPU) and its ALERTS series (pending, then firing);
 // - profile-store's API (GET /profile, GET /services): the story's real pprof captures from
 //   tests/fixtures, the incident capture for windows mostly after the incident started, the
 //   healthy one before; 404 "no samples" for windows before the store's first profile.
@@ -82,6 +82,10 @@ export function startFakeDemo({ profilesFrom, incidentFrom, alertFrom }) {
         result = alerts(job, start, end, step);
       } else if (FAKE_SERVICES[job] && ['job:cpu_seconds_per_request:ratio_rate5m', 'job:requests:rate5m', 'job:cpu_seconds:rate5m'].includes(metric)) {
         result = [series(metric, job, start, end, step)];
+      } else if (FAKE_SERVICES[job] && metric === 'instance:requests:rate5m') {
+        // two instances, each half of the job's requests
+        const job_ = series('job:requests:rate5m', job, start, end, step);
+        result = [0, 1].map((i) => ({ metric: { __name__: metric, job, instance: `${job}-${i}` }, values: job_.values.map(([t, v]) => [t, String(Number(v) / 2)]) }));
       }
       return json(res, 200, { status: 'success', data: { resultType: 'matrix', result } });
     }
