@@ -127,8 +127,11 @@ type TestReport struct {
 	// CostCheck is each service's live CPU and allocations over what the
 	// backfilled cost model predicts, at the end of the normal phase.
 	CostCheck string
-	Total     time.Duration
-	NoCFSWhy  string
+	// TrafficStep is the service whose traffic doubled with the incidents
+	// (World.TrafficStepJob), "" without one.
+	TrafficStep string
+	Total       time.Duration
+	NoCFSWhy    string
 	// Notify is the alert path's check (notifycheck.go).
 	Notify NotifyReport
 }
@@ -263,6 +266,14 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 			}
 			o.logf("    %s incident ON (%s expected: %s)", e.Story, e.Alert, FormatLabels(e.Labels))
 		}
+		step, err := o.startTrafficStep()
+		if err != nil {
+			return err
+		}
+		if step != nil {
+			rep.TrafficStep = step.Job
+			o.logf("    traffic step ON: %s's load doubles, nothing regresses (no alert may fire; the panel must read load)", step.Job)
+		}
 		allFired := func() bool {
 			for _, r := range results {
 				if !r.Fired {
@@ -342,6 +353,10 @@ func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir s
 	for _, r := range rep.Results {
 		s := o.World.StoryService(r.Story)
 		incs = append(incs, incident{r.Story, s.Job, r.Alert, rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
+	}
+	if rep.TrafficStep != "" {
+		// demo-check's "traffic" story: the panel must say load, not per request
+		incs = append(incs, incident{"traffic", rep.TrafficStep, "", rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
 	}
 	b, _ := json.MarshalIndent(incs, "", "  ")
 	path := o.path("run", "incidents.json")
@@ -494,6 +509,9 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 		fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", r.Story, r.Alert, FormatLabels(r.Labels), after)
 	}
 	fmt.Fprintf(&b, "\n## Healthy services (control, cache, the outlier service's other instances): alerts that fired\n\n")
+	if rep.TrafficStep != "" {
+		fmt.Fprintf(&b, "With the incidents, %s's traffic doubled (a second load generator at its rate) and nothing else changed: a load change that CPU follows, which no alert may take for a regression.\n\n", rep.TrafficStep)
+	}
 	if len(rep.Violations) == 0 {
 		b.WriteString("none\n")
 	}

@@ -84,6 +84,11 @@ type World struct {
 	OutlierJob      string
 	OutlierInstance int
 	OutlierExtraCPU string
+	// TrafficStepJob is demo-test's benign change: when the incidents start,
+	// a second load generator doubles this healthy service's constant traffic
+	// and nothing else changes. No alert may fire for it, and the panel's
+	// diff must read "load", not "per request" (issue 14's negative case).
+	TrafficStepJob string
 	// Alertmanager is the address Prometheus sends alerts to, once the
 	// alert path runs (alerting.go); "" before.
 	Alertmanager string
@@ -113,6 +118,7 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		OutlierJob:      "catalog",
 		OutlierInstance: 2,
 		OutlierExtraCPU: "2ms",
+		TrafficStepJob:  "control",
 	}
 	w.Services = []*Service{
 		{Job: "cache", Kind: "cache", Instances: one(9102), Healthy: true},
@@ -127,7 +133,8 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		{Job: "gzipper", Kind: "gzipper", Route: "/flags", Load: "sine:10:40:24m", Instances: one(9105), Story: "gzip"},
 		{Job: "catalog", Kind: "catalog", Route: "/items", Load: "sine:10:30:30m",
 			Instances: []Instance{{Port: port(9106)}, {Port: port(9107)}, {Port: port(9108)}}, Story: "outlier"},
-		{Job: "control", Kind: "catalog", Route: "/items", Load: "sine:8:24:16m", Instances: one(9109), Healthy: true},
+		// constant, so that the traffic step doubles it exactly
+		{Job: "control", Kind: "catalog", Route: "/items", Load: "16", Instances: one(9109), Healthy: true},
 	}
 	return w
 }

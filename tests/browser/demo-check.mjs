@@ -16,6 +16,7 @@
 // Every incident of a demo-test run (the file `hotpath-demo test -browser-check` writes):
 //   node tests/browser/demo-check.mjs --incidents FILE --sandbox URL --out DIR
 //   (defaults: $HOTPATH_INCIDENTS, $HOTPATH_SANDBOX_URL, .cache/demo-test/browser-check)
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -120,6 +121,47 @@ function checks() {
 
 const iso = (t) => new Date(t).toISOString().replace('.000Z', 'Z');
 
+/**
+ * The snapshot CLI's verdict on the same two windows: their profiles from the profile store,
+ * their request counts from the request-rate series (the mean of job:requests:rate5m over the
+ * window times its length, as the panel counts them), and summary.json's split. Needs
+ * $HOTPATH_PROMETHEUS_URL and $HOTPATH_PROFILES_URL (demo-test sets them); undefined without.
+ */
+async function snapshotSplit(c, shown, dir) {
+  const prom = process.env.HOTPATH_PROMETHEUS_URL;
+  const store = process.env.HOTPATH_PROFILES_URL;
+  if (!prom || !store || !shown.baseline) {
+    return undefined;
+  }
+  mkdirSync(dir, { recursive: true });
+  const side = async (name, w) => {
+    const res = await fetch(`${store}/profile?${new URLSearchParams({ service: c.service, type: c.type, from: String(w.from), to: String(w.to) })}`);
+    if (!res.ok) {
+      throw new Error(`profile store: HTTP ${res.status} for the ${name} window`);
+    }
+    const file = join(dir, `${name}.pb.gz`);
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    const q = new URLSearchParams({ query: `job:requests:rate5m{job="${c.service}"}`, start: String(w.from / 1000), end: String(w.to / 1000), step: '15' });
+    const body = await (await fetch(`${prom}/api/v1/query_range?${q}`)).json();
+    const values = (body.data?.result ?? []).flatMap((r) => r.values.map(([, v]) => Number(v)));
+    if (!values.length) {
+      throw new Error(`no job:requests:rate5m samples for ${c.service} in the ${name} window`);
+    }
+    return { file, requests: Math.round((values.reduce((a, b) => a + b, 0) / values.length) * ((w.to - w.from) / 1000)) };
+  };
+  const sel = await side('selection', shown.selection);
+  const base = await side('baseline', shown.baseline);
+  const out = join(dir, 'snapshot');
+  const argv = [join(ROOT, 'tests', 'browser', 'snapshot.mjs'), '--profile', sel.file, '--baseline', base.file, '--sample-type', c.type,
+    '--requests', String(sel.requests), '--baseline-requests', String(base.requests), '--out', out];
+  const r = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) {
+    throw new Error(`the snapshot CLI failed: ${(r.stderr || r.stdout).trim().split('\n')[0]}`);
+  }
+  const d = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).perRequest?.decomposition;
+  return { driver: d?.driver, headline: d?.headline, requests: [base.requests, sel.requests] };
+}
+
 /** Runs one check in an open page; returns { ok, line, details }. */
 async function run(page, c) {
   let re;
@@ -183,7 +225,23 @@ async function run(page, c) {
   if (c.driver && split?.driver !== c.driver) {
     return { ok: false, line: `the headline should blame ${c.driver}, it says ${split ? `${split.driver}: "${split.text}"` : 'nothing (no headline)'} (${windows})`, details, screenshots };
   }
-  const says = c.driver ? `; the headline blames ${c.driver}: "${split.text}"` : '';
+  let says = c.driver ? `; the headline blames ${c.driver}: "${split.text}"` : '';
+  if (c.driver) {
+    // the snapshot CLI on the same windows must say the same (summary.json)
+    let snap;
+    try {
+      snap = await snapshotSplit(c, shown, join(outDir, `${slug}-snapshot`));
+    } catch (e) {
+      return { ok: false, line: `summary.json: ${e.message} (${windows})`, details, screenshots };
+    }
+    if (snap) {
+      details.snapshot = snap;
+      if (snap.driver !== c.driver) {
+        return { ok: false, line: `the panel blames ${c.driver} but summary.json says ${snap.driver}: "${snap.headline}" (${windows})`, details, screenshots };
+      }
+      says += `; summary.json too (${snap.requests[0]} -> ${snap.requests[1]} requests)`;
+    }
+  }
   if (!re) {
     return { ok: true, line: `no function to find${says} (${windows})`, details, screenshots };
   }

@@ -152,9 +152,9 @@ describe('demo-check against the sandbox', () => {
     const file = join(tmp, 'incidents.json');
     const inc = (Story, Service, Alert) => ({ Story, Service, Alert, FromMs: T.incidentFrom, ToMs: now - MIN });
     writeFileSync(file, JSON.stringify([inc('println', 'api', 'CPUPerRequestAboveUpstream'), inc('epoll', 'poller', 'CPUNotTrackingLoad'), inc('cfs', 'worker', 'CPUThrottlingSustained')]));
-    const r = await run([join(BROWSER_DIR, 'demo-check.mjs'), '--out', join(OUT, 'incidents')], { env: { HOTPATH_INCIDENTS: file, HOTPATH_SANDBOX_URL: sandboxURL } });
+    const r = await run([join(BROWSER_DIR, 'demo-check.mjs'), '--out', join(OUT, 'incidents')], { env: { HOTPATH_INCIDENTS: file, HOTPATH_SANDBOX_URL: sandboxURL, HOTPATH_PROMETHEUS_URL: fake.url, HOTPATH_PROFILES_URL: fake.url } });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /PASS println\/api \(cpu\): .*the headline blames per request: "CPU \+\d+% = load/);
+    assert.match(r.stdout, /PASS println\/api \(cpu\): .*the headline blames per request: "CPU \+\d+% = load.*; summary\.json too \(\d+ -> \d+ requests\)/);
     assert.match(r.stdout, /PASS epoll\/poller \(cpu\): the biggest increase is .*(EpollWait|Syscall6|epoll)/);
     assert.match(r.stdout, /SKIP cfs\/worker: CFS throttling is a property of the cgroup/);
     assert.match(r.stdout, /^demo-check: PASS: 2 checks passed, 1 skipped/m);
