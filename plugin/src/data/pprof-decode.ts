@@ -1,4 +1,5 @@
 import { Gunzip, gunzipSync } from 'fflate';
+import { Decompress as Unzstd } from 'fzstd';
 
 import { ProfileError } from './frame';
 
@@ -226,7 +227,10 @@ function legacyKind(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-/** Decompresses (when gzip) and checks the size, before any decoding. */
+/** A JFR chunk starts with the magic "FLR\\0". */
+const isJfr = (b: Uint8Array) => b.length >= 4 && b[0] === 0x46 && b[1] === 0x4c && b[2] === 0x52 && b[3] === 0;
+
+/** Decompresses (when gzip or zstd) and checks the size, before any decoding. */
 export function pprofBytes(bytes: Uint8Array, max = MAX_PPROF_BYTES): Uint8Array {
   if (bytes.length === 0) {
     throw new ProfileError('pprof', 'empty input file: the pprof file has 0 bytes.');
@@ -249,7 +253,53 @@ export function pprofBytes(bytes: Uint8Array, max = MAX_PPROF_BYTES): Uint8Array
     }
     return raw;
   }
+  // dd-trace-py (ddtrace 4) writes its pprof files zstd-compressed; Pyroscope reads them, so we do
+  if (bytes.length >= 4 && bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) {
+    let raw: Uint8Array;
+    try {
+      raw = unzstdCapped(bytes, max);
+    } catch (e) {
+      if (e instanceof ProfileError) {
+        throw e;
+      }
+      throw new ProfileError('pprof', `not a valid zstd-compressed pprof profile (decompressing profile: ${(e as Error).message}: corrupt or truncated).`);
+    }
+    if (raw.length === 0) {
+      throw new ProfileError('pprof', 'empty input file: the zstd stream holds 0 bytes.');
+    }
+    return raw;
+  }
   return bytes;
+}
+
+/** zstd within `max`, streaming, so that a bomb stops at the limit; a stream cut short is an error. */
+function unzstdCapped(bytes: Uint8Array, max: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let ended = false;
+  const z = new Unzstd((chunk, final) => {
+    size += chunk.length;
+    if (size > max) {
+      throw tooLarge(size, max, 'decompressed (and more)');
+    }
+    chunks.push(chunk);
+    ended ||= !!final;
+  });
+  z.push(bytes, true);
+  if (!ended) {
+    throw new Error('unexpected EOF');
+  }
+  return concat(chunks, size);
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /**
@@ -281,13 +331,7 @@ function gunzipCapped(bytes: Uint8Array, max: number): Uint8Array {
   if (isize !== size >>> 0) {
     throw new Error('unexpected EOF');
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concat(chunks, size);
 }
 
 function tooLarge(n: number, max: number, what = '') {
@@ -309,6 +353,13 @@ export function decodePprof(input: Uint8Array, opts: { maxBytes?: number } = {})
       const legacy = legacyKind(buf);
       if (legacy) {
         throw new ProfileError('pprof', `this is ${legacy}: convert it with \`go tool pprof -proto FILE > FILE.pb.gz\`.`);
+      }
+      if (isJfr(buf)) {
+        throw new ProfileError(
+          'pprof',
+          'this is a JFR recording (Java Flight Recorder), not pprof: read it through Pyroscope, which converts JFR on ingest, ' +
+            "or convert it to pprof first (async-profiler's jfrconv and grafana/jfr-parser both can)."
+        );
       }
     }
     throw e;

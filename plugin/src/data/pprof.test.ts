@@ -140,9 +140,38 @@ describe('pprofToTree refuses what pprof refuses, in one line', () => {
   it('a sample type without samples names the types that have some', () => {
     const raw = tiny([{ v: [3, 0] }, { v: [2, 0] }], ['samples', 'cpu']);
     expect(oneLine(() => pprofToTree(raw, 'cpu'))).toBe('no samples of type cpu in this profile (types with samples: samples).');
-    // the default (the last type) too
-    expect(oneLine(() => pprofToTree(raw))).toMatch(/^no samples of type cpu/);
+    // the default skips the empty CPU type: the last type with samples
+    expect(pprofToTree(raw).sampleType).toBe('samples');
     expect(pprofToTree(raw, 'samples').tree.total[0]).toBe(5);
+    // with no samples at all, the default says so too
+    expect(oneLine(() => pprofToTree(tiny([{ v: [0, 0] }])))).toBe('no samples of type cpu in this profile (types with samples: none).');
+  });
+
+  it('the default sample type is what Pyroscope opens: default_sample_type, else CPU time, else the last type with samples', () => {
+    // dd-trace-py's shape: 19 types, CPU time second, the last ones empty
+    const dd = ['cpu-samples', 'cpu-time', 'wall-time', 'alloc-space', 'gpu-flops'];
+    expect(pprofToTree(tiny([{ v: [1, 10, 20, 30, 0] }], dd)).sampleType).toBe('cpu-time');
+    // no CPU type: pprof's last type, skipping empty ones
+    expect(pprofToTree(tiny([{ v: [1, 30, 0] }], ['alloc_objects', 'alloc_space', 'inuse_space'])).sampleType).toBe('alloc_space');
+    // default_sample_type, when it has samples, wins over CPU time
+    const withDefault = (name: string) =>
+      tiny([{ v: [1, 10, 20, 0] }], [...dd.slice(0, 3), 'exceptions'], (p, st) => {
+        p.defaultSampleType = st.dedup(name);
+      });
+    expect(pprofToTree(withDefault('wall-time')).sampleType).toBe('wall-time');
+    expect(pprofToTree(withDefault('exceptions')).sampleType).toBe('cpu-time');
+  });
+
+  it('a JFR recording: says what it is and how to get pprof', () => {
+    // gzipped as jfr-parser's test data ships it; the check runs on what is inside
+    const jfr = fixture('corpus/jfr/nativemem.jfr.gz');
+    expect(oneLine(() => pprofToTree(jfr))).toMatch(/^this is a JFR recording \(Java Flight Recorder\), not pprof: .*Pyroscope.*jfrconv/);
+  });
+
+  it('a zstd-compressed profile (dd-trace-py writes them) is read; a truncated one is refused', () => {
+    const zst = fixture('corpus/python/python.ddtrace.pprof.zst');
+    expect(pprofToTree(zst).sampleType).toBe('cpu-time');
+    expect(oneLine(() => pprofToTree(zst.subarray(0, zst.length >> 1)))).toMatch(/^not a valid zstd-compressed pprof profile \(decompressing profile: .*\)\.$/);
   });
 
   it("pprof's legacy formats: says how to convert them", () => {

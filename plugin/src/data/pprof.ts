@@ -30,7 +30,14 @@ export function grafanaUnit(pprofUnit: string): string {
 }
 
 
-/** Picks the sample type: by name; else default_sample_type; else pprof's default, the last type. */
+/** CPU time, as each runtime's profiler names it: Go, JFR (via Pyroscope), pprof-rs, Node ("cpu"), dd-trace-py ("cpu-time"). */
+const CPU_TYPE = /^(cpu|cpu[-_]time)$/i;
+
+/**
+ * Picks the sample type: by name; else what Pyroscope opens a service on: the profile's
+ * default_sample_type, else its CPU time, else the last type with samples (pprof's default is
+ * the last type, but real profiles end in empty ones: dd-trace-py's last of 19 is gpu-flops).
+ */
 function pickType(p: PprofProfile, sampleType?: string): number {
   const types = p.sampleTypes.map((t) => t.type);
   const withSamples = () => {
@@ -50,9 +57,13 @@ function pickType(p: PprofProfile, sampleType?: string): number {
       );
     }
   } else {
+    const has = (i: number) => i >= 0 && p.absTotals[i] > 0;
     index = p.defaultSampleType ? types.indexOf(p.defaultSampleType) : -1;
-    if (index < 0) {
-      index = types.length - 1;
+    if (!has(index)) {
+      index = types.findIndex((t, i) => CPU_TYPE.test(t) && has(i));
+    }
+    if (!has(index)) {
+      index = types.map((_, i) => i).filter(has).pop() ?? types.length - 1;
     }
   }
   if (!(p.absTotals[index] > 0)) {

@@ -1,11 +1,11 @@
 // Inputs real users feed the snapshot CLI that it must refuse (or, for the last two, handle):
 // each written into `dir`, with the one-line message the CLI must print. Profiles are encoded
 // with pprof-format (npm), an encoder independent of the plugin's decoder.
-import { closeSync, mkdirSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, ftruncateSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { requirePlugin } from './env.mjs';
+import { FIXTURES_DIR, requirePlugin } from './env.mjs';
 
 const { Function: PFunction, Line, Location, Profile, Sample, StringTable, ValueType } = requirePlugin('pprof-format');
 
@@ -37,6 +37,11 @@ export function manySamples(n) {
   return out;
 }
 
+function zstdCut() {
+  const zst = readFileSync(join(FIXTURES_DIR, 'corpus/python/python.ddtrace.pprof.zst'));
+  return zst.subarray(0, zst.length >> 1);
+}
+
 /** [{ name, file, message: RegExp }] of inputs that must be refused with exit 3 and no output. */
 export function writeBadInputs(dir) {
   mkdirSync(dir, { recursive: true });
@@ -66,6 +71,9 @@ export function writeBadInputs(dir) {
     },
     { name: 'zero-total sample type', file: file('idle.pb', encodeProfile([[3, 0]])), message: /: no samples of type cpu in this profile \(types with samples: samples\)\.$/ },
     { name: 'legacy text format', file: file('legacy.heap', 'heap profile:    1:  8 [   1:  8] @ heapprofile\n      1:  8 [ 1: 8] @ 0x1 0x2\n'), message: /: this is pprof's legacy text format \(heap profile\): convert it with `go tool pprof -proto FILE > FILE\.pb\.gz`\.$/ },
+    // real files from the corpus: a JFR recording (jfr-parser's test data) and dd-trace-py's zstd pprof, cut short
+    { name: 'JFR recording', file: file('recording.jfr.gz', readFileSync(join(FIXTURES_DIR, 'corpus/jfr/nativemem.jfr.gz'))), message: /: this is a JFR recording \(Java Flight Recorder\), not pprof: read it through Pyroscope/ },
+    { name: 'truncated zstd', file: file('truncated.pprof.zst', zstdCut()), message: /: not a valid zstd-compressed pprof profile \(decompressing profile/ },
     { name: '1 GiB file', file: huge, message: /: 1024 MiB, above the 256 MiB hotpath reads \(MAX_PPROF_BYTES\)$/ },
     { name: 'negative values, not a pprof diff', file: file('negative.pb', encodeProfile([[1, 10], [1, -4]])), message: /negative sample values but no sample labelled pprof::base/ },
   ];
