@@ -42,6 +42,10 @@ type result struct {
 	// loaded, and the load average while measuring.
 	cpuWith, cpuWithout float64
 	load                string
+	// the baseline group's durations on Thanos Ruler through Query (seconds);
+	// empty when BENCH_THANOS=0
+	ruler  []float64
+	thanos string // `thanos --version`, first line
 }
 
 type queryResult struct {
@@ -94,6 +98,9 @@ func run(t *testing.T, f fleet, ruleFiles []string) result {
 	p := harness.StartPrometheus(t, harness.PromConfig{
 		DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr},
 		ScrapeInterval: scrape, EvaluationInterval: scrape,
+		// for the Thanos sidecar of the ruler's phase: Prometheus's own
+		// evaluation never sees external labels
+		ExternalLabels: map[string]string{harness.ReplicaLabel: "prometheus"},
 	})
 	defer p.Stop()
 
@@ -160,6 +167,10 @@ func run(t *testing.T, f fleet, ruleFiles []string) result {
 		qr.recordedS, qr.recordedN = timeQuery(t, p, q.recorded)
 		qr.rawS, qr.rawN = timeQuery(t, p, q.raw)
 		res.queries = append(res.queries, qr)
+	}
+
+	if os.Getenv("BENCH_THANOS") != "0" {
+		res.ruler, res.thanos = thanosBaseline(t, p, dataDir, ruleFiles)
 	}
 
 	// The same Prometheus without the rules: what scraping alone costs.
@@ -327,6 +338,13 @@ func render(results []result) string {
 			}
 			fmt.Fprintf(&b, "**Pack / floor: %.2fx** (goal <= 1.5x: %s), measured side by side in the same Prometheus and the same run; load average %s on %d cores.\n\n",
 				total/floor, verdict, r.load, runtime.NumCPU())
+		}
+		if len(r.ruler) > 0 {
+			prom, ruler := median(r.groups[baselineGroup]), median(r.ruler)
+			fmt.Fprintf(&b, "**On Thanos** (%s): %s evaluated by Thanos Ruler through Thanos Query, over a sidecar on this same Prometheus "+
+				"(which keeps recording the other groups, so both read the same series), after this Prometheus's figures: **%.1f ms** (median of %d evaluations) "+
+				"against %.1f ms evaluated inside Prometheus, **%.1fx**. Every rule of the group is a query through Query's gRPC fan-out.\n\n",
+				r.thanos, baselineGroup, ruler*1000, len(r.ruler), prom*1000, ruler/prom)
 		}
 		inputs := median(r.groups["hotpath-requests-cpu"]) + median(r.groups["hotpath-throttling"])
 		baseline := median(r.groups["hotpath-baseline"])
