@@ -9,7 +9,7 @@
 // Prints the agreement table and every differing row with its reason (known-differences.mjs);
 // fails below 100% top-1 or 95% of top-10 rows, or on a difference nobody has explained.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -20,12 +20,14 @@ import { explain } from './known-differences.mjs';
 import { pprofDiffProto, pprofTop, samePercent, toBase } from './reference.mjs';
 
 const CORPUS = join(FIXTURES_DIR, 'corpus');
+// the corpus folders of readable profiles, one per source (see the corpus README)
+const RUNTIMES = ['google-pprof', 'node', 'java', 'python', 'rust', 'ruby'];
 const d = await dataLayer();
 const tmp = mkdtempSync(join(tmpdir(), 'hotpath-pprof-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 const profiles = [
-  ...['google-pprof', 'node'].flatMap((sub) => readdirSync(join(CORPUS, sub)).map((f) => join(CORPUS, sub, f))),
+  ...RUNTIMES.flatMap((sub) => readdirSync(join(CORPUS, sub)).map((f) => join(CORPUS, sub, f))),
   ...readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.pb.gz')).map((f) => join(FIXTURES_DIR, f)),
 ].sort();
 // diff pairs: [baseline, comparison, sample type]
@@ -36,6 +38,20 @@ const pairs = [
 ].map(([b, c, t]) => [join(FIXTURES_DIR, b), join(FIXTURES_DIR, c), t]);
 
 const name = (file) => relative(FIXTURES_DIR, file);
+
+/**
+ * The file as go tool pprof can read it: pprof reads gzip and raw protobuf, not the zstd
+ * dd-trace-py writes (Pyroscope and hotpath do), so that one is handed over decompressed.
+ */
+function pprofReadable(file) {
+  const bytes = readFileSync(file);
+  if (bytes.readUInt32LE(0) !== 0xfd2fb528) {
+    return file;
+  }
+  const out = join(tmp, `${relative(CORPUS, file).replaceAll('/', '_')}.pb`);
+  writeFileSync(out, d.pprofBytes(new Uint8Array(bytes)));
+  return out;
+}
 const pct = (v, total) => (total ? (v / total) * 100 : 0);
 // pprof marks inlined functions in -top; the function is the same
 const plain = (n) => n.replace(/ \(inline\)$/, '');
@@ -92,7 +108,7 @@ describe('pprof conformance: the data layer against go tool pprof', () => {
     });
     // one pprof run per case (every node, sorted by flat; the cumulative order is sorted here),
     // two at a time
-    const refs = await pool(cases, 2, ({ file, type }) => pprofTop(file, { type, nodecount: 0 }));
+    const refs = await pool(cases, 2, ({ file, type }) => pprofTop(pprofReadable(file), { type, nodecount: 0 }));
     cases.forEach(({ file, type, unit }, k) => {
       const ref = refs[k];
       const p = d.pprofToTree(new Uint8Array(readFileSync(file)), type);
@@ -137,6 +153,28 @@ describe('pprof conformance: the data layer against go tool pprof', () => {
         (e) => /^this is pprof's legacy .* format .*: convert it with `go tool pprof -proto FILE > FILE\.pb\.gz`\.$/.test(e.message),
         `legacy/${f}`
       );
+    }
+  });
+
+  it("each runtime's profile opens on the type Pyroscope shows, its frames named as the runtime names them", () => {
+    // [file, the default sample type, functions of its workload that must be frames, by name]
+    const expect = [
+      ['python/python.ddtrace.pprof.zst', 'cpu-time', ['sort_numbers', 'Tokenizer.tokenize', 'JSONEncoder.iterencode']],
+      ['rust/rust.cpu.pb.gz', 'cpu', ['rust_workload::sort_numbers', 'rust_workload::Tokenizer::tokenize', 'rust_workload::json_round_trip']],
+      ['java/example.cpu.pb.gz', 'cpu', ['App.fib', 'java/util/concurrent/atomic/AtomicLong.compareAndSet']],
+      ['java/dd-trace-java.cpu.pb.gz', 'cpu', ['java/util/regex/Pattern$GroupTail.match']],
+      ['java/example.alloc_in_new_tlab.pb.gz', 'alloc_in_new_tlab_bytes', []],
+      ['node/node.wall.pb.gz', 'wall', ['sortNumbers', 'jsonRoundTrip', 'tokenize']],
+      // rbspy names a frame by its method (Ruby's label) and leaves C functions unnamed, as Pyroscope shows them
+      ['ruby/ruby.wall.pb.gz', 'wall', ['tokenize', 'sort_numbers', 'block in sort_numbers', 'json_round_trip']],
+    ];
+    for (const [file, type, functions] of expect) {
+      const p = d.pprofToTree(new Uint8Array(readFileSync(join(CORPUS, file))));
+      assert.equal(p.sampleType, type, `${file}: the default sample type`);
+      const names = new Set(d.topTable(p.tree).map((r) => r.name));
+      for (const f of functions) {
+        assert.ok(names.has(f), `${file}: a frame named ${f} (have ${[...names].slice(0, 8).join(', ')}, ...)`);
+      }
     }
   });
 
