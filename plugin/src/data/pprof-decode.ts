@@ -239,37 +239,30 @@ export function pprofBytes(bytes: Uint8Array, max = MAX_PPROF_BYTES): Uint8Array
     throw tooLarge(bytes.length, max);
   }
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    let raw: Uint8Array;
-    try {
-      raw = gunzipCapped(bytes, max);
-    } catch (e) {
-      if (e instanceof ProfileError) {
-        throw e;
-      }
-      throw new ProfileError('pprof', `not a valid gzip-compressed pprof profile (decompressing profile: ${(e as Error).message}: corrupt or truncated).`);
-    }
-    if (raw.length === 0) {
-      throw new ProfileError('pprof', 'empty input file: the gzip stream holds 0 bytes.');
-    }
-    return raw;
+    return inflated('gzip', () => gunzipCapped(bytes, max));
   }
   // dd-trace-py (ddtrace 4) writes its pprof files zstd-compressed; Pyroscope reads them, so we do
   if (bytes.length >= 4 && bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) {
-    let raw: Uint8Array;
-    try {
-      raw = unzstdCapped(bytes, max);
-    } catch (e) {
-      if (e instanceof ProfileError) {
-        throw e;
-      }
-      throw new ProfileError('pprof', `not a valid zstd-compressed pprof profile (decompressing profile: ${(e as Error).message}: corrupt or truncated).`);
-    }
-    if (raw.length === 0) {
-      throw new ProfileError('pprof', 'empty input file: the zstd stream holds 0 bytes.');
-    }
-    return raw;
+    return inflated('zstd', () => unzstdCapped(bytes, max));
   }
   return bytes;
+}
+
+/** The decompressed bytes, or pprof's words for a stream that is corrupt, cut short or empty. */
+function inflated(kind: 'gzip' | 'zstd', inflate: () => Uint8Array): Uint8Array {
+  let raw: Uint8Array;
+  try {
+    raw = inflate();
+  } catch (e) {
+    if (e instanceof ProfileError) {
+      throw e;
+    }
+    throw new ProfileError('pprof', `not a valid ${kind}-compressed pprof profile (decompressing profile: ${(e as Error).message}: corrupt or truncated).`);
+  }
+  if (raw.length === 0) {
+    throw new ProfileError('pprof', `empty input file: the ${kind} stream holds 0 bytes.`);
+  }
+  return raw;
 }
 
 /** zstd within `max`, streaming, so that a bomb stops at the limit; a stream cut short is an error. */
