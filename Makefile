@@ -134,9 +134,11 @@ demo-bin:
 # make demo: the panel sandbox needs plugin/dist (make plugin) and node, not Chromium. When the
 # plugin does not build, the playground says so and runs without the sandbox.
 .PHONY: demo
-demo: tools demo-bin ## the playground: services, cAdvisor, real Prometheus with rules/ unchanged over a backfilled day, incidents on a schedule, live status table, the panel sandbox (Ctrl-C stops it; DEMO_FLAGS='-h' lists flags)
+# THANOS=1: the rule pack on Thanos Ruler through Thanos Query, a sidecar on Prometheus (builds Thanos the first time)
+THANOS ?=
+demo: tools demo-bin $(if $(THANOS),tools-thanos) ## the playground: services, cAdvisor, real Prometheus with rules/ unchanged over a backfilled day, incidents on a schedule, live status table, the panel sandbox (Ctrl-C stops it; DEMO_FLAGS='-h' lists flags; THANOS=1: the rules on Thanos Ruler + Query)
 	@off=; $(MAKE) --no-print-directory plugin || off="make plugin failed (its output is above): the panel sandbox needs plugin/dist"; \
-	$(DEMO_BIN)/hotpath-demo run $${off:+-sandbox-off "$$off"} $(DEMO_FLAGS)
+	$(DEMO_BIN)/hotpath-demo run $${off:+-sandbox-off "$$off"} $(if $(THANOS),-thanos) $(DEMO_FLAGS)
 
 # make demo-test: the sandbox and its Chromium check (tests/browser/demo-check.mjs) are part of the
 # test, so the plugin and Chromium are hard prerequisites.

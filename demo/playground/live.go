@@ -91,7 +91,11 @@ func (o *Orchestrator) header(b *strings.Builder, lo LiveOptions, next int) {
 	up := time.Since(o.LiveAt).Round(time.Second)
 	left := time.Until(o.LiveAt.Add(o.Opt.Duration)).Round(time.Minute)
 	fmt.Fprintf(b, "hotpath playground: live for %s, stops by itself in %s; Ctrl-C stops every process and removes the cgroups\n", up, left)
-	fmt.Fprintf(b, "  Prometheus  %s  (alerts: %s/alerts)\n", o.Prom.URL, o.Prom.URL)
+	if o.PromDirect != nil {
+		fmt.Fprintf(b, "  Thanos      Query %s (what the sandbox reads), Ruler %s (rules and alerts), over Prometheus %s\n", o.Prom.URL, o.RulerAt, o.PromDirect.URL)
+	} else {
+		fmt.Fprintf(b, "  Prometheus  %s  (alerts: %s/alerts)\n", o.Prom.URL, o.Prom.URL)
+	}
 	fmt.Fprintf(b, "  profiles    http://127.0.0.1:%d/services  (profile store, a stand-in for Pyroscope)\n", o.World.Ports.Profiles)
 	switch exited := o.SandboxExited(); {
 	case exited != "":

@@ -61,14 +61,18 @@ type Orchestrator struct {
 	Sup   *Supervisor
 	Prom  *Prom
 	// Cgroups is nil when cgroups are not writable here (said at start).
-	Cgroups   *cgroup.Manager
-	NoCFSWhy  string
-	groups    []*cgroup.Group
-	promProc  *Proc
-	lock      *os.File
-	LiveAt    time.Time // the rules went live
-	Timings   map[string]time.Duration
-	timingKey []string
+	Cgroups  *cgroup.Manager
+	NoCFSWhy string
+	groups   []*cgroup.Group
+	promProc *Proc
+	// On Thanos (World.Thanos): Prom is Thanos Query, PromDirect the
+	// Prometheus behind its sidecar, RulerAt the ruler's UI.
+	PromDirect *Prom
+	RulerAt    string
+	lock       *os.File
+	LiveAt     time.Time // the rules went live
+	Timings    map[string]time.Duration
+	timingKey  []string
 	// SandboxAt is the sandbox's URL once it answers; SandboxOff why there
 	// is none (from Options, or its start failed).
 	SandboxAt   string

@@ -342,6 +342,42 @@ func TestPromConfig(t *testing.T) {
 	}
 }
 
+// On Thanos, Prometheus gets the replica label the sidecar needs and Query
+// deduplicates on, and the Thanos ports are checked; otherwise neither.
+func TestPromConfigOnThanos(t *testing.T) {
+	w := DefaultWorld(func(p int) int { return p }, "x")
+	var cfg struct {
+		Global struct {
+			ExternalLabels map[string]string `yaml:"external_labels"`
+		} `yaml:"global"`
+	}
+	if err := yaml.Unmarshal([]byte(w.PromConfig(nil, false)), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Global.ExternalLabels) != 0 {
+		t.Errorf("without Thanos: external labels %v", cfg.Global.ExternalLabels)
+	}
+	if _, ok := w.PortUse()[w.Ports.Thanos.Query]; ok {
+		t.Error("without Thanos its ports are not checked")
+	}
+	w.Thanos = true
+	if err := yaml.Unmarshal([]byte(w.PromConfig(nil, false)), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Global.ExternalLabels[ReplicaLabel] != "prometheus" {
+		t.Errorf("on Thanos: external labels %v, want %s=prometheus", cfg.Global.ExternalLabels, ReplicaLabel)
+	}
+	use := w.PortUse()
+	for _, p := range []int{w.Ports.Thanos.Sidecar, w.Ports.Thanos.SidecarGRPC, w.Ports.Thanos.Query, w.Ports.Thanos.QueryGRPC, w.Ports.Thanos.Ruler, w.Ports.Thanos.RulerGRPC} {
+		if !strings.HasPrefix(use[p], "thanos ") {
+			t.Errorf("port %d: %q, want a thanos process", p, use[p])
+		}
+	}
+	if len(use) != len(DefaultWorld(func(p int) int { return p }, "x").PortUse())+6 {
+		t.Error("the six Thanos ports collide with the world's")
+	}
+}
+
 // A port in use is named with what should have run there.
 func TestCheckPortsNamesThePortAndItsUse(t *testing.T) {
 	ports, err := FreePorts()

@@ -25,6 +25,7 @@ func (w *World) PromConfig(ruleFiles []string, withExporter bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Written by the hotpath playground (demo/playground). Regenerated at every start.\n")
 	fmt.Fprintf(&b, "global:\n  scrape_interval: %s\n  scrape_timeout: 10s\n  evaluation_interval: 1m\n", ScrapeInterval)
+	b.WriteString(w.externalLabels())
 	if len(ruleFiles) > 0 {
 		b.WriteString(w.alertingConfig())
 		b.WriteString("rule_files:\n")
@@ -160,6 +161,16 @@ func labelMap(ls model.LabelSet) map[string]string {
 		m[string(k)] = string(v)
 	}
 	return m
+}
+
+// RuleGroups counts the rule groups the server evaluates (or, for Thanos
+// Query, that its rulers do).
+func (p *Prom) RuleGroups(ctx context.Context) (int, error) {
+	r, err := p.API.Rules(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return len(r.Groups), nil
 }
 
 // WaitReady waits until /-/ready answers 200, failing early with the log

@@ -67,7 +67,11 @@ func (o *Orchestrator) prepare() error {
 	if err := o.takeLock(); err != nil {
 		return err
 	}
-	for _, t := range []string{"prometheus", "promtool"} {
+	tools := []string{"prometheus", "promtool"}
+	if o.World.Thanos {
+		tools = append(tools, "thanos")
+	}
+	for _, t := range tools {
 		if _, err := os.Stat(o.tool(t)); err != nil {
 			return fmt.Errorf("%s is missing: run `make tools` first", o.tool(t))
 		}
@@ -210,13 +214,22 @@ func (o *Orchestrator) restartWithRules(ctx context.Context) error {
 	if err := moveBlocks(o.path("history", "data"), o.path("prometheus", "data")); err != nil {
 		return err
 	}
-	cfg := o.World.PromConfig(o.Opt.RuleFiles, o.Cgroups != nil)
+	rules := o.Opt.RuleFiles
+	if o.World.Thanos {
+		rules = nil // the ruler evaluates them (startThanos)
+	}
+	cfg := o.World.PromConfig(rules, o.Cgroups != nil)
 	proc, prom, err := StartPrometheus(ctx, o.Sup, "prometheus", o.tool("prometheus"), o.path("prometheus"), o.path("prometheus", "data"),
 		fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Prometheus), cfg)
 	if err != nil {
 		return err
 	}
 	o.promProc, o.Prom = proc, prom
+	if o.World.Thanos {
+		if err := o.startThanos(ctx, o.path("prometheus", "data")); err != nil {
+			return err
+		}
+	}
 	o.LiveAt = time.Now()
 	for _, f := range o.Opt.RuleFiles {
 		o.logf("    rules: %s", f)

@@ -64,12 +64,17 @@ type Ports struct {
 	Prometheus, Exporter, Profiles, Sandbox int
 	// The alert path (alerting.go).
 	Alertmanager, Notify, SlackSink int
+	// Thanos's processes, used only when World.Thanos (thanos.go).
+	Thanos ThanosPorts
 }
 
 // World is everything the orchestrator starts.
 type World struct {
 	Services []*Service
 	Ports    Ports
+	// Thanos runs the rule pack on Thanos Ruler through Thanos Query, with
+	// a sidecar on Prometheus (thanos.go); false: inside Prometheus.
+	Thanos bool
 	// Namespace is the namespace label of the cgroup'ed pods (cAdvisor's
 	// exporter and the scrape configuration's target labels agree on it).
 	Namespace string
@@ -114,6 +119,7 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		Ports: Ports{
 			Prometheus: port(9090), Exporter: port(9180), Profiles: port(9190), Sandbox: port(9300),
 			Alertmanager: port(9093), Notify: port(9095), SlackSink: port(9096),
+			Thanos: defaultThanosPorts(port),
 		},
 		OutlierJob:      "catalog",
 		OutlierInstance: 2,
@@ -171,6 +177,7 @@ func (w *World) PortUse() map[int]string {
 		w.Ports.Profiles:   "profile-store (the Pyroscope stand-in)",
 	}
 	w.notifyPorts(m)
+	w.thanosPorts(m)
 	for _, s := range w.Services {
 		for i, in := range s.Instances {
 			m[in.Port] = fmt.Sprintf("demo-service %s (job %s, instance %d)", s.Kind, s.Job, i)

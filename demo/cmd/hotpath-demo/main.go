@@ -125,6 +125,8 @@ func run(root string, args []string) int {
 	notify := fs.String("notify", playground.DefaultNotify, "the alert path: hotpath-notify behind a real Alertmanager, writing to .cache/demo/notify "+
 		"({profiles}, {addr}, {out}, {slack}, {pending} are replaced; '' for none)")
 	refresh := fs.Duration("refresh", 10*time.Second, "status table refresh")
+	thanos := fs.Bool("thanos", false, "run the rule pack on Thanos Ruler through Thanos Query (a sidecar on Prometheus, which only scrapes); "+
+		"the sandbox and the status read through Query (needs `make tools-thanos`; make demo THANOS=1)")
 	_ = fs.Parse(args)
 
 	stateDir := filepath.Join(root, ".cache", "demo")
@@ -143,6 +145,7 @@ func run(root string, args []string) int {
 		fmt.Printf("==> NOTE: no panel sandbox: %s; the rest of the playground runs\n", *sandboxOff)
 	}
 	w := playground.DefaultWorld(func(p int) int { return p }, "hotpath-demo")
+	w.Thanos = *thanos
 	o = playground.New(playground.Options{
 		Root: root, StateDir: stateDir, BinDir: binDir,
 		RuleFiles: []string{filepath.Join(root, "rules", "hotpath-rules.yaml"), filepath.Join(root, "rules", "hotpath-alerts.yaml")},
@@ -155,7 +158,11 @@ func run(root string, args []string) int {
 	began := time.Now()
 	err = o.Up(ctx)
 	if err == nil {
-		fmt.Printf("==> live after %s (build %s): Prometheus %s, rules loaded unchanged\n", time.Since(began).Round(time.Second), buildTook.Round(time.Second), o.Prom.URL)
+		where := "Prometheus " + o.Prom.URL
+		if o.PromDirect != nil {
+			where = fmt.Sprintf("Thanos Query %s, Thanos Ruler %s (over Prometheus %s)", o.Prom.URL, o.RulerAt, o.PromDirect.URL)
+		}
+		fmt.Printf("==> live after %s (build %s): %s, rules loaded unchanged\n", time.Since(began).Round(time.Second), buildTook.Round(time.Second), where)
 		if o.SandboxAt != "" {
 			fmt.Printf("==> the panel sandbox: %s\n", o.SandboxAt)
 		}
@@ -203,6 +210,7 @@ func test(root string, args []string) int {
 	sandbox := fs.String("sandbox", defaultSandbox, "the panel sandbox (see run -sandbox; '' for none, which needs -browser-check '')")
 	notify := fs.String("notify", playground.DefaultNotify, "the alert path: hotpath-notify behind a real Alertmanager, writing to .cache/demo-test/notify "+
 		"({profiles}, {addr}, {out}, {slack}, {pending} are replaced; '' for none)")
+	thanos := fs.Bool("thanos", false, "the same test with the rule pack on Thanos Ruler through Thanos Query (see run -thanos)")
 	_ = fs.Parse(args)
 	if *browser != "" && *sandbox == "" {
 		fmt.Fprintln(os.Stderr, "hotpath-demo test: the browser check needs the sandbox: -sandbox '' goes with -browser-check ''")
@@ -237,6 +245,7 @@ func test(root string, args []string) int {
 		return 1
 	}
 	w := playground.DefaultWorld(ports, "hotpath-demotest")
+	w.Thanos = *thanos
 	o = playground.New(playground.Options{
 		Root: root, StateDir: stateDir, BinDir: binDir,
 		RuleFiles: []string{filepath.Join(overlayDir, "rules", "hotpath-rules.yaml"), filepath.Join(overlayDir, "rules", "hotpath-alerts.yaml")},
@@ -251,7 +260,7 @@ func test(root string, args []string) int {
 	var rep *playground.TestReport
 	err = o.Up(ctx)
 	if err == nil {
-		fmt.Printf("==> live %s after the start: Prometheus %s with the demo overlay's rules\n", time.Since(started).Round(time.Second), o.Prom.URL)
+		fmt.Printf("==> live %s after the start: %s %s with the demo overlay's rules\n", time.Since(started).Round(time.Second), map[bool]string{false: "Prometheus", true: "Thanos Query"}[w.Thanos], o.Prom.URL)
 		if o.SandboxAt != "" {
 			fmt.Printf("    the panel sandbox: %s\n", o.SandboxAt)
 		}

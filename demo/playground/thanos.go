@@ -1,0 +1,161 @@
+package playground
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// The playground on Thanos (`make demo THANOS=1`, Options.Thanos): the same
+// world, with the rule pack moved off Prometheus onto Thanos Ruler, as users
+// who outgrow one Prometheus run it. Prometheus only scrapes (and holds the
+// backfilled day); a sidecar serves its data to Thanos Query; Thanos Ruler
+// evaluates rules/ unchanged through Query and sends the alerts to the same
+// Alertmanager. Query answers Prometheus's HTTP API (queries, alerts), so the
+// status table, the sandbox and demo-test's checks read everything through
+// it: o.Prom is Query.
+
+// ReplicaLabel is the external label that tells Prometheus's copy of a
+// series from the ruler's: Query deduplicates on it and drops it, so a
+// recorded series reads the same whether the backfilled day (in
+// Prometheus's blocks) or the ruler recorded it.
+const ReplicaLabel = "replica"
+
+// ThanosPorts are the Thanos processes' ports (HTTP and gRPC each).
+type ThanosPorts struct {
+	Sidecar, SidecarGRPC, Query, QueryGRPC, Ruler, RulerGRPC int
+}
+
+func defaultThanosPorts(port func(int) int) ThanosPorts {
+	return ThanosPorts{
+		Sidecar: port(9490), SidecarGRPC: port(9491), Query: port(9492), QueryGRPC: port(9493), Ruler: port(9494), RulerGRPC: port(9495),
+	}
+}
+
+func (w *World) thanosPorts(m map[int]string) {
+	if !w.Thanos {
+		return
+	}
+	t := w.Ports.Thanos
+	for p, what := range map[int]string{
+		t.Sidecar: "thanos sidecar (HTTP)", t.SidecarGRPC: "thanos sidecar (gRPC StoreAPI)",
+		t.Query: "thanos query (HTTP)", t.QueryGRPC: "thanos query (gRPC)",
+		t.Ruler: "thanos rule (HTTP)", t.RulerGRPC: "thanos rule (gRPC StoreAPI)",
+	} {
+		m[p] = what
+	}
+}
+
+// externalLabels is Prometheus's global.external_labels on Thanos: the
+// sidecar refuses a Prometheus without any.
+func (w *World) externalLabels() string {
+	if !w.Thanos {
+		return ""
+	}
+	return fmt.Sprintf("  external_labels:\n    %s: prometheus\n", ReplicaLabel)
+}
+
+// startThanos starts the sidecar next to the running Prometheus, the ruler
+// with the rule files and Query over both, and points o.Prom at Query. The
+// ruler starts first, on Query's address: it reads chained rules back
+// through Query, whose endpoints must list the ruler.
+func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) error {
+	bin := o.tool("thanos")
+	if _, err := os.Stat(bin); err != nil {
+		return fmt.Errorf("%s is missing: run `make tools-thanos` (a 15-minute build the first time)", bin)
+	}
+	t := o.World.Ports.Thanos
+	addr := func(p int) string { return fmt.Sprintf("127.0.0.1:%d", p) }
+	sidecar, err := o.Sup.Start("thanos-sidecar", false, nil, bin, "sidecar",
+		"--prometheus.url="+o.Prom.URL, "--tsdb.path="+promDataDir,
+		"--grpc-address="+addr(t.SidecarGRPC), "--http-address="+addr(t.Sidecar), "--log.level=warn")
+	if err != nil {
+		return err
+	}
+	if err := waitHTTP(ctx, sidecar, "http://"+addr(t.Sidecar)+"/-/ready", 60*time.Second); err != nil {
+		return fmt.Errorf("thanos sidecar: %w", err)
+	}
+	dir := o.path("thanos-rule")
+	_ = os.RemoveAll(dir)
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		return err
+	}
+	args := []string{bin, "rule",
+		"--data-dir=" + filepath.Join(dir, "data"),
+		"--grpc-address=" + addr(t.RulerGRPC), "--http-address=" + addr(t.Ruler),
+		"--query=http://" + addr(t.Query),
+		fmt.Sprintf("--label=%s=%q", ReplicaLabel, "ruler"),
+		"--eval-interval=1m", "--log.level=warn",
+	}
+	for _, f := range o.Opt.RuleFiles {
+		args = append(args, "--rule-file="+f)
+	}
+	if o.World.Alertmanager != "" {
+		// the replica label is the ruler's, not the alert's
+		args = append(args, "--alertmanagers.url=http://"+o.World.Alertmanager, "--alert.label-drop="+ReplicaLabel)
+	}
+	ruler, err := o.Sup.Start("thanos-rule", false, nil, args...)
+	if err != nil {
+		return err
+	}
+	if err := waitHTTP(ctx, ruler, "http://"+addr(t.Ruler)+"/-/ready", 60*time.Second); err != nil {
+		return fmt.Errorf("thanos rule: %w", err)
+	}
+	query, err := o.Sup.Start("thanos-query", false, nil, bin, "query",
+		"--grpc-address="+addr(t.QueryGRPC), "--http-address="+addr(t.Query),
+		"--query.replica-label="+ReplicaLabel,
+		"--endpoint="+addr(t.SidecarGRPC), "--endpoint="+addr(t.RulerGRPC), "--log.level=warn")
+	if err != nil {
+		return err
+	}
+	if err := waitHTTP(ctx, query, "http://"+addr(t.Query)+"/-/ready", 60*time.Second); err != nil {
+		return fmt.Errorf("thanos query: %w", err)
+	}
+	q, err := NewProm("http://" + addr(t.Query))
+	if err != nil {
+		return err
+	}
+	// Query is ready before it has connected to its endpoints: wait until
+	// it sees the rule groups (through the ruler) and Prometheus's series
+	// (through the sidecar), or every read would be empty for a while
+	err = waitUntil(ctx, 60*time.Second, func() (bool, error) {
+		rules, err := q.RuleGroups(ctx)
+		if err != nil || rules == 0 {
+			return false, err
+		}
+		up, err := q.Query(ctx, "count(up)")
+		return err == nil && len(up) == 1, err
+	})
+	if err != nil {
+		return fmt.Errorf("thanos query did not reach the sidecar and the ruler within 60s: %w", err)
+	}
+	o.PromDirect, o.Prom = o.Prom, q
+	o.RulerAt = "http://" + addr(t.Ruler)
+	o.logf("    thanos     Query %s over the sidecar (Prometheus %s) and Thanos Ruler %s (rules/ evaluated through Query)", q.URL, o.PromDirect.URL, o.RulerAt)
+	return nil
+}
+
+// waitUntil polls ok every second until it is true, ctx ends or the timeout
+// passes (then it returns ok's last error, or a timeout).
+func waitUntil(ctx context.Context, timeout time.Duration, ok func() (bool, error)) error {
+	deadline := time.Now().Add(timeout)
+	var last error
+	for time.Now().Before(deadline) {
+		done, err := ok()
+		if done {
+			return nil
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	if last != nil {
+		return last
+	}
+	return fmt.Errorf("timed out after %s", timeout)
+}
