@@ -143,9 +143,9 @@ demo: tools demo-bin $(if $(THANOS),tools-thanos) ## the playground: services, c
 # make demo-test: the sandbox and its Chromium check (tests/browser/demo-check.mjs) are part of the
 # test, so the plugin and Chromium are hard prerequisites.
 .PHONY: demo-test
-demo-test: tools demo-bin plugin ## the playground as a test: demo overlay (only for: shortened), every incident at once, each alert must fire for the right service within 10 min, then the sandbox in Chromium must show each incident's function in the diff; writes demo/demo-test-results.md
+demo-test: tools demo-bin plugin $(if $(THANOS),tools-thanos) ## the playground as a test: demo overlay (only for: shortened), every incident at once, each alert must fire for the right service within 10 min, then the sandbox in Chromium must show each incident's function in the diff; writes demo/demo-test-results.md
 	@tools/install-chromium.sh
-	@trap '$(DEMO_BIN)/hotpath-demo clean -only demo-test' EXIT; $(DEMO_BIN)/hotpath-demo test $(DEMO_TEST_FLAGS)
+	@trap '$(DEMO_BIN)/hotpath-demo clean -only demo-test' EXIT; $(DEMO_BIN)/hotpath-demo test $(if $(THANOS),-thanos) $(DEMO_TEST_FLAGS)
 
 .PHONY: demo-screenshots
 demo-screenshots: demo-bin ## copy the last passing demo-test's diff screenshots (println, epoll, gzip) into docs/img/ for the README; commit them yourself

@@ -486,12 +486,19 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 		status = "FAILED"
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Fprintf(&b, "# `make demo-test`: the last recorded run\n\n")
-	fmt.Fprintf(&b, "Written by `make demo-test` (demo/playground/demotest.go); committed as the reference run.\n\n")
+	cmd := "make demo-test"
+	if o.World.Thanos {
+		cmd = "make demo-test THANOS=1"
+	}
+	fmt.Fprintf(&b, "# `%s`: the last recorded run\n\n", cmd)
+	fmt.Fprintf(&b, "Written by `%s` (demo/playground/demotest.go); committed as the reference run.\n\n", cmd)
 	fmt.Fprintf(&b, "- result: **%s**, %s\n", status, rep.Started.UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&b, "- total: **%s** (from the command's start: build, calibration, backfill and the live phases; teardown not included)\n", rep.Total.Round(time.Second))
 	fmt.Fprintf(&b, "- machine: %d CPUs, load average at the end %s\n", numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
 	fmt.Fprintf(&b, "- rules: the demo overlay `%s` (only `for:` changed: %s)\n", overlay, summarizeFor(forChanges))
+	if o.PromDirect != nil {
+		fmt.Fprintf(&b, "- evaluated by: Thanos Ruler through Thanos Query over a sidecar on Prometheus (`-thanos`); every check read through Query\n")
+	}
 	if rep.NoCFSWhy != "" {
 		fmt.Fprintf(&b, "- no CFS incident here: %s\n", rep.NoCFSWhy)
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// The playground on Thanos (`make demo THANOS=1`, Options.Thanos): the same
+// The playground on Thanos (`make demo THANOS=1`, World.Thanos): the same
 // world, with the rule pack moved off Prometheus onto Thanos Ruler, as users
 // who outgrow one Prometheus run it. Prometheus only scrapes (and holds the
 // backfilled day); a sidecar serves its data to Thanos Query; Thanos Ruler

@@ -51,7 +51,11 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 	if err := o.startAlerting(ctx); err != nil {
 		return err
 	}
-	if err := o.step("restart Prometheus with the history and the rule pack", func() error { return o.restartWithRules(ctx) }); err != nil {
+	restart := "restart Prometheus with the history and the rule pack"
+	if o.World.Thanos {
+		restart = "restart Prometheus with the history; the rule pack on Thanos Ruler through Query (sidecar, ruler, query)"
+	}
+	if err := o.step(restart, func() error { return o.restartWithRules(ctx) }); err != nil {
 		return err
 	}
 	return o.startSandbox(ctx)

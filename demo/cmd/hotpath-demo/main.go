@@ -203,7 +203,7 @@ func test(root string, args []string) int {
 	normal := fs.Duration("normal", 5*time.Minute, "normal traffic after the rules went live, before the incidents (no alert may fire)")
 	within := fs.Duration("within", 10*time.Minute, "each incident's alert must fire within this of its start")
 	timeout := fs.Duration("timeout", 35*time.Minute, "bound on the whole test, build included")
-	results := fs.String("results", "demo/demo-test-results.md", "where to write the results (committed)")
+	results := fs.String("results", "demo/demo-test-results.md", "where to write the results (committed; with -thanos demo/demo-test-results-thanos.md)")
 	noCgroups := fs.Bool("no-cgroups", false, "run without cgroups (no CFS incident)")
 	browser := fs.String("browser-check", defaultBrowserCheck, "command run once every alert fired: the sandbox's Chromium check "+
 		"({out} is replaced by .cache/demo-test/browser-check, emptied first; '' for none)")
@@ -212,6 +212,9 @@ func test(root string, args []string) int {
 		"({profiles}, {addr}, {out}, {slack}, {pending} are replaced; '' for none)")
 	thanos := fs.Bool("thanos", false, "the same test with the rule pack on Thanos Ruler through Thanos Query (see run -thanos)")
 	_ = fs.Parse(args)
+	if *thanos && *results == "demo/demo-test-results.md" {
+		*results = "demo/demo-test-results-thanos.md" // the reference run on Prometheus stays
+	}
 	if *browser != "" && *sandbox == "" {
 		fmt.Fprintln(os.Stderr, "hotpath-demo test: the browser check needs the sandbox: -sandbox '' goes with -browser-check ''")
 		return 2
