@@ -45,7 +45,7 @@ type result struct {
 	// the baseline group's durations on Thanos Ruler through Query (seconds);
 	// empty when BENCH_THANOS=0
 	ruler  []float64
-	thanos string // `thanos --version`, first line
+	thanos string // the pinned Thanos version
 }
 
 type queryResult struct {
