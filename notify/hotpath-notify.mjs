@@ -5,7 +5,7 @@
 // README.md next to this file explains it; `--help` lists the flags.
 import { resolve } from 'node:path';
 
-import { cli } from '../tests/browser/lib/cli.mjs';
+import { cli } from '../plugin/scripts/headless/cli.mjs';
 import { DEFAULTS, Notifier } from './lib/notifier.mjs';
 import { stopRenders } from './lib/render.mjs';
 import { createWebhookServer } from './lib/server.mjs';

@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
 
-import { cli } from '../tests/browser/lib/cli.mjs';
+import { cli } from '../plugin/scripts/headless/cli.mjs';
 
 const USAGE = 'usage: node notify/slack-sink.mjs --out FILE.jsonl [--listen 127.0.0.1:9096]';
 const { args, fail } = cli('slack-sink', USAGE, { listen: { type: 'string', default: '127.0.0.1:9096' }, out: { type: 'string' } });

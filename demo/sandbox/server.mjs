@@ -12,9 +12,9 @@ import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // the page is the browser tests' host page (tests/browser/host) with the sandbox's bar
-import { buildHost } from '../../tests/browser/lib/build.mjs';
-import { dataLayer } from '../../tests/browser/lib/data-node.mjs';
-import { CACHE_DIR, DIST_DIR, ROOT } from '../../tests/browser/lib/env.mjs';
+import { buildHost } from '../../plugin/scripts/headless/build.mjs';
+import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
+import { CACHE_DIR, DIST_DIR, ROOT } from '../../plugin/scripts/headless/env.mjs';
 
 const SANDBOX_DIR = dirname(fileURLToPath(import.meta.url));
 

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { PLUGIN_DIR, ROOT, requirePlugin } from '../../tests/browser/lib/env.mjs';
+import { PLUGIN_DIR, ROOT, requirePlugin } from '../../plugin/scripts/headless/env.mjs';
 
 const SRC = join(PLUGIN_DIR, 'src', 'overlay', 'windows.ts');
 const OUT = join(ROOT, '.cache', 'notify', 'windows.mjs');

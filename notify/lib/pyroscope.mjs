@@ -9,7 +9,7 @@
 // The playground's profile-store answers the same endpoint (demo/profilestore/querier.go).
 import { gunzipSync } from 'node:zlib';
 
-import { requirePlugin } from '../../tests/browser/lib/env.mjs';
+import { requirePlugin } from '../../plugin/scripts/headless/env.mjs';
 
 const { Profile } = requirePlugin('pprof-format');
 

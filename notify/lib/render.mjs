@@ -1,4 +1,4 @@
-// The picture and the biggest changes, from the snapshot CLI (tests/browser/snapshot.mjs: the built
+// The picture and the biggest changes, from the snapshot CLI (plugin/scripts/snapshot.mjs: the built
 // panel in headless Chromium), run as a subprocess through its command-line interface: it writes
 // DIR/panel.png and DIR/summary.json. A render that takes longer than timeoutMs is killed (its
 // whole process group: Chromium too) and reported as such.
@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { BROWSER_DIR } from '../../tests/browser/lib/env.mjs';
+import { SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
 
 export class RenderError extends Error {}
 
@@ -34,7 +34,7 @@ export function renderDiff({ dir, incident, baseline, sampleType, timeoutMs = 90
   const base = join(dir, 'baseline.pb');
   writeFileSync(profile, incident);
   writeFileSync(base, baseline);
-  const args = [join(BROWSER_DIR, 'snapshot.mjs'), '--profile', profile, '--baseline', base, '--sample-type', sampleType, '--out', dir, '--width', String(width), '--height', String(height)];
+  const args = [SNAPSHOT_CLI, '--profile', profile, '--baseline', base, '--sample-type', sampleType, '--out', dir, '--width', String(width), '--height', String(height)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, INIT_CWD: dir } });
     if (child.pid) {

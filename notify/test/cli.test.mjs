@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { ROOT } from '../../tests/browser/lib/env.mjs';
+import { ROOT } from '../../plugin/scripts/headless/env.mjs';
 
 /** Runs hotpath-notify until it exits or says it listens (then stops it); resolves { code, out }. */
 function run(args) {

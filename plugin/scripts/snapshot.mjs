@@ -20,8 +20,8 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 
-import { cli } from './lib/cli.mjs';
-import { dataLayer } from './lib/data-node.mjs';
+import { cli } from './headless/cli.mjs';
+import { dataLayer } from './headless/data-node.mjs';
 
 const USAGE =
   'usage: npm run snapshot -- --profile A.pb.gz [--baseline B.pb.gz] [--sample-type T] [--requests N [--baseline-requests M]] --out DIR [--width 1200] [--height 800] [--theme dark|light]';
@@ -92,7 +92,7 @@ if (b && b.unit !== p.unit) {
   badInput(`--baseline is a ${b.sampleType} profile (${b.unit}) but --profile a ${p.sampleType} profile (${p.unit})`);
 }
 // every input is valid: start Chromium now, while Node converts (it runs in its own processes)
-const { openSnapshotHost, renderSnapshot } = await import('./lib/snapshot-render.mjs');
+const { openSnapshotHost, renderSnapshot } = await import('./headless/snapshot-render.mjs');
 const opening = openSnapshotHost({ width, height });
 // served as Grafana serves them: flamebearer (Pyroscope) -> nested-set frame (Grafana's backend)
 const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });

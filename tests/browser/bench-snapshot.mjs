@@ -15,8 +15,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
-import { dataLayer } from './lib/data-node.mjs';
-import { BROWSER_DIR, CACHE_DIR, requirePlugin } from './lib/env.mjs';
+import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
+import { BROWSER_DIR, CACHE_DIR, requirePlugin, SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
 
 export const SECTION_START = '<!-- snapshot-bench: written by tests/browser/bench-snapshot.mjs -->';
 export const SECTION_END = '<!-- /snapshot-bench -->';
@@ -88,7 +88,7 @@ log(`bench-snapshot: ${p.tree.size} nodes; decode+tree ${decodeMs.toFixed(0)} ms
 const out = mkdtempSync(join(tmpdir(), 'hotpath-bench-snapshot-'));
 const load = loadavg()[0];
 const t0 = performance.now();
-await promisify(execFile)(process.execPath, [join(BROWSER_DIR, 'snapshot.mjs'), '--profile', file, '--sample-type', 'cpu', '--out', out], { timeout: 300_000 });
+await promisify(execFile)(process.execPath, [SNAPSHOT_CLI, '--profile', file, '--sample-type', 'cpu', '--out', out], { timeout: 300_000 });
 const totalMs = performance.now() - t0;
 const png = statSync(join(out, 'panel.png')).size;
 rmSync(out, { recursive: true, force: true });

@@ -14,8 +14,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { BROWSER_DIR, CHROMIUM, DIST_DIR, requirePlugin } from './lib/env.mjs';
-import { CHROMIUM_ARGS } from './lib/harness.mjs';
+import { BROWSER_DIR, CHROMIUM, DIST_DIR, requirePlugin } from '../../plugin/scripts/headless/env.mjs';
+import { CHROMIUM_ARGS } from '../../plugin/scripts/headless/harness.mjs';
 import { hostVersions, openMatrixHost } from './lib/hosts.mjs';
 
 const { values: args } = parseArgs({

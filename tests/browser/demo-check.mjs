@@ -21,11 +21,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { cli } from './lib/cli.mjs';
-import { CHROMIUM, ROOT, requirePlugin } from './lib/env.mjs';
-import { CHROMIUM_ARGS } from './lib/harness.mjs';
+import { cli } from '../../plugin/scripts/headless/cli.mjs';
+import { CHROMIUM, ROOT, requirePlugin, SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
+import { CHROMIUM_ARGS } from '../../plugin/scripts/headless/harness.mjs';
 import { dragWindow, showView, shownWindows, stripGeometry, topChanges, waitForWindows } from './lib/overlay.mjs';
-import { TEST_IDS } from './lib/test-ids.mjs';
+import { TEST_IDS } from '../../plugin/scripts/headless/test-ids.mjs';
 
 const USAGE = `usage:
   node tests/browser/demo-check.mjs --sandbox URL --service NAME --from MS --to MS [--baseline-from MS --baseline-to MS]
@@ -152,7 +152,7 @@ async function snapshotSplit(c, shown, dir) {
   const sel = await side('selection', shown.selection);
   const base = await side('baseline', shown.baseline);
   const out = join(dir, 'snapshot');
-  const argv = [join(ROOT, 'tests', 'browser', 'snapshot.mjs'), '--profile', sel.file, '--baseline', base.file, '--sample-type', c.type,
+  const argv = [SNAPSHOT_CLI, '--profile', sel.file, '--baseline', base.file, '--sample-type', c.type,
     '--requests', String(sel.requests), '--baseline-requests', String(base.requests), '--out', out];
   const r = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0) {

@@ -7,13 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { CHROMIUM, requirePlugin } from './lib/env.mjs';
+import { CHROMIUM, requirePlugin } from '../../plugin/scripts/headless/env.mjs';
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
-import { CHROMIUM_ARGS } from './lib/harness.mjs';
+import { CHROMIUM_ARGS } from '../../plugin/scripts/headless/harness.mjs';
 import { HOSTS, hostVersions, MATRIX_DIST, openMatrixHost } from './lib/hosts.mjs';
 import { canvasColours, dragWindow, showView, topChanges, waitForWindows } from './lib/overlay.mjs';
 
-const { TEST_IDS } = await import('./lib/test-ids.mjs');
+const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
 const { chromium } = requirePlugin('playwright-core');
 
 

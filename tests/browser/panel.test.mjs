@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { fixturePath, pprofFrame } from './lib/frames.mjs';
-import { openHost } from './lib/harness.mjs';
+import { openHost } from '../../plugin/scripts/headless/harness.mjs';
 import { canvasColours as canvasColoursOf } from './lib/overlay.mjs';
 
-const { TEST_IDS } = await import('./lib/test-ids.mjs');
+const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
 
 let h;
 const frames = {};

@@ -8,14 +8,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { at, fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
-import { openHost } from './lib/harness.mjs';
+import { SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
+import { openHost } from '../../plugin/scripts/headless/harness.mjs';
 import { showView, topChanges, waitForWindows } from './lib/overlay.mjs';
 
-const { TEST_IDS } = await import('./lib/test-ids.mjs');
+const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
 
 const RANGE = { from: at(0), to: at(60) };
 const TARGETS = [
@@ -216,7 +216,7 @@ describe('per-request profiles in Chromium', () => {
 describe('the snapshot CLI per request', () => {
   it('--requests and --baseline-requests: summary.json carries the split and per-request values; bad counts are refused', async () => {
     const out = mkdtempSync(join(tmpdir(), 'hotpath-snapshot-'));
-    const cli = fileURLToPath(new URL('./snapshot.mjs', import.meta.url));
+    const cli = SNAPSHOT_CLI;
     const run = (...flags) => promisify(execFile)(process.execPath, [cli, '--profile', fixturePath('println-incident.cpu.pb.gz'), '--baseline', fixturePath('println-baseline.cpu.pb.gz'), '--sample-type', 'cpu', '--out', out, ...flags]);
     try {
       await run('--requests', '30000', '--baseline-requests', '30000');

@@ -9,16 +9,16 @@ import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 
 import { manySamples, writeBadInputs } from './lib/bad-profiles.mjs';
-import { dataLayer } from './lib/data-node.mjs';
-import { openSnapshotHost, renderSnapshot } from './lib/snapshot-render.mjs';
-import { BROWSER_DIR } from './lib/env.mjs';
+import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
+import { openSnapshotHost, renderSnapshot } from '../../plugin/scripts/headless/snapshot-render.mjs';
+import { SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
 import { fixturePath } from './lib/frames.mjs';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'hotpath-snapshot-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const snapshot = (...args) => run(process.execPath, [join(BROWSER_DIR, 'snapshot.mjs'), ...args], { timeout: 90_000 });
+const snapshot = (...args) => run(process.execPath, [SNAPSHOT_CLI, ...args], { timeout: 90_000 });
 
 /** The CLI must exit `code` with one line on stderr matching `message`, no stack trace, no output dir. */
 async function fails(args, message, code = 3) {

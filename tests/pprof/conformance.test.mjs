@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-import { dataLayer } from '../browser/lib/data-node.mjs';
-import { FIXTURES_DIR } from '../browser/lib/env.mjs';
+import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
+import { FIXTURES_DIR } from '../../plugin/scripts/headless/env.mjs';
 import { explain } from './known-differences.mjs';
 import { pprofDiffProto, pprofTop, samePercent, toBase } from './reference.mjs';
 

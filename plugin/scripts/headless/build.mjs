@@ -1,8 +1,8 @@
 // Bundles the host page (and the benchmark page) with esbuild from the real npm packages.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
-import { BROWSER_DIR, CACHE_DIR, DIST_DIR, PLUGIN_DIR, requirePlugin } from './env.mjs';
+import { BROWSER_DIR, CACHE_DIR, DIST_DIR, HOST_DIR, PLUGIN_DIR, requirePlugin } from './env.mjs';
 
 const esbuild = requirePlugin('esbuild');
 
@@ -19,6 +19,7 @@ export function hostBundleOptions({ entry, out, nodeModules, alias, development 
     minify: !development,
     sourcemap: false,
     nodePaths: [nodeModules],
+    plugins: [hostFilesFrom(nodeModules)],
     alias,
     define: { 'process.env.NODE_ENV': development ? '"development"' : '"production"', global: 'window' },
     logLevel: 'error',
@@ -27,8 +28,32 @@ export function hostBundleOptions({ entry, out, nodeModules, alias, development 
   };
 }
 
-/** Bundles a page into .cache/browser/<entry>.js: tests/browser/host/<entry>.tsx, or `src` (the demo's sandbox page). */
-export async function buildHost(entry = 'host', src = join(BROWSER_DIR, 'host', `${entry}.tsx`)) {
+/**
+ * The host page's own files (host/) import their packages from `nodeModules`: a Grafana host of
+ * the compatibility matrix bundles the page with its own releases of React and @grafana/*, not
+ * with plugin/node_modules, which esbuild would find first by walking up from host/.
+ */
+function hostFilesFrom(nodeModules) {
+  const again = Symbol('resolved from the host');
+  return {
+    name: 'host-files-from-node-modules',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === again || !args.importer.startsWith(HOST_DIR)) {
+          return undefined;
+        }
+        const r = await build.resolve(args.path, { kind: args.kind, resolveDir: dirname(nodeModules), pluginData: again });
+        return r.errors.length ? { errors: r.errors } : r;
+      });
+    },
+  };
+}
+
+/** A page's source: the host page (host/host.tsx here), or a test page (tests/browser/host/<entry>.tsx: the benchmark's). */
+export const hostEntry = (entry) => (entry === 'host' ? join(HOST_DIR, 'host.tsx') : join(BROWSER_DIR, 'host', `${entry}.tsx`));
+
+/** Bundles a page into .cache/browser/<entry>.js: `hostEntry(entry)`, or `src` (the demo's sandbox page). */
+export async function buildHost(entry = 'host', src = hostEntry(entry)) {
   if (!existsSync(join(DIST_DIR, 'module.js'))) {
     throw new Error('plugin/dist/module.js is missing: run `make plugin` (or `npm run build` in plugin/) first');
   }
@@ -36,7 +61,7 @@ export async function buildHost(entry = 'host', src = join(BROWSER_DIR, 'host', 
   const out = join(CACHE_DIR, `${entry}.js`);
   // the host bundle is reused while its sources and the lockfile are older; the bench bundle
   // also compiles plugin/src/data (the generator), so it is always rebuilt (esbuild: ~2 s)
-  const sources = [src, ...['host.tsx', 'amd-loader.ts', 'options-editor.tsx'].map((f) => join(BROWSER_DIR, 'host', f)), join(PLUGIN_DIR, 'package-lock.json')];
+  const sources = [src, ...['host.tsx', 'amd-loader.ts', 'options-editor.tsx'].map((f) => join(HOST_DIR, f)), join(PLUGIN_DIR, 'package-lock.json')];
   if (entry === 'host' && existsSync(out) && statSync(out).mtimeMs > Math.max(...sources.map((f) => statSync(f).mtimeMs))) {
     return out;
   }
@@ -46,7 +71,7 @@ export async function buildHost(entry = 'host', src = join(BROWSER_DIR, 'host', 
       out,
       nodeModules: join(PLUGIN_DIR, 'node_modules'),
       // the default host's loader (the compatibility matrix aliases hosts/systemjs-loader.ts: lib/hosts.mjs)
-      alias: { 'hotpath-plugin-loader': join(BROWSER_DIR, 'host', 'amd-loader.ts') },
+      alias: { 'hotpath-plugin-loader': join(HOST_DIR, 'amd-loader.ts') },
     })
   );
   return out;

@@ -1,13 +1,21 @@
-// Paths and module resolution for tests/browser: its npm packages live in plugin/node_modules
-// (one lockfile for the plugin and its harness).
+// Paths and module resolution of the headless host (plugin/scripts/headless: the built panel in
+// a page that stands in for Grafana, in headless Chromium), shared by the snapshot CLI,
+// hotpath-notify, the demo's sandbox and the browser tests. Its npm packages live in
+// plugin/node_modules (one lockfile for the plugin and everything that runs it).
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const BROWSER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const ROOT = resolve(BROWSER_DIR, '../..');
-export const PLUGIN_DIR = join(ROOT, 'plugin');
+export const HEADLESS_DIR = dirname(fileURLToPath(import.meta.url));
+/** the host page: host.tsx (the panel in a stand-in for Grafana), index.html */
+export const HOST_DIR = join(HEADLESS_DIR, 'host');
+export const PLUGIN_DIR = resolve(HEADLESS_DIR, '../..');
+export const ROOT = resolve(PLUGIN_DIR, '..');
 export const DIST_DIR = join(PLUGIN_DIR, 'dist');
+/** the snapshot CLI (npm run snapshot) */
+export const SNAPSHOT_CLI = join(PLUGIN_DIR, 'scripts', 'snapshot.mjs');
+/** the browser tests and benchmarks, with their own pages (host/bench.tsx) and Grafana hosts (hosts/) */
+export const BROWSER_DIR = join(ROOT, 'tests', 'browser');
 export const CACHE_DIR = join(ROOT, '.cache', 'browser');
 export const SCREENSHOTS_DIR = join(CACHE_DIR, 'screenshots');
 export const FIXTURES_DIR = join(ROOT, 'tests', 'fixtures');

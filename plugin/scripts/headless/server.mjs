@@ -3,7 +3,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 
-import { BROWSER_DIR, CACHE_DIR, DIST_DIR } from './env.mjs';
+import { CACHE_DIR, DIST_DIR, HOST_DIR } from './env.mjs';
 
 const TYPES = { '.js': 'text/javascript', '.html': 'text/html', '.json': 'application/json', '.svg': 'image/svg+xml', '.map': 'application/json', '.png': 'image/png' };
 
@@ -21,7 +21,7 @@ export function startServer({ bundle = 'host', hostJs, distDir = DIST_DIR, icons
       return file.startsWith(iconsDir) ? file : undefined;
     }
     if (path === '/' || path === '/index.html') {
-      return join(BROWSER_DIR, 'host', 'index.html');
+      return join(HOST_DIR, 'index.html');
     }
     if (path === '/host.js') {
       return hostJs ?? join(CACHE_DIR, `${bundle}.js`);

@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { BROWSER_DIR, CACHE_DIR, DIST_DIR, requirePlugin, SCREENSHOTS_DIR } from './env.mjs';
-import { hostBundleOptions } from './build.mjs';
-import { startServer } from './server.mjs';
+import { BROWSER_DIR, CACHE_DIR, DIST_DIR, HEADLESS_DIR, HOST_DIR, requirePlugin, SCREENSHOTS_DIR } from '../../../plugin/scripts/headless/env.mjs';
+import { hostBundleOptions, hostEntry } from '../../../plugin/scripts/headless/build.mjs';
+import { startServer } from '../../../plugin/scripts/headless/server.mjs';
 
 export const HOSTS_DIR = join(BROWSER_DIR, 'hosts');
 /** Every host of the matrix, oldest first: the floor of grafanaDependency, the newest 12.x and 13.x. */
@@ -52,7 +52,12 @@ export function installHost(name) {
   return dir;
 }
 
-const HOST_SOURCES = ['host/host.tsx', 'host/options-editor.tsx', 'lib/build.mjs', 'hosts/systemjs-loader.ts', 'hosts/not-in-test-host.ts', 'lib/hosts.mjs'];
+const HOST_SOURCES = [
+  join(HOST_DIR, 'host.tsx'),
+  join(HOST_DIR, 'options-editor.tsx'),
+  join(HEADLESS_DIR, 'build.mjs'),
+  ...['hosts/systemjs-loader.ts', 'hosts/not-in-test-host.ts', 'lib/hosts.mjs'].map((f) => join(BROWSER_DIR, f)),
+];
 
 /**
  * Bundles a host's page (host/host.tsx with the SystemJS loader and the host's shared-module
@@ -66,7 +71,7 @@ export async function buildMatrixHost(name, { entry = 'host', sharedFrom = name 
   const dir = installHost(name);
   const sharedModules = join(HOSTS_DIR, sharedFrom, 'shared-modules.ts');
   const development = entry === 'host';
-  const key = hash(...HOST_SOURCES.map((f) => join(BROWSER_DIR, f)), sharedModules, join(BROWSER_DIR, 'host', `${entry}.tsx`));
+  const key = hash(...HOST_SOURCES, sharedModules, hostEntry(entry));
   const out = join(dir, `${entry}-${key}.js`);
   if (development && existsSync(out)) {
     return out;
@@ -79,7 +84,7 @@ export async function buildMatrixHost(name, { entry = 'host', sharedFrom = name 
   // every package, the host's own files' included, from this host's install only
   await esbuild.build(
     hostBundleOptions({
-      entry: join(BROWSER_DIR, 'host', `${entry}.tsx`),
+      entry: hostEntry(entry),
       out,
       nodeModules: join(dir, 'node_modules'),
       alias: { 'hotpath-plugin-loader': join(HOSTS_DIR, 'systemjs-loader.ts'), 'hotpath-shared-modules': sharedModules },

@@ -1,6 +1,6 @@
 // Playwright helpers for the overlay panel, shared by the browser tests and demo-check:
 // drive the strip like a user (mouse drags at the pixels of given times) and read the views.
-import { TEST_IDS } from './test-ids.mjs';
+import { TEST_IDS } from '../../../plugin/scripts/headless/test-ids.mjs';
 
 /** The strip's plot area: its page box and its time range (unix ms). */
 export async function stripGeometry(page) {
