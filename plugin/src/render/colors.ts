@@ -39,17 +39,27 @@ export function packageColor(name: string, dark: boolean): string {
   return `hsl(${hue}, ${sat}%, ${light}%)`;
 }
 
-export function packageColors(names: string[], dark: boolean): string[] {
+/**
+ * The colour of a name id, computed the first time it is drawn and kept: a 200k-node profile
+ * draws a few thousand frames wide enough to see, so parsing every name's package up front
+ * (7 ms for ~195k distinct names) is mostly wasted, and wholly for a diff, coloured by change.
+ */
+export function packageColors(names: string[], dark: boolean): (id: number) => string {
+  const byId: Array<string | undefined> = new Array(names.length);
   const byPackage = new Map<string, string>();
-  return names.map((n) => {
-    const p = packageOf(n);
-    let c = byPackage.get(p);
-    if (!c) {
-      c = packageColor(n, dark);
-      byPackage.set(p, c);
+  return (id) => {
+    let c = byId[id];
+    if (c === undefined) {
+      const p = packageOf(names[id]);
+      c = byPackage.get(p);
+      if (!c) {
+        c = packageColor(names[id], dark);
+        byPackage.set(p, c);
+      }
+      byId[id] = c;
     }
     return c;
-  });
+  };
 }
 
 const PALETTES: Record<DiffScheme, [number[], number[], number[]]> = {

@@ -17,8 +17,8 @@ export interface DrawStyle {
 
 /** Per-tree colour tables, computed once per tree and style. */
 export interface Paint {
-  /** colour per name id (package colouring) */
-  byName: string[];
+  /** colour of a name id (package colouring), computed when first drawn */
+  byName: (id: number) => string;
   /** colour per node (diff trees) */
   byNode?: Uint8Array;
   palette?: string[];
@@ -92,7 +92,7 @@ export function drawGraph(
     if (matches && !matches[i]) {
       return style.dimmed;
     }
-    return paint.byNode && paint.palette ? paint.palette[paint.byNode[i]] : paint.byName[tree.nameId[i]];
+    return paint.byNode && paint.palette ? paint.palette[paint.byNode[i]] : paint.byName(tree.nameId[i]);
   };
   const label = (i: number, x: number, y: number, w: number, color: string) => {
     if (w < 20) {
