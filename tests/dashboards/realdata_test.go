@@ -13,8 +13,6 @@ import (
 
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
-	"github.com/prometheus/prometheus/model/rulefmt"
-	"gopkg.in/yaml.v3"
 
 	"github.com/hotpath/hotpath/tests/harness"
 )
@@ -151,23 +149,12 @@ func countSeries(p *harness.Prometheus, q string, instant bool) (int, error) {
 // firing series to return.
 func withoutForDurations(t *testing.T, path string) string {
 	t.Helper()
-	groups, errs := rulefmt.ParseFile(path, false, model.UTF8Validation)
-	if len(errs) > 0 {
-		t.Fatalf("%s: %v", path, errs)
-	}
-	for gi := range groups.Groups {
-		groups.Groups[gi].Interval = model.Duration(5 * time.Second)
-		for ri := range groups.Groups[gi].Rules {
-			groups.Groups[gi].Rules[ri].For = 0
+	groups := harness.ParseRules(t, []string{path})
+	for gi := range groups {
+		groups[gi].Interval = model.Duration(5 * time.Second)
+		for ri := range groups[gi].Rules {
+			groups[gi].Rules[ri].For = 0
 		}
 	}
-	b, err := yaml.Marshal(groups)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "hotpath-alerts.no-for.yaml")
-	if err := os.WriteFile(out, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return harness.WriteRules(t, groups, "hotpath-alerts.no-for.yaml")
 }

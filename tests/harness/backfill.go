@@ -16,7 +16,6 @@ import (
 
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
-	"gopkg.in/yaml.v3"
 )
 
 // Stop kills the server and waits for it, so its data directory can be
@@ -107,7 +106,7 @@ func BackfillRules(t testing.TB, dataDir string, ruleFiles []string, start, end 
 // what earlier passes could not, instead of writing every level again.
 func notYetRecorded(t testing.TB, ruleFiles []string, have map[string]bool) []string {
 	t.Helper()
-	var keep rulefmt.RuleGroups
+	var keep []rulefmt.RuleGroup
 	for _, g := range ParseRules(t, ruleFiles) {
 		var rules []rulefmt.Rule
 		for _, r := range g.Rules {
@@ -117,14 +116,10 @@ func notYetRecorded(t testing.TB, ruleFiles []string, have map[string]bool) []st
 		}
 		if len(rules) > 0 {
 			g.Rules = rules
-			keep.Groups = append(keep.Groups, g)
+			keep = append(keep, g)
 		}
 	}
-	b, err := yaml.Marshal(keep)
-	must(t, err, "marshal rules")
-	path := filepath.Join(t.TempDir(), "pending-rules.yaml")
-	must(t, os.WriteFile(path, b, 0o644), "write pending rules")
-	return []string{path}
+	return []string{WriteRules(t, keep, "pending-rules.yaml")}
 }
 
 // runTool runs a pinned tool with a bounded wait, failing the test with its

@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
+	"gopkg.in/yaml.v3"
 )
 
 // RepoRoot is the repository's top folder, found from this file's location so
@@ -85,6 +86,21 @@ func ParseRules(t testing.TB, files []string) []rulefmt.RuleGroup {
 		out = append(out, groups.Groups...)
 	}
 	return out
+}
+
+// WriteRules writes groups (as ParseRules read them, changed or filtered)
+// into a rule file named name in a fresh temporary directory.
+func WriteRules(t testing.TB, groups []rulefmt.RuleGroup, name string) string {
+	t.Helper()
+	b, err := yaml.Marshal(rulefmt.RuleGroups{Groups: groups})
+	if err != nil {
+		t.Fatalf("marshal rules: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatalf("write %s: %v", path, err)
+	}
+	return path
 }
 
 // ShippedRules parses the committed rules/ files.

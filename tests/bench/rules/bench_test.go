@@ -129,22 +129,13 @@ func run(t *testing.T, f fleet, ruleFiles []string) result {
 	if err != nil || len(inputs) != 1 || int(inputs[0].Value) != f.inputSeries() {
 		t.Fatalf("scraped input series: %v %v, want %d", inputs, err, f.inputSeries())
 	}
-	seen := map[string]float64{}
 	cpu0, t0 := processCPU(t, p), time.Now()
-	deadline := time.Now().Add(150 * time.Second)
-	for time.Now().Before(deadline) {
-		last, durations := groupTimes(t, p)
-		for g, at := range last {
-			if seen[g] != at {
-				seen[g] = at
-				res.groups[g] = append(res.groups[g], durations[g])
-				for name, d := range ruleTimes(t, p, g) {
-					res.rules[g+" / "+name] = append(res.rules[g+" / "+name], d)
-				}
-			}
+	eachEvaluation(t, p, func(g string, seconds float64) {
+		res.groups[g] = append(res.groups[g], seconds)
+		for name, d := range ruleTimes(t, p, g) {
+			res.rules[g+" / "+name] = append(res.rules[g+" / "+name], d)
 		}
-		time.Sleep(2 * time.Second)
-	}
+	})
 	res.cpuWith = (processCPU(t, p) - cpu0) / time.Since(t0).Seconds()
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		res.load = strings.Join(strings.Fields(string(b))[:3], " ")
@@ -272,6 +263,24 @@ func ruleTimes(t *testing.T, p *harness.Prometheus, group string) map[string]flo
 		}
 	}
 	return out
+}
+
+// eachEvaluation watches p's rule groups for 2.5 minutes (about 10
+// evaluations at the bench's 15s) and calls fn once per new evaluation of a
+// group, with its duration.
+func eachEvaluation(t *testing.T, p *harness.Prometheus, fn func(group string, seconds float64)) {
+	seen := map[string]float64{}
+	deadline := time.Now().Add(150 * time.Second)
+	for time.Now().Before(deadline) {
+		last, durations := groupTimes(t, p)
+		for g, at := range last {
+			if seen[g] != at {
+				seen[g] = at
+				fn(g, durations[g])
+			}
+		}
+		time.Sleep(2 * time.Second)
+	}
 }
 
 // groupTimes reads each rule group's last evaluation timestamp and duration

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"github.com/prometheus/prometheus/model/rulefmt"
 
 	"github.com/hotpath/hotpath/tests/harness"
 )
@@ -57,50 +57,20 @@ func thanosBaseline(t *testing.T, p *harness.Prometheus, dataDir string, ruleFil
 		return len(rules) > 0, "no rules yet"
 	})
 	var durations []float64
-	seen := 0.0
-	deadline := time.Now().Add(150 * time.Second)
-	for time.Now().Before(deadline) {
-		last, d := groupTimes(t, ruler.Prometheus)
-		if at := last[baselineGroup]; at != seen {
-			seen = at
-			durations = append(durations, d[baselineGroup])
+	eachEvaluation(t, ruler.Prometheus, func(group string, seconds float64) {
+		if group == baselineGroup {
+			durations = append(durations, seconds)
 		}
-		time.Sleep(2 * time.Second)
-	}
+	})
 	return durations, "Thanos " + string(version[1]) + ", pinned in tools/thanos/go.mod"
 }
 
 // groupFile writes the named group of the rule files, unchanged, to a file
 // of its own.
 func groupFile(t *testing.T, ruleFiles []string, group string) string {
-	for _, f := range ruleFiles {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			Groups []yaml.Node `yaml:"groups"`
-		}
-		if err := yaml.Unmarshal(raw, &doc); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		for _, g := range doc.Groups {
-			var head struct{ Name string }
-			if err := g.Decode(&head); err != nil {
-				t.Fatal(err)
-			}
-			if head.Name != group {
-				continue
-			}
-			out, err := yaml.Marshal(map[string][]*yaml.Node{"groups": {&g}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join(t.TempDir(), group+".yaml")
-			if err := os.WriteFile(path, out, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return path
+	for _, g := range harness.ParseRules(t, ruleFiles) {
+		if g.Name == group {
+			return harness.WriteRules(t, []rulefmt.RuleGroup{g}, group+".yaml")
 		}
 	}
 	t.Fatalf("no group %s in %v", group, ruleFiles)
