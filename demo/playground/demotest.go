@@ -496,7 +496,7 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 	fmt.Fprintf(&b, "- total: **%s** (from the command's start: build, calibration, backfill and the live phases; teardown not included)\n", rep.Total.Round(time.Second))
 	fmt.Fprintf(&b, "- machine: %d CPUs, load average at the end %s\n", numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
 	fmt.Fprintf(&b, "- rules: the demo overlay `%s` (only `for:` changed: %s)\n", overlay, summarizeFor(forChanges))
-	if o.PromDirect != nil {
+	if o.World.Thanos {
 		fmt.Fprintf(&b, "- evaluated by: Thanos Ruler through Thanos Query over a sidecar on Prometheus (`-thanos`); every check read through Query\n")
 	}
 	if rep.NoCFSWhy != "" {
