@@ -8,13 +8,14 @@
 // the profile datasource's query() (a window, the profile target).
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { dirname, extname, join, normalize } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // the page is the browser tests' host page (tests/browser/host) with the sandbox's bar
 import { buildHost } from '../../plugin/scripts/headless/build.mjs';
 import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
 import { CACHE_DIR, DIST_DIR, ROOT } from '../../plugin/scripts/headless/env.mjs';
+import { hostFiles } from '../../plugin/scripts/headless/server.mjs';
 
 const SANDBOX_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -200,23 +201,7 @@ export function createSandbox({ prometheus, profiles, dashboard = DEFAULT_DASHBO
     };
   }
 
-  const files = (path) => {
-    if (path === '/' || path === '/index.html') {
-      return join(SANDBOX_DIR, 'page.html');
-    }
-    if (path === '/host.js') {
-      return join(CACHE_DIR, 'sandbox.js');
-    }
-    if (path === '/hotpath-data.js') {
-      // the test host the page is built on loads the data layer after module.js (host.tsx)
-      return join(DIST_DIR, 'hotpath-data.js');
-    }
-    if (path.startsWith('/plugin/')) {
-      const file = normalize(join(DIST_DIR, path.slice('/plugin/'.length)));
-      return file.startsWith(DIST_DIR) ? file : undefined;
-    }
-    return undefined;
-  };
+  const files = hostFiles({ index: join(SANDBOX_DIR, 'page.html'), hostJs: join(CACHE_DIR, 'sandbox.js') });
 
   const json = (res, code, body) => {
     res.writeHead(code, { 'content-type': 'application/json', 'cache-control': 'no-store' });

@@ -8,27 +8,21 @@ import { CACHE_DIR, DIST_DIR, HOST_DIR } from './env.mjs';
 const TYPES = { '.js': 'text/javascript', '.html': 'text/html', '.json': 'application/json', '.svg': 'image/svg+xml', '.map': 'application/json', '.png': 'image/png' };
 
 /**
- * `hostJs`: another host bundle (the matrix's, lib/hosts.mjs); `distDir`: another built plugin;
- * `iconsDir`: where Grafana's icons are (@grafana/ui's dist/public/img/icons), served at the
- * `public/build/img/icons/` path @grafana/ui 12+ fetches them from (Grafana serves them there).
+ * The files of a host page by URL path: its `index` page, its bundle `hostJs` at /host.js, the data
+ * layer and the built plugin (`distDir`) under /plugin/; undefined for any other path. The demo's
+ * sandbox serves its own page with the same routes.
  */
-export function startServer({ bundle = 'host', hostJs, distDir = DIST_DIR, iconsDir } = {}) {
-  const missingIcons = new Set();
-  const routes = (path) => {
-    const icon = iconsDir && /\/public\/(?:build\/)?img\/icons\/([\w/.-]+\.svg)$/.exec(path);
-    if (icon) {
-      const file = normalize(join(iconsDir, icon[1]));
-      return file.startsWith(iconsDir) ? file : undefined;
-    }
+export function hostFiles({ index = join(HOST_DIR, 'index.html'), hostJs, distDir = DIST_DIR }) {
+  return (path) => {
     if (path === '/' || path === '/index.html') {
-      return join(HOST_DIR, 'index.html');
+      return index;
     }
     if (path === '/host.js') {
-      return hostJs ?? join(CACHE_DIR, `${bundle}.js`);
+      return hostJs;
     }
     if (path === '/hotpath-data.js') {
-      // the data layer the tests build frames with: always this checkout's build, also when the
-      // matrix loads another module.js (HOTPATH_PLUGIN_DIST, e.g. an unpacked release)
+      // the data layer the tests build frames with, which host.tsx loads after module.js: always
+      // this checkout's build, also when the matrix loads another module.js (HOTPATH_PLUGIN_DIST)
       return join(DIST_DIR, 'hotpath-data.js');
     }
     if (path.startsWith('/plugin/')) {
@@ -36,6 +30,24 @@ export function startServer({ bundle = 'host', hostJs, distDir = DIST_DIR, icons
       return file.startsWith(distDir) ? file : undefined;
     }
     return undefined;
+  };
+}
+
+/**
+ * `hostJs`: another host bundle (the matrix's, lib/hosts.mjs); `distDir`: another built plugin;
+ * `iconsDir`: where Grafana's icons are (@grafana/ui's dist/public/img/icons), served at the
+ * `public/build/img/icons/` path @grafana/ui 12+ fetches them from (Grafana serves them there).
+ */
+export function startServer({ bundle = 'host', hostJs, distDir = DIST_DIR, iconsDir } = {}) {
+  const missingIcons = new Set();
+  const page = hostFiles({ hostJs: hostJs ?? join(CACHE_DIR, `${bundle}.js`), distDir });
+  const routes = (path) => {
+    const icon = iconsDir && /\/public\/(?:build\/)?img\/icons\/([\w/.-]+\.svg)$/.exec(path);
+    if (icon) {
+      const file = normalize(join(iconsDir, icon[1]));
+      return file.startsWith(iconsDir) ? file : undefined;
+    }
+    return page(path);
   };
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://127.0.0.1').pathname;
