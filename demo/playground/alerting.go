@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // The playground's alert path: Prometheus sends the rule pack's alerts to a
@@ -73,7 +75,7 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := waitHTTP(ctx, sink, "http://"+sinkAddr+"/", 20*time.Second); err != nil {
+		if err := promkit.WaitHTTP(ctx, sink, "http://"+sinkAddr+"/", 20*time.Second); err != nil {
 			return fmt.Errorf("slack-sink: %w", err)
 		}
 		argv := expand(o.Opt.Notify, "{profiles}", fmt.Sprintf("http://127.0.0.1:%d", p.Profiles), "{addr}", notifyAddr,
@@ -82,7 +84,7 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := waitHTTP(ctx, notify, "http://"+notifyAddr+"/-/healthy", 60*time.Second); err != nil {
+		if err := promkit.WaitHTTP(ctx, notify, "http://"+notifyAddr+"/-/healthy", 60*time.Second); err != nil {
 			return fmt.Errorf("hotpath-notify: %w", err)
 		}
 		dir := o.path("alertmanager")
@@ -99,7 +101,7 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := waitHTTP(ctx, am, "http://"+amAddr+"/-/ready", 30*time.Second); err != nil {
+		if err := promkit.WaitHTTP(ctx, am, "http://"+amAddr+"/-/ready", 30*time.Second); err != nil {
 			return fmt.Errorf("alertmanager: %w", err)
 		}
 		o.World.Alertmanager = amAddr
@@ -126,14 +128,6 @@ func (o *Orchestrator) alertPathOff(name string) bool {
 		return o.AlertingOff != ""
 	}
 	return false
-}
-
-// alertingConfig is the alerting section of Prometheus's configuration.
-func (w *World) alertingConfig() string {
-	if w.Alertmanager == "" {
-		return ""
-	}
-	return fmt.Sprintf("alerting:\n  alertmanagers:\n    - static_configs:\n        - targets: [%q]\n", w.Alertmanager)
 }
 
 // notifyPorts names the alert path's ports for the "port in use" error.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/demo/cgroup"
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // Cost is a linear cost model: Fixed per second plus PerRequest per request.
@@ -44,7 +45,7 @@ type InstanceCost struct {
 	Edges float64
 	// Samples are the instance's series seen at the end of calibration: the
 	// history continues exactly these label sets.
-	Samples []MetricSample
+	Samples []promkit.Metric
 }
 
 // Calibration is what the history is built from: every instance's costs
@@ -56,7 +57,7 @@ type Calibration struct {
 	// container level) as a function of its service's req/s.
 	Periods map[string]Cost
 	// Exporter is cAdvisor's page at the end of calibration.
-	Exporter []MetricSample
+	Exporter []promkit.Metric
 	// UpstreamShare is the cache's requests per api request.
 	UpstreamShare float64
 	Took          time.Duration
@@ -83,7 +84,7 @@ func loHi(spec string) (float64, float64, error) {
 
 type snapshot struct {
 	at      time.Time
-	metrics map[string][]MetricSample // by instance
+	metrics map[string][]promkit.Metric // by instance
 	cgroups map[string]cgroup.Stat
 }
 
@@ -137,10 +138,10 @@ func Calibrate(ctx context.Context, w *World, sup *Supervisor, loadgen string, c
 	start := time.Now()
 
 	snap := func() (snapshot, error) {
-		s := snapshot{at: time.Now(), metrics: map[string][]MetricSample{}, cgroups: map[string]cgroup.Stat{}}
+		s := snapshot{at: time.Now(), metrics: map[string][]promkit.Metric{}, cgroups: map[string]cgroup.Stat{}}
 		for _, svc := range w.Services {
 			for _, in := range svc.Instances {
-				m, err := ScrapeMetrics(ctx, in.URL()+"/metrics")
+				m, err := promkit.Scrape(ctx, in.URL()+"/metrics")
 				if err != nil {
 					return s, fmt.Errorf("calibration: %s: %w", svc.Job, err)
 				}

@@ -5,13 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // Expectation is the alert an incident must fire, with the labels that say
@@ -51,7 +55,7 @@ func (o *Orchestrator) Expectations() []Expectation {
 	return out
 }
 
-func (e Expectation) matches(a Alert) bool {
+func (e Expectation) matches(a promkit.Alert) bool {
 	if a.Labels["alertname"] != e.Alert {
 		return false
 	}
@@ -66,7 +70,7 @@ func (e Expectation) matches(a Alert) bool {
 // healthyReason says why an alert concerns a healthy service or instance
 // ("" when it does not): the control and the cache, the outlier service's
 // other instances, and any container but the throttled one.
-func (o *Orchestrator) healthyReason(a Alert) string {
+func (o *Orchestrator) healthyReason(a promkit.Alert) string {
 	w := o.World
 	for _, s := range w.Services {
 		if s.Healthy && a.Labels["job"] == s.Job {
@@ -86,9 +90,9 @@ func (o *Orchestrator) healthyReason(a Alert) string {
 	return ""
 }
 
-func alertID(a Alert) string {
+func alertID(a promkit.Alert) string {
 	var parts []string
-	for _, k := range sortedKeys(a.Labels) {
+	for _, k := range slices.Sorted(maps.Keys(a.Labels)) {
 		switch k {
 		case "alertname", "severity":
 			continue
@@ -264,7 +268,7 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 			if err := o.World.Switch(ctx, e.Story, true); err != nil {
 				return err
 			}
-			o.logf("    %s incident ON (%s expected: %s)", e.Story, e.Alert, FormatLabels(e.Labels))
+			o.logf("    %s incident ON (%s expected: %s)", e.Story, e.Alert, promkit.FormatLabels(e.Labels))
 		}
 		step, err := o.startTrafficStep()
 		if err != nil {
@@ -463,9 +467,11 @@ func (o *Orchestrator) Diagnose(ctx context.Context, rep *TestReport, path strin
 			fmt.Fprintf(&b, "error: %v\n", err)
 			continue
 		}
-		sort.Slice(series, func(i, j int) bool { return FormatLabels(series[i].Metric) < FormatLabels(series[j].Metric) })
+		sort.Slice(series, func(i, j int) bool {
+			return promkit.FormatLabels(series[i].Metric) < promkit.FormatLabels(series[j].Metric)
+		})
 		for _, s := range series {
-			fmt.Fprintf(&b, "%s\n", FormatLabels(s.Metric))
+			fmt.Fprintf(&b, "%s\n", promkit.FormatLabels(s.Metric))
 			for _, pt := range s.Points {
 				at := time.Unix(int64(pt[0]), 0)
 				fmt.Fprintf(&b, "  %s %+6.1fm %.6g\n", at.Format("15:04:05"), at.Sub(rep.IncidentsOn).Minutes(), pt[1])
@@ -513,7 +519,7 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 		if r.Fired {
 			after = r.After.Round(time.Second).String()
 		}
-		fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", r.Story, r.Alert, FormatLabels(r.Labels), after)
+		fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", r.Story, r.Alert, promkit.FormatLabels(r.Labels), after)
 	}
 	fmt.Fprintf(&b, "\n## Healthy services (control, cache, the outlier service's other instances): alerts that fired\n\n")
 	if rep.TrafficStep != "" {

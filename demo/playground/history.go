@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/demo/load"
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // History is the synthetic day of normal traffic the playground backfills
@@ -126,7 +127,7 @@ func (h *History) series() ([]histSeries, error) {
 		}
 		out = append(out, histSeries{key, vals})
 	}
-	withTarget := func(s MetricSample, job, instance string, extra map[string]string) string {
+	withTarget := func(s promkit.Metric, job, instance string, extra map[string]string) string {
 		l := map[string]string{}
 		for k, v := range extra {
 			l[k] = v
@@ -135,7 +136,7 @@ func (h *History) series() ([]histSeries, error) {
 			l[k] = v
 		}
 		l["job"], l["instance"] = job, instance
-		return s.Name + "{" + FormatLabels(l) + "}"
+		return s.Name + "{" + promkit.FormatLabels(l) + "}"
 	}
 	cpuPerStep := map[string][]float64{} // by job, for cAdvisor's usage
 	step := h.Step.Seconds()

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // demo-test's check of the alert path (alerting.go): hotpath-notify's
@@ -98,7 +100,7 @@ func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) Noti
 	var fails []string
 	printlnOK := false
 	for _, r := range recs {
-		a := Alert{Labels: r.Labels}
+		a := promkit.Alert{Labels: r.Labels}
 		var top []string
 		for i, c := range r.Changes {
 			if i < 5 {

@@ -86,11 +86,11 @@ func TestNotifyCheckFails(t *testing.T) {
 // only then.
 func TestPromConfigHasAlertingOnlyWithAlertmanager(t *testing.T) {
 	w := testWorld()
-	if strings.Contains(w.PromConfig([]string{"r.yaml"}, false), "alerting:") {
+	if strings.Contains(w.PromConfig([]string{"r.yaml"}, false).YAML(), "alerting:") {
 		t.Error("alerting section without Alertmanager")
 	}
 	w.Alertmanager = "127.0.0.1:29093"
-	if cfg := w.PromConfig([]string{"r.yaml"}, false); !strings.Contains(cfg, "alerting:\n  alertmanagers:\n    - static_configs:\n        - targets: [\"127.0.0.1:29093\"]\n") {
+	if cfg := w.PromConfig([]string{"r.yaml"}, false).YAML(); !strings.Contains(cfg, "alerting:\n  alertmanagers:\n    - static_configs:\n        - targets: [\"127.0.0.1:29093\"]\n") {
 		t.Errorf("config:\n%s", cfg)
 	}
 	if !strings.Contains(alertmanagerConfig("127.0.0.1:29095"), "url: http://127.0.0.1:29095/webhook") {

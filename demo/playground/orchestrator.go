@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/demo/cgroup"
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // Options configure one playground run.
@@ -59,15 +59,15 @@ type Orchestrator struct {
 	Opt   Options
 	World *World
 	Sup   *Supervisor
-	Prom  *Prom
+	Prom  *promkit.Client
 	// Cgroups is nil when cgroups are not writable here (said at start).
 	Cgroups  *cgroup.Manager
 	NoCFSWhy string
 	groups   []*cgroup.Group
-	promProc *Proc
+	prom     *promkit.Server // the Prometheus this playground started
 	// On Thanos (World.Thanos): Prom is Thanos Query, PromDirect the
 	// Prometheus behind its sidecar, RulerAt the ruler's UI.
-	PromDirect *Prom
+	PromDirect *promkit.Client
 	RulerAt    string
 	lock       *os.File
 	LiveAt     time.Time // the rules went live
@@ -214,7 +214,7 @@ func (o *Orchestrator) startServices(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if err := waitHTTP(ctx, proc, in.URL()+"/admin", 20*time.Second); err != nil {
+			if err := promkit.WaitHTTP(ctx, proc, in.URL()+"/admin", 20*time.Second); err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			how := ""
@@ -241,7 +241,7 @@ func (o *Orchestrator) startSidecars(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := waitHTTP(ctx, proc, "http://"+addr+"/metrics", 30*time.Second); err != nil {
+		if err := promkit.WaitHTTP(ctx, proc, "http://"+addr+"/metrics", 30*time.Second); err != nil {
 			return fmt.Errorf("container-exporter: %w", err)
 		}
 		o.logf("    %-10s http://%s/metrics (cAdvisor v0.52.1)", "cadvisor", addr)
@@ -255,7 +255,7 @@ func (o *Orchestrator) startSidecars(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := waitHTTP(ctx, proc, "http://"+addr+"/services", 20*time.Second); err != nil {
+	if err := promkit.WaitHTTP(ctx, proc, "http://"+addr+"/services", 20*time.Second); err != nil {
 		return fmt.Errorf("profile-store: %w", err)
 	}
 	o.logf("    %-10s http://%s (profile store, a stand-in for Pyroscope)", "profiles", addr)
@@ -305,7 +305,7 @@ func (o *Orchestrator) startSandbox(ctx context.Context) error {
 			return err
 		}
 		o.sandboxProc = proc
-		if err := waitHTTP(ctx, proc, "http://"+addr+"/api/config", 3*time.Minute); err != nil {
+		if err := promkit.WaitHTTP(ctx, proc, "http://"+addr+"/api/config", 3*time.Minute); err != nil {
 			o.Sup.Stop(proc, 5*time.Second)
 			return fmt.Errorf("the sandbox did not come up: %w", err)
 		}
@@ -359,33 +359,6 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
-}
-
-// waitHTTP waits until url answers 200, failing early with the process's
-// log when it exits (a port in use, a bad flag).
-func waitHTTP(ctx context.Context, proc *Proc, url string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	client := &http.Client{Timeout: 2 * time.Second}
-	for {
-		resp, err := client.Get(url)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return nil
-			}
-		}
-		if done, perr := proc.Exited(); done {
-			return fmt.Errorf("exited (%v):\n%s", perr, proc.Tail(1500))
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s not answering after %s:\n%s", url, timeout, proc.Tail(1500))
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(150 * time.Millisecond):
-		}
-	}
 }
 
 // Watch returns an error as soon as a supervised process exits by itself

@@ -7,16 +7,19 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"maps"
 	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hotpath/hotpath/promkit"
 	"gopkg.in/yaml.v3"
 )
 
@@ -27,75 +30,6 @@ func repoRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return root
-}
-
-// Every recording rule of the shipped pack lands in exactly one backfill
-// pass, after every rule whose series it reads.
-func TestLevelsOfTheRulePack(t *testing.T) {
-	f, err := ReadRules(filepath.Join(repoRoot(t), "rules", "hotpath-rules.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	levels, err := f.Levels()
-	if err != nil {
-		t.Fatal(err)
-	}
-	levelOf := map[string]int{}
-	total := 0
-	for i, lf := range levels {
-		for _, g := range lf.Groups {
-			for _, r := range g.Rules {
-				if _, dup := levelOf[r.Record]; dup {
-					t.Errorf("%s in two passes", r.Record)
-				}
-				levelOf[r.Record] = i + 1
-				total++
-			}
-		}
-	}
-	if total != f.RecordCount() {
-		t.Fatalf("%d rules in the passes, %d in the file", total, f.RecordCount())
-	}
-	for _, g := range f.Groups {
-		for _, r := range g.Rules {
-			if r.Record == "" {
-				continue
-			}
-			for _, tok := range identifier.FindAllString(r.Expr, -1) {
-				if l, ok := levelOf[tok]; ok && tok != r.Record && l >= levelOf[r.Record] {
-					t.Errorf("%s (pass %d) reads %s (pass %d)", r.Record, levelOf[r.Record], tok, l)
-				}
-			}
-		}
-	}
-	if len(levels) < 2 {
-		t.Errorf("%d passes: the pack's rules read each other", len(levels))
-	}
-}
-
-func TestLevelsKeepGroupsAndOrder(t *testing.T) {
-	f := &RuleFile{Groups: []RuleGroup{
-		{Name: "a", Interval: "1m", Rules: []Rule{{Record: "x:a:rate5m", Expr: "rate(a[5m])"}, {Record: "x:b:ratio", Expr: "x:a:rate5m / 2"}}},
-		{Name: "b", Interval: "5m", Rules: []Rule{{Record: "x:c:max", Expr: "max_over_time(x:b:ratio[1d]) and x:a:rate5m"}, {Alert: "A", Expr: "x:c:max > 1"}}},
-	}}
-	levels, err := f.Levels()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"a/1m:x:a:rate5m", "a/1m:x:b:ratio", "b/5m:x:c:max"}
-	if len(levels) != 3 {
-		t.Fatalf("%d levels, want 3", len(levels))
-	}
-	for i, lf := range levels {
-		g := lf.Groups[0]
-		if got := g.Name + "/" + g.Interval + ":" + g.Rules[0].Record; len(lf.Groups) != 1 || len(g.Rules) != 1 || got != want[i] {
-			t.Errorf("level %d: %+v, want %s", i+1, lf.Groups, want[i])
-		}
-	}
-	cyc := &RuleFile{Groups: []RuleGroup{{Name: "c", Rules: []Rule{{Record: "a:b:c", Expr: "d:e:f"}, {Record: "d:e:f", Expr: "a:b:c"}}}}}
-	if _, err := cyc.Levels(); err == nil {
-		t.Error("a cycle was accepted")
-	}
 }
 
 // The demo overlay (demo/overlay-short-for.jsonnet) renders the same rule
@@ -111,46 +45,20 @@ func TestDemoOverlayChangesOnlyFor(t *testing.T) {
 		t.Fatalf("render: %v\n%s", err, b)
 	}
 	for _, name := range []string{"hotpath-rules.yaml", "hotpath-alerts.yaml"} {
-		shipped, err := ReadRules(filepath.Join(root, "rules", name))
+		shipped, err := promkit.ReadRules(filepath.Join(root, "rules", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		overlay, err := ReadRules(filepath.Join(out, "rules", name))
+		overlay, err := promkit.ReadRules(filepath.Join(out, "rules", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		diffs, forChanges := DiffExceptFor(shipped, overlay)
+		diffs, forChanges := promkit.DiffExceptFor(shipped, overlay)
 		if len(diffs) > 0 {
 			t.Errorf("%s: the overlay changes more than for: (run make generate if rules/ drifted from jsonnet/):\n%s", name, strings.Join(diffs, "\n"))
 		}
-		if alerts := shipped.AlertNames(); len(forChanges) != len(alerts) {
+		if alerts := promkit.AlertNames(shipped); len(forChanges) != len(alerts) {
 			t.Errorf("%s: for: changed on %d of %d alerts: %v", name, len(forChanges), len(alerts), forChanges)
-		}
-	}
-}
-
-func TestDiffExceptForSeesEverythingElse(t *testing.T) {
-	base := func() *RuleFile {
-		return &RuleFile{Groups: []RuleGroup{{Name: "g", Interval: "1m", Rules: []Rule{
-			{Alert: "A", Expr: "x > 1", For: "15m", Labels: map[string]string{"severity": "warning"}, Annotations: map[string]string{"summary": "s"}},
-		}}}}
-	}
-	short := base()
-	short.Groups[0].Rules[0].For = "2m"
-	if diffs, fc := DiffExceptFor(base(), short); len(diffs) != 0 || len(fc) != 1 {
-		t.Errorf("for only: diffs %v, for changes %v", diffs, fc)
-	}
-	for name, change := range map[string]func(*RuleFile){
-		"expr":       func(f *RuleFile) { f.Groups[0].Rules[0].Expr = "x > 2" },
-		"label":      func(f *RuleFile) { f.Groups[0].Rules[0].Labels["severity"] = "critical" },
-		"annotation": func(f *RuleFile) { f.Groups[0].Rules[0].Annotations["summary"] = "t" },
-		"interval":   func(f *RuleFile) { f.Groups[0].Interval = "30s" },
-		"rule count": func(f *RuleFile) { f.Groups[0].Rules = append(f.Groups[0].Rules, Rule{Record: "a:b:c", Expr: "1"}) },
-	} {
-		o := base()
-		change(o)
-		if diffs, _ := DiffExceptFor(base(), o); len(diffs) == 0 {
-			t.Errorf("a changed %s went unnoticed", name)
 		}
 	}
 }
@@ -163,7 +71,7 @@ func testCalibration(w *World) *Calibration {
 	cal := &Calibration{Instances: map[string]*InstanceCost{}, Periods: map[string]Cost{}, UpstreamShare: 1}
 	for _, s := range w.Services {
 		for _, in := range s.Instances {
-			samples := []MetricSample{
+			samples := []promkit.Metric{
 				{Name: "http_requests_total", Labels: map[string]string{"code": "200", "handler": s.Route, "method": "get"}, Value: 100},
 				{Name: "http_requests_total", Labels: map[string]string{"code": "500", "handler": s.Route, "method": "get"}, Value: 1},
 				{Name: "process_cpu_seconds_total", Labels: map[string]string{}, Value: 3},
@@ -171,7 +79,7 @@ func testCalibration(w *World) *Calibration {
 				{Name: "go_goroutines", Labels: map[string]string{}, Value: 9},
 			}
 			if s.Job == "api" {
-				samples = append(samples, MetricSample{Name: "traces_service_graph_request_total", Labels: map[string]string{"client": "api", "server": "cache"}, Value: 100})
+				samples = append(samples, promkit.Metric{Name: "traces_service_graph_request_total", Labels: map[string]string{"client": "api", "server": "cache"}, Value: 100})
 			}
 			cal.Instances[in.Addr()] = &InstanceCost{Job: s.Job, Instance: in.Addr(), CPU: Cost{0.01, 0.001}, Alloc: Cost{1e5, 4096}, Edges: 1, Samples: samples}
 		}
@@ -181,12 +89,12 @@ func testCalibration(w *World) *Calibration {
 	for _, c := range []string{"", "worker"} {
 		l := map[string]string{"id": "/hotpath-unit/worker-0", "namespace": demoNamespace, "pod": "worker-0", "container": c, "name": c}
 		for _, n := range []string{"container_cpu_usage_seconds_total", "container_cpu_cfs_periods_total", "container_cpu_cfs_throttled_periods_total", "container_cpu_cfs_throttled_seconds_total"} {
-			cal.Exporter = append(cal.Exporter, MetricSample{Name: n, Labels: l, Value: 5})
+			cal.Exporter = append(cal.Exporter, promkit.Metric{Name: n, Labels: l, Value: 5})
 		}
-		cal.Exporter = append(cal.Exporter, MetricSample{Name: "container_spec_cpu_quota", Labels: l, Value: 20000})
+		cal.Exporter = append(cal.Exporter, promkit.Metric{Name: "container_spec_cpu_quota", Labels: l, Value: 20000})
 	}
 	// The root cgroup is not a pod: no history.
-	cal.Exporter = append(cal.Exporter, MetricSample{Name: "container_cpu_usage_seconds_total", Labels: map[string]string{"id": "/"}, Value: 1e4})
+	cal.Exporter = append(cal.Exporter, promkit.Metric{Name: "container_cpu_usage_seconds_total", Labels: map[string]string{"id": "/"}, Value: 1e4})
 	return cal
 }
 
@@ -217,7 +125,7 @@ func TestHistory(t *testing.T) {
 	api := w.Service("api").Instances[0].Addr()
 	req := byKey[`http_requests_total{code="200",handler="/emoji",instance="`+api+`",job="api",method="get"}`]
 	if req == nil {
-		t.Fatalf("no api requests series with the live labels; have %v", sortedKeys(byKey))
+		t.Fatalf("no api requests series with the live labels; have %v", slices.Sorted(maps.Keys(byKey)))
 	}
 	if _, ok := byKey[`http_requests_total{code="500",handler="/emoji",instance="`+api+`",job="api",method="get"}`]; ok {
 		t.Error("only the busiest request series gets history")
@@ -324,7 +232,7 @@ func TestPromConfig(t *testing.T) {
 			} `yaml:"static_configs"`
 		} `yaml:"scrape_configs"`
 	}
-	if err := yaml.Unmarshal([]byte(w.PromConfig([]string{"/r/a.yaml"}, true)), &cfg); err != nil {
+	if err := yaml.Unmarshal([]byte(w.PromConfig([]string{"/r/a.yaml"}, true).YAML()), &cfg); err != nil {
 		t.Fatal(err)
 	}
 	jobs := map[string][]string{}
@@ -337,7 +245,7 @@ func TestPromConfig(t *testing.T) {
 	if len(jobs["catalog"]) != 3 || len(jobs["cadvisor"]) != 1 || len(jobs["api"]) != 1 || cfg.RuleFiles[0] != "/r/a.yaml" {
 		t.Errorf("jobs %v, rules %v", jobs, cfg.RuleFiles)
 	}
-	if strings.Contains(w.PromConfig(nil, false), "cadvisor") {
+	if strings.Contains(w.PromConfig(nil, false).YAML(), "cadvisor") {
 		t.Error("without cgroups there is no exporter to scrape")
 	}
 }
@@ -351,7 +259,7 @@ func TestPromConfigOnThanos(t *testing.T) {
 			ExternalLabels map[string]string `yaml:"external_labels"`
 		} `yaml:"global"`
 	}
-	if err := yaml.Unmarshal([]byte(w.PromConfig(nil, false)), &cfg); err != nil {
+	if err := yaml.Unmarshal([]byte(w.PromConfig(nil, false).YAML()), &cfg); err != nil {
 		t.Fatal(err)
 	}
 	if len(cfg.Global.ExternalLabels) != 0 {
@@ -361,11 +269,11 @@ func TestPromConfigOnThanos(t *testing.T) {
 		t.Error("without Thanos its ports are not checked")
 	}
 	w.Thanos = true
-	if err := yaml.Unmarshal([]byte(w.PromConfig(nil, false)), &cfg); err != nil {
+	if err := yaml.Unmarshal([]byte(w.PromConfig(nil, false).YAML()), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Global.ExternalLabels[ReplicaLabel] != "prometheus" {
-		t.Errorf("on Thanos: external labels %v, want %s=prometheus", cfg.Global.ExternalLabels, ReplicaLabel)
+	if cfg.Global.ExternalLabels[promkit.ReplicaLabel] != "prometheus" {
+		t.Errorf("on Thanos: external labels %v, want %s=prometheus", cfg.Global.ExternalLabels, promkit.ReplicaLabel)
 	}
 	use := w.PortUse()
 	for _, p := range []int{w.Ports.Thanos.Sidecar, w.Ports.Thanos.SidecarGRPC, w.Ports.Thanos.Query, w.Ports.Thanos.QueryGRPC, w.Ports.Thanos.Ruler, w.Ports.Thanos.RulerGRPC} {
@@ -471,18 +379,10 @@ func TestDemoSchedule(t *testing.T) {
 	}
 }
 
-func TestParseMetrics(t *testing.T) {
-	page := "# HELP x y\nhttp_requests_total{code=\"200\",handler=\"/a\"} 12\nprocess_cpu_seconds_total 0.5\n" +
-		"container_cpu_usage_seconds_total{id=\"/a b\",name=\"q\\\"x\"} 1.5e+03 1795321130234\n"
-	ss, err := ParseMetrics(strings.NewReader(page))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ss) != 3 || ss[0].Labels["handler"] != "/a" || ss[1].Value != 0.5 || ss[2].Labels["name"] != `q"x` || ss[2].Value != 1500 {
-		t.Errorf("%+v", ss)
-	}
-	if Sum(ss, "http_requests_total") != 12 {
-		t.Error("sum")
+func TestSum(t *testing.T) {
+	ss := []promkit.Metric{{Name: "http_requests_total", Value: 12}, {Name: "http_requests_total", Labels: map[string]string{"code": "500"}, Value: 3}, {Name: "x", Value: 1}}
+	if got := Sum(ss, "http_requests_total"); got != 15 {
+		t.Errorf("sum %g, want 15", got)
 	}
 }
 
@@ -492,7 +392,7 @@ func TestParseMetrics(t *testing.T) {
 func TestBrowserCheckSeam(t *testing.T) {
 	dir := t.TempDir()
 	o := New(Options{Root: dir, StateDir: dir}, testWorld())
-	prom, err := NewProm("http://127.0.0.1:1")
+	prom, err := promkit.NewClient("http://127.0.0.1:1", promkit.APITimeout)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // Supervisor owns every process the playground starts: each one in its own
@@ -29,6 +31,7 @@ type Supervisor struct {
 
 // Proc is one supervised process.
 type Proc struct {
+	sup  *Supervisor
 	Name string
 	Cmd  *exec.Cmd
 	Log  string
@@ -85,7 +88,7 @@ func (s *Supervisor) Start(name string, quiet bool, env []string, argv ...string
 		logf.Close()
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	p := &Proc{Name: name, Cmd: cmd, Log: logPath, done: make(chan struct{})}
+	p := &Proc{sup: s, Name: name, Cmd: cmd, Log: logPath, done: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		logf.Close()
@@ -99,6 +102,20 @@ func (s *Supervisor) Start(name string, quiet bool, env []string, argv ...string
 	}
 	return p, nil
 }
+
+// Launch starts argv supervised (promkit.Launcher: the Prometheus and Thanos
+// servers promkit starts for the playground).
+func (s *Supervisor) Launch(name string, argv ...string) (promkit.Process, error) {
+	p, err := s.Start(name, false, nil, argv...)
+	if p == nil {
+		return nil, err // a nil *Proc must not become a non-nil Process
+	}
+	return p, err
+}
+
+// Stop stops the process (promkit.Process): SIGTERM, then SIGKILL after
+// 30s, time for Prometheus to write its head block out.
+func (p *Proc) Stop() { p.sup.Stop(p, 30*time.Second) }
 
 // Stop stops one process: SIGTERM, then SIGKILL after grace.
 func (s *Supervisor) Stop(p *Proc, grace time.Duration) {

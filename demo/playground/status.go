@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // Row is one line of the status table: a service, or one instance of a
@@ -109,7 +111,7 @@ func (o *Orchestrator) incidentState(ctx context.Context, s *Service) string {
 // alertsFor lists the alerts whose labels match; for a service row, the
 // instance-level alerts are left to the instance rows, and a container alert
 // is shown on the service running in that pod.
-func alertsFor(alerts []Alert, match map[string]string, s *Service, serviceRow bool) []string {
+func alertsFor(alerts []promkit.Alert, match map[string]string, s *Service, serviceRow bool) []string {
 	var out []string
 	for _, a := range alerts {
 		ok := true

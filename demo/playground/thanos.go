@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // The playground on Thanos (`make demo THANOS=1`, World.Thanos): the same
@@ -16,12 +18,6 @@ import (
 // Alertmanager. Query answers Prometheus's HTTP API (queries, alerts), so the
 // status table, the sandbox and demo-test's checks read everything through
 // it: o.Prom is Query.
-
-// ReplicaLabel is the external label that tells Prometheus's copy of a
-// series from the ruler's: Query deduplicates on it and drops it, so a
-// recorded series reads the same whether the backfilled day (in
-// Prometheus's blocks) or the ruler recorded it.
-const ReplicaLabel = "replica"
 
 // ThanosPorts are the Thanos processes' ports (HTTP and gRPC each).
 type ThanosPorts struct {
@@ -50,17 +46,19 @@ func (w *World) thanosPorts(m map[int]string) {
 
 // externalLabels is Prometheus's global.external_labels on Thanos: the
 // sidecar refuses a Prometheus without any.
-func (w *World) externalLabels() string {
+func (w *World) externalLabels() map[string]string {
 	if !w.Thanos {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf("  external_labels:\n    %s: prometheus\n", ReplicaLabel)
+	return map[string]string{promkit.ReplicaLabel: "prometheus"}
 }
 
 // startThanos starts the sidecar next to the running Prometheus, the ruler
 // with the rule files and Query over both, and points o.Prom at Query. The
 // ruler starts first, on Query's address: it reads chained rules back
-// through Query, whose endpoints must list the ruler.
+// through Query, whose endpoints must list the ruler. (promkit.ReplicaLabel
+// tells Prometheus's copy of a series from the ruler's: a recorded series
+// reads the same whether the backfilled day or the ruler recorded it.)
 func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) error {
 	bin := o.tool("thanos")
 	if _, err := os.Stat(bin); err != nil {
@@ -68,58 +66,32 @@ func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) erro
 	}
 	t := o.World.Ports.Thanos
 	addr := func(p int) string { return fmt.Sprintf("127.0.0.1:%d", p) }
-	sidecar, err := o.Sup.Start("thanos-sidecar", false, nil, bin, "sidecar",
-		"--prometheus.url="+o.Prom.URL, "--tsdb.path="+promDataDir,
-		"--grpc-address="+addr(t.SidecarGRPC), "--http-address="+addr(t.Sidecar), "--log.level=warn")
+	_, err := promkit.StartSidecar(ctx, o.Sup, promkit.Sidecar{Bin: bin, PrometheusURL: o.Prom.URL, TSDBPath: promDataDir,
+		GRPC: addr(t.SidecarGRPC), Addr: addr(t.Sidecar)})
 	if err != nil {
 		return err
-	}
-	if err := waitHTTP(ctx, sidecar, "http://"+addr(t.Sidecar)+"/-/ready", 60*time.Second); err != nil {
-		return fmt.Errorf("thanos sidecar: %w", err)
 	}
 	dir := o.path("thanos-rule")
 	_ = os.RemoveAll(dir)
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		return err
 	}
-	args := []string{bin, "rule",
-		"--data-dir=" + filepath.Join(dir, "data"),
-		"--grpc-address=" + addr(t.RulerGRPC), "--http-address=" + addr(t.Ruler),
-		"--query=http://" + addr(t.Query),
-		fmt.Sprintf("--label=%s=%q", ReplicaLabel, "ruler"),
-		"--eval-interval=1m", "--log.level=warn",
-	}
-	for _, f := range o.Opt.RuleFiles {
-		args = append(args, "--rule-file="+f)
-	}
+	ruler := promkit.Ruler{Bin: bin, RuleFiles: o.Opt.RuleFiles, QueryURL: "http://" + addr(t.Query),
+		DataDir: filepath.Join(dir, "data"), GRPC: addr(t.RulerGRPC), Addr: addr(t.Ruler)}
 	if o.World.Alertmanager != "" {
-		// the replica label is the ruler's, not the alert's
-		args = append(args, "--alertmanagers.url=http://"+o.World.Alertmanager, "--alert.label-drop="+ReplicaLabel)
+		ruler.Alertmanagers = []string{o.World.Alertmanager}
 	}
-	ruler, err := o.Sup.Start("thanos-rule", false, nil, args...)
+	if _, err := promkit.StartRuler(ctx, o.Sup, ruler); err != nil {
+		return err
+	}
+	q, err := promkit.StartQuery(ctx, o.Sup, promkit.Query{Bin: bin, GRPC: addr(t.QueryGRPC), Addr: addr(t.Query),
+		Endpoints: []string{addr(t.SidecarGRPC), addr(t.RulerGRPC)}})
 	if err != nil {
 		return err
 	}
-	if err := waitHTTP(ctx, ruler, "http://"+addr(t.Ruler)+"/-/ready", 60*time.Second); err != nil {
-		return fmt.Errorf("thanos rule: %w", err)
-	}
-	query, err := o.Sup.Start("thanos-query", false, nil, bin, "query",
-		"--grpc-address="+addr(t.QueryGRPC), "--http-address="+addr(t.Query),
-		"--query.replica-label="+ReplicaLabel,
-		"--endpoint="+addr(t.SidecarGRPC), "--endpoint="+addr(t.RulerGRPC), "--log.level=warn")
-	if err != nil {
-		return err
-	}
-	if err := waitHTTP(ctx, query, "http://"+addr(t.Query)+"/-/ready", 60*time.Second); err != nil {
-		return fmt.Errorf("thanos query: %w", err)
-	}
-	q, err := NewProm("http://" + addr(t.Query))
-	if err != nil {
-		return err
-	}
-	// Query is ready before it has connected to its endpoints: wait until
-	// it sees the rule groups (through the ruler) and Prometheus's series
-	// (through the sidecar), or every read would be empty for a while
+	// connected to both, Query must also answer for the rule groups (through
+	// the ruler) and Prometheus's series (through the sidecar) before the
+	// playground reads through it
 	err = waitUntil(ctx, 60*time.Second, func() (bool, error) {
 		rules, err := q.RuleGroups(ctx)
 		if err != nil || rules == 0 {
@@ -131,8 +103,8 @@ func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) erro
 	if err != nil {
 		return fmt.Errorf("thanos query did not reach the sidecar and the ruler within 60s: %w", err)
 	}
-	o.PromDirect, o.Prom = o.Prom, q
-	o.RulerAt = "http://" + addr(t.Ruler)
+	o.PromDirect, o.Prom = o.Prom, q.Client
+	o.RulerAt = "http://" + ruler.Addr
 	o.logf("    thanos     Query %s over the sidecar (Prometheus %s) and Thanos Ruler %s (rules/ evaluated through Query)", q.URL, o.PromDirect.URL, o.RulerAt)
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/demo/cgroup"
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // Up starts the world, one named step after another (the progress output
@@ -146,12 +147,11 @@ func (o *Orchestrator) startScraping(ctx context.Context) (time.Time, error) {
 		return time.Time{}, err
 	}
 	live := time.Now()
-	proc, prom, err := StartPrometheus(ctx, o.Sup, "prometheus", o.tool("prometheus"), o.path("prometheus"), dataDir,
-		fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Prometheus), o.World.PromConfig(nil, o.Cgroups != nil))
+	prom, err := o.startPrometheus(ctx, dataDir, nil)
 	if err != nil {
 		return time.Time{}, err
 	}
-	o.promProc, o.Prom = proc, prom
+	o.prom, o.Prom = prom, prom.Client
 	return live, nil
 }
 
@@ -172,7 +172,7 @@ func (o *Orchestrator) calibrate(ctx context.Context) (*Calibration, error) {
 		return nil, err
 	}
 	if o.Cgroups != nil {
-		cal.Exporter, err = ScrapeMetrics(ctx, fmt.Sprintf("http://127.0.0.1:%d/metrics", o.World.Ports.Exporter))
+		cal.Exporter, err = promkit.Scrape(ctx, fmt.Sprintf("http://127.0.0.1:%d/metrics", o.World.Ports.Exporter))
 	}
 	return cal, err
 }
@@ -187,7 +187,8 @@ func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, pr
 	if err := os.MkdirAll(histData, 0o755); err != nil {
 		return err
 	}
-	bf := &Backfill{Promtool: o.tool("promtool"), Prometheus: o.tool("prometheus"), Dir: histDir, DataDir: histData, Sup: o.Sup, Logf: o.logf}
+	bf := &promkit.Backfill{Promtool: o.tool("promtool"), Prometheus: o.tool("prometheus"), Dir: histDir, DataDir: histData,
+		Launcher: o.Sup, Logf: o.logf, MaxBlockDuration: 24 * time.Hour}
 	histStart := promLive.Add(-o.Opt.History)
 	err := o.step(fmt.Sprintf("history: %s of normal traffic, raw series (promtool tsdb create-blocks-from openmetrics)", o.Opt.History), func() error {
 		h := &History{World: o.World, Cal: cal, End: promLive, LoadStart: loadStart, Length: o.Opt.History, Step: ScrapeInterval, Seed: uint64(promLive.Unix())}
@@ -206,7 +207,7 @@ func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, pr
 		return err
 	}
 	return o.step("history: recording rules, one dependency level per pass (promtool tsdb create-blocks-from rules)", func() error {
-		_, err := bf.Rules(ctx, o.Opt.RuleFiles[0], histStart, promLive.Add(-time.Second))
+		_, err := bf.Rules(ctx, histStart, promLive.Add(-time.Second), o.Opt.RuleFiles[0])
 		return err
 	})
 }
@@ -214,21 +215,19 @@ func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, pr
 // restartWithRules stops the scraping Prometheus, moves the history's blocks
 // into its data and starts it again with the rule pack.
 func (o *Orchestrator) restartWithRules(ctx context.Context) error {
-	o.Sup.Stop(o.promProc, 30*time.Second)
-	if err := moveBlocks(o.path("history", "data"), o.path("prometheus", "data")); err != nil {
+	o.prom.Stop()
+	if err := promkit.MoveBlocks(o.path("history", "data"), o.path("prometheus", "data")); err != nil {
 		return err
 	}
 	rules := o.Opt.RuleFiles
 	if o.World.Thanos {
 		rules = nil // the ruler evaluates them (startThanos)
 	}
-	cfg := o.World.PromConfig(rules, o.Cgroups != nil)
-	proc, prom, err := StartPrometheus(ctx, o.Sup, "prometheus", o.tool("prometheus"), o.path("prometheus"), o.path("prometheus", "data"),
-		fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Prometheus), cfg)
+	prom, err := o.startPrometheus(ctx, o.path("prometheus", "data"), rules)
 	if err != nil {
 		return err
 	}
-	o.promProc, o.Prom = proc, prom
+	o.prom, o.Prom = prom, prom.Client
 	if o.World.Thanos {
 		if err := o.startThanos(ctx, o.path("prometheus", "data")); err != nil {
 			return err

@@ -39,7 +39,7 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	}
 	began := time.Now()
 	harness.BackfillOpenMetrics(t, dataDir, f.OpenMetrics(f.start, now, time.Minute))
-	harness.BackfillRules(t, dataDir, []string{rules}, f.start, now, 12)
+	harness.BackfillRules(t, dataDir, []string{rules}, f.start, now)
 	t.Logf("backfilled %s of raw and recorded history in %s", now.Sub(f.start), time.Since(began).Round(time.Second))
 
 	exp := harness.NewExporter(t, "")

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hotpath/hotpath/promkit"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
@@ -243,7 +244,7 @@ func RulesHealthy(t *testing.T, p *harness.Prometheus) {
 			t.Errorf("%s/%s: %s %s", r.Group, r.Name, r.Health, r.LastError)
 		}
 	}
-	for group, v := range harness.ValuesBy(p.SelfMetrics(t)["prometheus_rule_evaluation_failures_total"], "rule_group") {
+	for group, v := range promkit.ValuesBy(p.SelfMetrics(t)["prometheus_rule_evaluation_failures_total"], "rule_group") {
 		if v != 0 {
 			t.Errorf("%s: %g failed evaluations", group, v)
 		}

@@ -1,21 +1,19 @@
-// Package harness starts the real, pinned Prometheus (.tools/bin/prometheus)
-// on 127.0.0.1 for tests, next to exporters the tests script, and queries it
-// through its HTTP API. Everything it starts is stopped by t.Cleanup, and every
-// wait is bounded.
+// Package harness is promkit for tests: it starts the real, pinned
+// Prometheus (.tools/bin/prometheus) and Thanos on 127.0.0.1, next to
+// exporters the tests script, failing the test when a step fails. Everything
+// it starts is stopped by t.Cleanup, and every wait is bounded.
 package harness
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
 
-	"github.com/prometheus/common/model"
+	"github.com/hotpath/hotpath/promkit"
 	"github.com/prometheus/prometheus/model/rulefmt"
-	"gopkg.in/yaml.v3"
 )
 
 // RepoRoot is the repository's top folder, found from this file's location so
@@ -39,12 +37,9 @@ func Tool(t testing.TB, name string) string {
 // FreeAddr returns a 127.0.0.1 address with a port nobody listens on now.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("no free port: %v", err)
-	}
-	defer l.Close()
-	return l.Addr().String()
+	a, err := promkit.FreeAddr()
+	must(t, err, "free address")
+	return a
 }
 
 func must(t testing.TB, err error, what string, args ...any) {
@@ -72,34 +67,22 @@ func RuleFiles(dir string) []string {
 	return []string{filepath.Join(dir, "rules", "hotpath-rules.yaml"), filepath.Join(dir, "rules", "hotpath-alerts.yaml")}
 }
 
-// ParseRules reads rule files with Prometheus's own parser (what the server
-// and promtool load), failing the test on any error; ShippedRules are the
-// committed rules/ of this repository.
+// ParseRules reads rule files with Prometheus's own parser (promkit.ReadRules),
+// failing the test on any error; ShippedRules are the committed rules/ of
+// this repository.
 func ParseRules(t testing.TB, files []string) []rulefmt.RuleGroup {
 	t.Helper()
-	var out []rulefmt.RuleGroup
-	for _, f := range files {
-		groups, errs := rulefmt.ParseFile(f, false, model.UTF8Validation)
-		if len(errs) > 0 {
-			t.Fatalf("%s: %v", f, errs)
-		}
-		out = append(out, groups.Groups...)
-	}
-	return out
+	groups, err := promkit.ReadRules(files...)
+	must(t, err, "read rules")
+	return groups
 }
 
 // WriteRules writes groups (as ParseRules read them, changed or filtered)
 // into a rule file named name in a fresh temporary directory.
 func WriteRules(t testing.TB, groups []rulefmt.RuleGroup, name string) string {
 	t.Helper()
-	b, err := yaml.Marshal(rulefmt.RuleGroups{Groups: groups})
-	if err != nil {
-		t.Fatalf("marshal rules: %v", err)
-	}
 	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatalf("write %s: %v", path, err)
-	}
+	must(t, promkit.WriteRules(path, groups), "write %s", name)
 	return path
 }
 
@@ -110,27 +93,4 @@ func ShippedRules(t testing.TB) []rulefmt.RuleGroup {
 }
 
 // RecordCount is the number of recording rules in groups.
-func RecordCount(groups []rulefmt.RuleGroup) int {
-	n := 0
-	for _, g := range groups {
-		for _, r := range g.Rules {
-			if r.Record != "" {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// RecordedNames are the recording rules' names in groups, in file order.
-func RecordedNames(groups []rulefmt.RuleGroup) []string {
-	var out []string
-	for _, g := range groups {
-		for _, r := range g.Rules {
-			if r.Record != "" {
-				out = append(out, r.Record)
-			}
-		}
-	}
-	return out
-}
+func RecordCount(groups []rulefmt.RuleGroup) int { return len(promkit.RecordedNames(groups)) }

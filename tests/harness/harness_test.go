@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // The harness itself: a scripted exporter is scraped by the real Prometheus
@@ -29,10 +31,10 @@ func TestPrometheusScrapesExporter(t *testing.T) {
 	}
 	// Its own /metrics: an unlabelled counter under "", a labelled one by label.
 	self := p.SelfMetrics(t)
-	if cpu, ok := ValuesBy(self["process_cpu_seconds_total"], "")[""]; !ok || cpu <= 0 {
+	if cpu, ok := promkit.ValuesBy(self["process_cpu_seconds_total"], "")[""]; !ok || cpu <= 0 {
 		t.Errorf("process_cpu_seconds_total: %v %v, want > 0", cpu, ok)
 	}
-	build := ValuesBy(self["prometheus_build_info"], "goversion")
+	build := promkit.ValuesBy(self["prometheus_build_info"], "goversion")
 	if len(build) != 1 {
 		t.Errorf("prometheus_build_info by goversion: %v, want one series", build)
 	}
@@ -41,7 +43,7 @@ func TestPrometheusScrapesExporter(t *testing.T) {
 			t.Errorf("prometheus_build_info{goversion=%q} = %g, want a go version and 1", v, x)
 		}
 	}
-	if got := ValuesBy(self["no_such_metric"], "x"); len(got) != 0 {
+	if got := promkit.ValuesBy(self["no_such_metric"], "x"); len(got) != 0 {
 		t.Errorf("a missing family: %v, want empty", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hotpath/hotpath/promkit"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
@@ -71,7 +72,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 	})
 
 	t.Run("no evaluation failed", func(t *testing.T) {
-		failures := harness.ValuesBy(p.SelfMetrics(t)["prometheus_rule_evaluation_failures_total"], "rule_group")
+		failures := promkit.ValuesBy(p.SelfMetrics(t)["prometheus_rule_evaluation_failures_total"], "rule_group")
 		if len(failures) == 0 {
 			t.Fatal("prometheus_rule_evaluation_failures_total not exported")
 		}

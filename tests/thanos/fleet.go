@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hotpath/hotpath/tests/harness"
+	"github.com/hotpath/hotpath/promkit"
 )
 
 // Two clusters, each with the incidents realrules uses: a service that
@@ -282,7 +282,7 @@ func recordedHistory(from, start time.Time, only string, withCluster bool) strin
 			}
 		}
 	})
-	return harness.OpenMetricsGauges(series)
+	return promkit.OpenMetricsGauges(series)
 }
 
 func sortedMedian(xs []float64) float64 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hotpath/hotpath/promkit"
 	"github.com/prometheus/common/model"
 
 	"github.com/hotpath/hotpath/tests/harness"
@@ -63,7 +64,7 @@ func TestThanosParity(t *testing.T) {
 		t.Skip("starts Prometheus and Thanos sidecar, Query and Ruler")
 	}
 	w0 := newWorld(t)
-	names := harness.RecordedNames(harness.ParseRules(t, w0.ruleFiles[:1]))
+	names := promkit.RecordedNames(harness.ParseRules(t, w0.ruleFiles[:1]))
 	nRules := 0
 	for _, g := range harness.ParseRules(t, w0.ruleFiles) {
 		nRules += len(g.Rules)

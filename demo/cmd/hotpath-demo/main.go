@@ -27,6 +27,7 @@ import (
 
 	"github.com/hotpath/hotpath/demo/cgroup"
 	"github.com/hotpath/hotpath/demo/playground"
+	"github.com/hotpath/hotpath/promkit"
 )
 
 const overlayEntry = "demo/overlay-short-for.jsonnet"
@@ -294,7 +295,7 @@ func test(root string, args []string) int {
 			if r.Fired {
 				after = "fired after " + r.After.Round(time.Second).String()
 			}
-			fmt.Printf("    %-8s %-32s %-70s %s\n", r.Story, r.Alert, playground.FormatLabels(r.Labels), after)
+			fmt.Printf("    %-8s %-32s %-70s %s\n", r.Story, r.Alert, promkit.FormatLabels(r.Labels), after)
 		}
 		for _, v := range rep.Violations {
 			fmt.Printf("    VIOLATION %s\n", v)
@@ -358,15 +359,15 @@ func renderOverlay(ctx context.Context, root, dir string) ([]string, error) {
 	}
 	var all []string
 	for _, f := range []string{"hotpath-rules.yaml", "hotpath-alerts.yaml"} {
-		shipped, err := playground.ReadRules(filepath.Join(root, "rules", f))
+		shipped, err := promkit.ReadRules(filepath.Join(root, "rules", f))
 		if err != nil {
 			return nil, err
 		}
-		overlay, err := playground.ReadRules(filepath.Join(dir, "rules", f))
+		overlay, err := promkit.ReadRules(filepath.Join(dir, "rules", f))
 		if err != nil {
 			return nil, err
 		}
-		diffs, forChanges := playground.DiffExceptFor(shipped, overlay)
+		diffs, forChanges := promkit.DiffExceptFor(shipped, overlay)
 		if len(diffs) > 0 {
 			return nil, fmt.Errorf("the demo overlay's %s differs from rules/%s beyond for: (is rules/ generated from jsonnet/? make generate):\n  %s", f, f, strings.Join(diffs, "\n  "))
 		}

@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hotpath/hotpath/promkit"
 	"github.com/prometheus/client_golang/api"
 
 	"github.com/hotpath/hotpath/tests/harness"
@@ -186,7 +187,7 @@ func run(t *testing.T, f fleet, ruleFiles []string) result {
 
 // processCPU is Prometheus's own process_cpu_seconds_total.
 func processCPU(t *testing.T, p *harness.Prometheus) float64 {
-	cpu, ok := harness.ValuesBy(p.SelfMetrics(t)["process_cpu_seconds_total"], "")[""]
+	cpu, ok := promkit.ValuesBy(p.SelfMetrics(t)["process_cpu_seconds_total"], "")[""]
 	if !ok {
 		t.Fatal("no process_cpu_seconds_total")
 	}
@@ -289,7 +290,7 @@ func groupTimes(t *testing.T, p *harness.Prometheus) (last, durations map[string
 	self := p.SelfMetrics(t)
 	byGroup := func(name string) map[string]float64 {
 		out := map[string]float64{}
-		for g, v := range harness.ValuesBy(self[name], "rule_group") {
+		for g, v := range promkit.ValuesBy(self[name], "rule_group") {
 			out[g[strings.LastIndex(g, ";")+1:]] = v
 		}
 		return out

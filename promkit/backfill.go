@@ -1,10 +1,9 @@
-package playground
+package promkit
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,51 +17,56 @@ import (
 // dependency level per pass, each pass evaluated by a Prometheus started on
 // the data directory with the previous passes' blocks moved in.
 type Backfill struct {
-	Promtool, Prometheus string
+	Promtool, Prometheus string // the pinned binaries
 	Dir                  string // scratch: rule files per level, pass outputs
 	DataDir              string
-	Sup                  *Supervisor
-	Logf                 func(string, ...any)
+	Launcher             Launcher
+	Logf                 func(string, ...any) // progress, one line per pass; may be nil
+	// MaxBlockDuration is promtool's --max-block-duration for raw series
+	// (0: promtool's default, 2h): day-long blocks leave fewer blocks for the
+	// live server to open.
+	MaxBlockDuration time.Duration
 }
 
-// Raw turns an OpenMetrics file into blocks in DataDir.
+// Raw turns an OpenMetrics file (samples with timestamps, ending in "# EOF")
+// into blocks in DataDir.
 func (b *Backfill) Raw(ctx context.Context, omPath string) error {
 	out := filepath.Join(b.Dir, "raw-blocks")
 	_ = os.RemoveAll(out)
-	// Day-long blocks: fewer blocks for the live server to merge.
-	if err := b.run(ctx, 5*time.Minute, b.Promtool, "tsdb", "create-blocks-from", "openmetrics", "--quiet", "--max-block-duration=24h", omPath, out); err != nil {
+	args := []string{"tsdb", "create-blocks-from", "openmetrics", "--quiet"}
+	if b.MaxBlockDuration > 0 {
+		args = append(args, "--max-block-duration="+time.Duration(b.MaxBlockDuration).String())
+	}
+	if err := run(ctx, 5*time.Minute, b.Promtool, append(args, omPath, out)...); err != nil {
 		return err
 	}
-	return moveBlocks(out, b.DataDir)
+	return MoveBlocks(out, b.DataDir)
 }
 
-// Rules backfills the recording rules of ruleFile over [start, end], one
+// Rules backfills the recording rules of ruleFiles over [start, end], one
 // level per pass, and returns how many passes it ran.
-func (b *Backfill) Rules(ctx context.Context, ruleFile string, start, end time.Time) (int, error) {
-	rf, err := ReadRules(ruleFile)
+func (b *Backfill) Rules(ctx context.Context, start, end time.Time, ruleFiles ...string) (int, error) {
+	groups, err := ReadRules(ruleFiles...)
 	if err != nil {
 		return 0, err
 	}
-	levels, err := rf.Levels()
+	levels, err := Levels(groups)
 	if err != nil {
 		return 0, err
 	}
-	for i, lf := range levels {
+	for i, level := range levels {
 		began := time.Now()
 		path := filepath.Join(b.Dir, fmt.Sprintf("level-%02d.yaml", i+1))
-		if err := lf.Write(path); err != nil {
+		if err := WriteRules(path, level); err != nil {
 			return i, err
 		}
 		if err := b.pass(ctx, i+1, path, start, end); err != nil {
 			return i, fmt.Errorf("rules backfill pass %d/%d: %w", i+1, len(levels), err)
 		}
-		var names []string
-		for _, g := range lf.Groups {
-			for _, r := range g.Rules {
-				names = append(names, r.Record)
-			}
+		if b.Logf != nil {
+			names := RecordedNames(level)
+			b.Logf("  pass %d/%d: %d rules in %.1fs (%s)", i+1, len(levels), len(names), time.Since(began).Seconds(), abbreviate(names, 3))
 		}
-		b.Logf("  pass %d/%d: %d rules in %.1fs (%s)", i+1, len(levels), len(names), time.Since(began).Seconds(), abbreviate(names, 3))
 	}
 	return len(levels), nil
 }
@@ -75,31 +79,35 @@ func abbreviate(xs []string, n int) string {
 }
 
 func (b *Backfill) pass(ctx context.Context, level int, ruleFile string, start, end time.Time) error {
-	addr, err := freeAddr()
+	addr, err := FreeAddr()
 	if err != nil {
 		return err
 	}
-	proc, prom, err := StartPrometheus(ctx, b.Sup, "prometheus-backfill", b.Prometheus, b.Dir, b.DataDir, addr, "global: {}\n")
+	srv, err := StartPrometheus(ctx, b.Launcher, Prometheus{
+		Bin: b.Prometheus, Name: "prometheus-backfill", Dir: b.Dir, DataDir: b.DataDir, Addr: addr,
+		Config: Config{ScrapeInterval: time.Minute, EvaluationInterval: time.Minute},
+		Args:   LeaveOverlappingBlocks,
+	})
 	if err != nil {
 		return err
 	}
 	out := filepath.Join(b.Dir, fmt.Sprintf("level-%02d-blocks", level))
 	_ = os.RemoveAll(out)
-	err = b.run(ctx, 5*time.Minute, b.Promtool, "tsdb", "create-blocks-from", "rules", "--quiet",
-		"--url="+prom.URL,
+	err = run(ctx, 5*time.Minute, b.Promtool, "tsdb", "create-blocks-from", "rules", "--quiet",
+		"--url="+srv.URL,
 		"--start="+strconv.FormatInt(start.Unix(), 10),
 		"--end="+strconv.FormatInt(end.Unix(), 10),
 		"--output-dir="+out,
 		ruleFile)
-	b.Sup.Stop(proc, 10*time.Second)
+	srv.Stop()
 	if err != nil {
 		return err
 	}
-	return moveBlocks(out, b.DataDir)
+	return MoveBlocks(out, b.DataDir)
 }
 
 // run runs a tool with a bounded wait; its output is returned in the error.
-func (b *Backfill) run(ctx context.Context, timeout time.Duration, bin string, args ...string) error {
+func run(ctx context.Context, timeout time.Duration, bin string, args ...string) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
@@ -110,16 +118,17 @@ func (b *Backfill) run(ctx context.Context, timeout time.Duration, bin string, a
 		if len(s) > 3000 {
 			s = s[len(s)-3000:]
 		}
-		return fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args[:3], " "), err, s)
+		return fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args[:min(3, len(args))], " "), err, s)
 	}
 	return nil
 }
 
-// moveBlocks moves every block directory of from into to.
-func moveBlocks(from, to string) error {
+// MoveBlocks moves every TSDB block directory of from into to, and removes
+// from; a missing from is nothing to move (no rule had data).
+func MoveBlocks(from, to string) error {
 	entries, err := os.ReadDir(from)
 	if os.IsNotExist(err) {
-		return nil // nothing recorded at this level
+		return nil
 	}
 	if err != nil {
 		return err
@@ -139,13 +148,4 @@ func moveBlocks(from, to string) error {
 		}
 	}
 	return os.RemoveAll(from)
-}
-
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
 }
