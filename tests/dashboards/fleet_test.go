@@ -2,10 +2,12 @@ package dashboards
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
-	"strings"
+	"slices"
 	"time"
+
+	fl "github.com/hotpath/hotpath/tests/fleet"
 )
 
 // fleet is a small scripted Kubernetes fleet holding every input series the
@@ -62,16 +64,10 @@ func (f fleet) cpu(p pod, t time.Time) float64 {
 	return c
 }
 
-// series returns every series of the fleet at t, by metric name: label text
-// (without braces) -> value.
-func (f fleet) series(t time.Time) map[string]map[string]float64 {
-	out := map[string]map[string]float64{}
-	add := func(name, labels string, v float64) {
-		if out[name] == nil {
-			out[name] = map[string]float64{}
-		}
-		out[name][labels] = v
-	}
+// series is every series of the fleet at t (a fleet.Model).
+func (f fleet) series(t time.Time) map[string]float64 {
+	out := map[string]float64{}
+	add := func(name, labels string, v float64) { out[name+"{"+labels+"}"] = v }
 	secs := t.Sub(f.start).Seconds()
 	for i, p := range pods {
 		target := fmt.Sprintf(`cluster="c1",namespace="shop",pod=%q,instance="10.0.0.%d:8080"`, p.name, i+1)
@@ -108,46 +104,7 @@ func (f fleet) series(t time.Time) map[string]map[string]float64 {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	var k []string
-	for n := range m {
-		k = append(k, n)
-	}
-	sort.Strings(k)
-	return k
-}
+// model is the fleet for the live page and the backfilled history.
+func (f fleet) model() fl.Model { return f.series }
 
-// Text is the live /metrics page at t.
-func (f fleet) Text(t time.Time) string {
-	var b strings.Builder
-	all := f.series(t)
-	for _, name := range sortedKeys(all) {
-		for _, labels := range sortedKeys(all[name]) {
-			fmt.Fprintf(&b, "%s{%s} %g\n", name, labels, all[name][labels])
-		}
-	}
-	return b.String()
-}
-
-// OpenMetrics is the history from `from` to `to` every `step`, grouped by
-// series as `promtool tsdb create-blocks-from openmetrics` reads it.
-func (f fleet) OpenMetrics(from, to time.Time, step time.Duration) string {
-	var times []time.Time
-	for t := from; !t.After(to); t = t.Add(step) {
-		times = append(times, t)
-	}
-	snaps := make([]map[string]map[string]float64, len(times))
-	for i, t := range times {
-		snaps[i] = f.series(t)
-	}
-	var b strings.Builder
-	for _, name := range sortedKeys(snaps[0]) {
-		for _, labels := range sortedKeys(snaps[0][name]) {
-			for i, t := range times {
-				fmt.Fprintf(&b, "%s{%s} %g %d\n", name, labels, snaps[i][name][labels], t.Unix())
-			}
-		}
-	}
-	b.WriteString("# EOF\n")
-	return b.String()
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

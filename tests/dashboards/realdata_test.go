@@ -38,12 +38,12 @@ func TestEveryQueryReturnsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	harness.BackfillOpenMetrics(t, dataDir, f.OpenMetrics(f.start, now, time.Minute))
+	harness.BackfillOpenMetrics(t, dataDir, f.model().OpenMetrics(f.start, now, time.Minute))
 	harness.BackfillRules(t, dataDir, []string{rules}, f.start, now)
 	t.Logf("backfilled %s of raw and recorded history in %s", now.Sub(f.start), time.Since(began).Round(time.Second))
 
 	exp := harness.NewExporter(t, "")
-	exp.Follow(t, 250*time.Millisecond, f.Text)
+	exp.Follow(t, 250*time.Millisecond, f.model().Page)
 	p := harness.StartPrometheus(t, harness.PromConfig{
 		DataDir:   dataDir,
 		RuleFiles: []string{rules, alerts},

@@ -1,15 +1,20 @@
-// Package fleet holds the label shapes of real fleets that the scripted test
-// fleets of this repository lacked, in one place for every real-Prometheus
-// test (tests/dashboards, tests/realrules): pods serving two jobs, jobs
-// scraped outside Kubernetes (no pod or namespace label), the pause container
-// (container="POD") and the pod-level cgroup (container=""), a cluster label
-// on some series only, request counters with extra labels, a job with no
-// traffic, kube-prometheus-stack's dropped cAdvisor series, and services
-// counting their work in other counters than http_requests_total.
+// Package fleet generates the series the real-Prometheus tests scrape and
+// backfill, in one place: the traffic and cost models (model.go: the diurnal
+// day, cost lines, counters on their line), a fleet as a function of time
+// with its live page and OpenMetrics history (model_series.go), what the
+// pack's job-level groups record, written straight into a history
+// (recorded.go), and the label shapes of real fleets (this file).
 //
-// Every series grows at a constant rate from a start time, so a scraped page
-// at any moment reads back exact rates, and the expected recorded values
-// are plain numbers (Expected*).
+// The label shapes are those the scripted test fleets of this repository
+// lacked, for every real-Prometheus test (tests/dashboards, tests/realrules):
+// pods serving two jobs, jobs scraped outside Kubernetes (no pod or namespace
+// label), the pause container (container="POD") and the pod-level cgroup
+// (container=""), a cluster label on some series only, request counters with
+// extra labels, a job with no traffic, kube-prometheus-stack's dropped
+// cAdvisor series, and services counting their work in other counters than
+// http_requests_total. Every series grows at a constant rate from a start
+// time, so a scraped page at any moment reads back exact rates, and the
+// expected recorded values are plain numbers (Expected*).
 package fleet
 
 import (
@@ -41,41 +46,19 @@ type Fleet struct {
 	Series []Series
 }
 
-// Page is the /metrics text at t (Prometheus text format).
-func (f *Fleet) Page(t time.Time) string {
-	secs := t.Sub(f.Start).Seconds()
-	lines := make([]string, 0, len(f.Series))
+// At is every series' value at t (see Model): counters on their line from
+// CounterBase at Start.
+func (f *Fleet) At(t time.Time) map[string]float64 {
+	out := make(map[string]float64, len(f.Series))
 	for _, s := range f.Series {
 		v := s.Value
 		if !s.Gauge {
-			v = 1000 + s.Rate*secs
+			v = CounterAt(f.Start, t, s.Rate)
 		}
-		lines = append(lines, fmt.Sprintf("%s{%s} %g", s.Name, s.Labels, v))
+		out[s.Name+"{"+strings.ReplaceAll(s.Labels, ", ", ",")+"}"] = v
 	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n") + "\n"
+	return out
 }
-
-// OpenMetrics is the history over [from, to) every step, for `promtool tsdb
-// create-blocks-from openmetrics`: rate windows are full from the first scrape.
-func (f *Fleet) OpenMetrics(from, to time.Time, step time.Duration) string {
-	var b strings.Builder
-	for _, s := range f.Series {
-		for t := from; t.Before(to); t = t.Add(step) {
-			v := s.Value
-			if !s.Gauge {
-				v = 1000 + s.Rate*t.Sub(f.Start).Seconds()
-			}
-			fmt.Fprintf(&b, "%s{%s} %g %d\n", s.Name, strings.ReplaceAll(s.Labels, ", ", ","), v, t.Unix()) // OpenMetrics: no spaces
-		}
-	}
-	// Samples of one series must be together: sort by series, stable in time.
-	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	sort.SliceStable(lines, func(i, j int) bool { return seriesOf(lines[i]) < seriesOf(lines[j]) })
-	return strings.Join(lines, "\n") + "\n# EOF\n"
-}
-
-func seriesOf(line string) string { return line[:strings.LastIndex(line, "}")+1] }
 
 const (
 	cluster = `cluster="eu1"`
@@ -225,9 +208,10 @@ func Serve(t testing.TB, f *Fleet, ruleFiles []string) *harness.Prometheus {
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	harness.BackfillOpenMetrics(t, dataDir, f.OpenMetrics(now.Add(-6*time.Minute), now, time.Second))
+	m := Model(f.At)
+	harness.BackfillOpenMetrics(t, dataDir, m.OpenMetrics(now.Add(-6*time.Minute), now, time.Second))
 	exp := harness.NewExporter(t, "")
-	exp.Follow(t, 250*time.Millisecond, f.Page)
+	exp.Follow(t, 250*time.Millisecond, m.Page)
 	return harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}, Args: harness.LeaveOverlappingBlocks})
 }
 

@@ -3,27 +3,16 @@ package realrules
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/hotpath/hotpath/promkit"
+	"github.com/hotpath/hotpath/tests/fleet"
 )
 
-// The fleet the test scrapes: every service in cluster eu1, namespace shop.
-// Costs follow CPU = 0.25 + req/s / 32 cores and allocations = 1 MiB/s +
-// 64 KiB per request, over a diurnal day (2 req/s at night, 20 at the peak).
-const (
-	fixedCPU      = 0.25
-	marginalCPU   = 1.0 / 32
-	fixedAlloc    = 1 << 20
-	marginalAlloc = 1 << 16
-)
-
-var diurnal = [24]float64{6, 4, 2, 2, 2, 2, 4, 8, 12, 16, 20, 20, 20, 20, 20, 20, 20, 20, 16, 12, 10, 8, 8, 6}
-
-// The median of a diurnal day's req/s: what splits its two halves.
-const diurnalMedian = 10
-
-func traffic(t time.Time) float64 { return diurnal[t.UTC().Hour()] }
+// The fleet the test scrapes: every service in cluster eu1, namespace shop,
+// on the typical cost line (fleet.Typical) over a diurnal day (fleet.Diurnal:
+// 2 req/s at night, 20 at the peak).
 
 // swing is a square wave, 4 and 48 req/s, 5 minutes each: traffic that
 // swings within the recent fit's 30m window.
@@ -42,20 +31,21 @@ type service struct {
 }
 
 func costModel(r float64) (req, cpu, alloc float64) {
-	return r, fixedCPU + marginalCPU*r, fixedAlloc + marginalAlloc*r
+	cpu, alloc = fleet.Typical.At(r)
+	return r, cpu, alloc
 }
 
-var fleet = []service{
-	{"healthy", func(t time.Time, _ bool) (float64, float64, float64) { return costModel(traffic(t)) }},
+var services = []service{
+	{"healthy", func(t time.Time, _ bool) (float64, float64, float64) { return costModel(fleet.DiurnalAt(t)) }},
 	{"regressed", func(t time.Time, live bool) (float64, float64, float64) {
-		req, cpu, alloc := costModel(traffic(t))
+		req, cpu, alloc := costModel(fleet.DiurnalAt(t))
 		if live { // everything costs twice the CPU, day and night
 			cpu *= 2
 		}
 		return req, cpu, alloc
 	}},
-	{"api", func(time.Time, bool) (float64, float64, float64) { return 16, 0.3125, fixedAlloc }},    // 10x its cache
-	{"cache", func(time.Time, bool) (float64, float64, float64) { return 16, 0.03125, fixedAlloc }}, // per request
+	{"api", func(time.Time, bool) (float64, float64, float64) { return 16, 0.3125, fleet.Typical.FixedAlloc }},    // 10x its cache
+	{"cache", func(time.Time, bool) (float64, float64, float64) { return 16, 0.03125, fleet.Typical.FixedAlloc }}, // per request
 	{"swing", func(t time.Time, _ bool) (float64, float64, float64) { return costModel(swing(t)) }},
 }
 
@@ -65,7 +55,8 @@ func labels(job string, extra ...string) string {
 
 // counters integrates the live rates into the scraped counters: each update
 // adds rate * elapsed, so the counters stay monotonic when a rate changes
-// (the hour turns) and rate() reads back the live rates. They start at 1e6;
+// (the hour turns) and rate() reads back the live rates. They start at
+// fleet.CounterBase;
 // rawHistory writes the minutes before, so rate windows are full at once.
 type counters struct {
 	last   time.Time
@@ -81,7 +72,7 @@ func (c *counters) page(now time.Time) string {
 	var b strings.Builder
 	each(now, func(key string, perSecond float64) {
 		c.values[key] += perSecond * dt
-		fmt.Fprintf(&b, "%s %g\n", key, 1e6+c.values[key])
+		fmt.Fprintf(&b, "%s %g\n", key, fleet.CounterBase+c.values[key])
 	})
 	ct := `cluster="eu1",namespace="ci",pod="ci-operator-1",container="app"`
 	fmt.Fprintf(&b, "container_spec_cpu_quota{%s} 30000\n", ct)
@@ -90,7 +81,7 @@ func (c *counters) page(now time.Time) string {
 }
 
 // rawHistory is the scraped counters over [from, start), every 15s, ending
-// where the live ones begin (1e6 at start): integrated backwards from start,
+// where the live ones begin (fleet.CounterBase at start): integrated backwards from start,
 // each 15s step at its own rates.
 func rawHistory(from, start time.Time) string {
 	const step = 15 * time.Second
@@ -100,7 +91,7 @@ func rawHistory(from, start time.Time) string {
 	for t := start.Add(-step); !t.Before(from); t = t.Add(-step) {
 		each(t, func(key string, perSecond float64) {
 			if _, ok := value[key]; !ok {
-				value[key] = 1e6
+				value[key] = fleet.CounterBase
 				keys = append(keys, key)
 			}
 			value[key] -= perSecond * step.Seconds()
@@ -118,7 +109,7 @@ func rawHistory(from, start time.Time) string {
 // services, the service-graph edge api -> cache, and a throttled container.
 func each(now time.Time, f func(key string, perSecond float64)) {
 	counter := func(name, ls string, perSecond float64) { f(name+"{"+ls+"}", perSecond) }
-	for _, s := range fleet {
+	for _, s := range services {
 		req, cpu, alloc := s.rates(now, true)
 		l := labels(s.job, `instance="i1"`)
 		counter("http_requests_total", l, req)
@@ -133,64 +124,35 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 	counter("container_cpu_usage_seconds_total", ct, 0.25)
 }
 
-// history is what the 1m groups would have recorded over [from, to): the
-// series the baseline and the recent fit read back over their windows. It is
-// written directly rather than replayed with `promtool tsdb
-// create-blocks-from rules`, which needs one pass per dependency level (minutes).
+// history is what the 1m groups would have recorded over [from, to)
+// (fleet.Job), ending in "# EOF".
 func history(from, to time.Time) string {
 	series := map[string][]string{} // name -> lines
-	add := func(name, ls string, v float64, t time.Time) {
-		series[name] = append(series[name], fmt.Sprintf("%s{%s} %g %d", name, ls, v, t.Unix()))
+	add := func(r fleet.Record, ls string, t time.Time) {
+		if r.Half != "" {
+			ls += fmt.Sprintf(",half=%q", r.Half)
+		}
+		series[r.Name] = append(series[r.Name], fmt.Sprintf("%s{%s} %g %d", r.Name, ls, r.Value, t.Unix()))
 	}
-	for _, s := range fleet {
+	for _, s := range services {
 		l := labels(s.job)
 		for t := from; t.Before(to); t = t.Add(time.Minute) {
 			req, cpu, alloc := s.rates(t, false)
-			add("job:requests:rate5m", l, req, t)
-			add("job:cpu_seconds:rate5m", l, cpu, t)
-			add("job:alloc_bytes:rate5m", l, alloc, t)
-			add("job:cpu_seconds_per_request:ratio_rate5m", l, cpu/req, t)
-			add("job:alloc_bytes_per_request:ratio_rate5m", l, alloc/req, t)
-			add("job:cpu_seconds_times_requests:rate5m", l, cpu*req, t)
-			add("job:requests_squared:rate5m", l, req*req, t)
+			j := fleet.Job{Req: req, CPU: cpu, Alloc: alloc}
+			for _, r := range j.Recorded() {
+				add(r, l, t)
+			}
 			if t.Sub(from)%(5*time.Minute) == 0 { // the baseline group's interval
-				add("job:requests:rate5m_sampled", l, req, t)
-				half := "lower"
-				if req >= diurnalMedian {
-					half = "upper"
+				for _, r := range j.Sampled(req >= fleet.DiurnalMedian) {
+					add(r, l, t)
 				}
-				hl := l + fmt.Sprintf(",half=%q", half)
-				add("job:requests:rate5m_by_half", hl, req, t)
-				add("job:cpu_seconds:rate5m_by_half", hl, cpu, t)
-				add("job:alloc_bytes:rate5m_by_half", hl, alloc, t)
 			}
 		}
 	}
 	for t := from; t.Before(to); t = t.Add(time.Minute) {
-		add("job:cpu_seconds_per_request:ratio_to_upstream", labels("api", `upstream="cache"`), 10, t)
-		if t.Sub(from)%(5*time.Minute) == 0 {
-			add("job:cpu_seconds_per_request:ratio_to_upstream_sampled", labels("api", `upstream="cache"`), 10, t)
+		for _, r := range fleet.Upstream(10, t.Sub(from)%(5*time.Minute) == 0) {
+			add(r, labels("api", `upstream="cache"`), t)
 		}
 	}
-	names := make([]string, 0, len(series))
-	for n := range series {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&b, "# TYPE %s gauge\n", n)
-		lines := series[n]
-		sort.SliceStable(lines, func(i, j int) bool { return seriesKey(lines[i]) < seriesKey(lines[j]) })
-		for _, line := range lines {
-			b.WriteString(line + "\n")
-		}
-	}
-	b.WriteString("# EOF\n")
-	return b.String()
-}
-
-// seriesKey is a line's series (name and labels), to group a series' samples.
-func seriesKey(line string) string {
-	return line[:strings.LastIndex(line[:strings.LastIndex(line, " ")], " ")]
+	return promkit.OpenMetricsGauges(series) + "# EOF\n"
 }

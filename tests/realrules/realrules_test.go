@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
+	"github.com/hotpath/hotpath/tests/fleet"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
@@ -111,7 +112,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			t.Fatalf("job:requests:rate5m{job=\"healthy\"}: %v %v", rate, err)
 		}
 		live := rate[0].Value
-		if scripted, _, _ := fleet[0].rates(time.Now(), true); math.Abs(live-scripted) > 0.1*scripted {
+		if scripted, _, _ := services[0].rates(time.Now(), true); math.Abs(live-scripted) > 0.1*scripted {
 			t.Errorf("job:requests:rate5m{job=\"healthy\"} = %g, the fleet serves %g req/s now", live, scripted)
 		}
 		for _, c := range []struct {
@@ -120,16 +121,16 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			want   float64
 			tol    float64 // relative
 		}{
-			{`job:cpu_seconds:baseline_fixed{job="healthy"}`, svc("healthy"), fixedCPU, 0.02},
-			{`job:cpu_seconds_per_request:baseline_marginal{job="healthy"}`, svc("healthy"), marginalCPU, 0.02},
-			{`job:alloc_bytes:baseline_fixed{job="healthy"}`, svc("healthy"), fixedAlloc, 0.02},
-			{`job:alloc_bytes_per_request:baseline_marginal{job="healthy"}`, svc("healthy"), marginalAlloc, 0.02},
-			{`job:cpu_seconds:baseline_predicted{job="healthy"}`, svc("healthy"), fixedCPU + marginalCPU*live, 0.02},
+			{`job:cpu_seconds:baseline_fixed{job="healthy"}`, svc("healthy"), fleet.Typical.FixedCPU, 0.02},
+			{`job:cpu_seconds_per_request:baseline_marginal{job="healthy"}`, svc("healthy"), fleet.Typical.CPUPerRequest, 0.02},
+			{`job:alloc_bytes:baseline_fixed{job="healthy"}`, svc("healthy"), fleet.Typical.FixedAlloc, 0.02},
+			{`job:alloc_bytes_per_request:baseline_marginal{job="healthy"}`, svc("healthy"), fleet.Typical.AllocPerRequest, 0.02},
+			{`job:cpu_seconds:baseline_predicted{job="healthy"}`, svc("healthy"), fleet.Typical.FixedCPU + fleet.Typical.CPUPerRequest*live, 0.02},
 			{`job:cpu_seconds_per_request:baseline_ratio{job="cache"}`, svc("cache"), 0.03125 / 16, 0.01},
 			{`job:cpu_seconds_per_request:ratio_to_upstream`, svc("api", "upstream", "cache"), 10, 0.02},
 			{`job:cpu_seconds_per_request:ratio_to_upstream_baseline_median`, svc("api", "upstream", "cache"), 10, 0.01},
 			{`job_upstream:edges:group`, map[string]string{"job": "api", "upstream": "cache"}, 1, 0},
-			{`job:cpu_seconds_per_request:recent_marginal{job="swing"}`, svc("swing"), marginalCPU, 0.05},
+			{`job:cpu_seconds_per_request:recent_marginal{job="swing"}`, svc("swing"), fleet.Typical.CPUPerRequest, 0.05},
 			{`container:cpu_limit_cores:ratio`, map[string]string{"cluster": "eu1", "namespace": "ci", "pod": "ci-operator-1", "container": "app"}, 0.3, 1e-9},
 			{`container:cpu_cfs_throttled_periods:ratio_rate5m`, map[string]string{"cluster": "eu1", "namespace": "ci", "pod": "ci-operator-1", "container": "app"}, 0.5, 0.02},
 		} {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
+	"github.com/hotpath/hotpath/tests/fleet"
 )
 
 // Two clusters, each with the incidents realrules uses: a service that
@@ -26,14 +27,7 @@ var clusters = []string{"us1", "eu1"}
 
 const namespace = "shop"
 
-// Costs follow CPU = 0.25 + req/s / 32 cores, allocations 1 MiB/s + 64 KiB
-// per request.
-const (
-	fixedCPU      = 0.25
-	marginalCPU   = 1.0 / 32
-	fixedAlloc    = 1 << 20
-	marginalAlloc = 1 << 16
-)
+// Costs follow the typical cost line (fleet.Typical).
 
 // historyTraffic is the recorded history's req/s (times each service's
 // scale), hour by hour back from the start: the spread the baseline fits its
@@ -96,16 +90,17 @@ func (s service) rates(live bool, ago time.Duration) (req, cpu, alloc float64) {
 	return req, cpu, alloc
 }
 
-func modelled(req float64, _ bool) (float64, float64) {
-	return fixedCPU + marginalCPU*req, fixedAlloc + marginalAlloc*req
-}
+func modelled(req float64, _ bool) (float64, float64) { return fleet.Typical.At(req) }
 
 // perRequest costs cpu seconds per request and nothing fixed.
 func perRequest(cpu float64) func(float64, bool) (float64, float64) {
-	return func(req float64, _ bool) (float64, float64) { return cpu * req, fixedAlloc + marginalAlloc*req }
+	return func(req float64, _ bool) (float64, float64) {
+		_, alloc := fleet.Typical.At(req)
+		return cpu * req, alloc
+	}
 }
 
-func fleet(cluster string) []service {
+func servicesIn(cluster string) []service {
 	s := []service{
 		{"healthy", 1, modelled},
 		{"regressed", 1, func(req float64, regressed bool) (float64, float64) {
@@ -135,14 +130,10 @@ func edges(cluster string) [][2]string {
 // labels renders a series' labels; cluster is left out when "" (the
 // cluster is then only the scraping Prometheus's external label).
 func labels(cluster string, kv ...string) string {
-	var parts []string
 	if cluster != "" {
-		parts = append(parts, fmt.Sprintf("cluster=%q", cluster))
+		kv = append([]string{"cluster", cluster}, kv...)
 	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		parts = append(parts, fmt.Sprintf("%s=%q", kv[i], kv[i+1]))
-	}
-	return strings.Join(parts, ",")
+	return fleet.Labels(kv...)
 }
 
 // counters calls f with every scraped counter of one cluster and its live
@@ -151,7 +142,7 @@ func labels(cluster string, kv ...string) string {
 // honor_labels keeps them), so the backfilled history and the live scrape
 // are one series.
 func counters(cluster, clusterLabel string, f func(series string, perSecond float64)) {
-	for _, s := range fleet(cluster) {
+	for _, s := range servicesIn(cluster) {
 		req, cpu, alloc := s.rates(true, 0)
 		l := labels(clusterLabel, "namespace", namespace, "job", s.job, "instance", "i1")
 		f("http_requests_total{"+l+"}", req)
@@ -168,11 +159,6 @@ func counters(cluster, clusterLabel string, f func(series string, perSecond floa
 	f("container_cpu_usage_seconds_total{"+ct+"}", 0.25)
 }
 
-// counterAt is a counter's value at t: 1e6 at start, on its line.
-func counterAt(start, t time.Time, perSecond float64) float64 {
-	return 1e6 + perSecond*t.Sub(start).Seconds()
-}
-
 // page is one cluster's scraped page at now (its series without a cluster
 // label: the scraping Prometheus adds it, as a target or external label),
 // every sample stamped with now in ms.
@@ -180,7 +166,7 @@ func page(cluster string, start, now time.Time) string {
 	now = now.Truncate(time.Millisecond)
 	var b strings.Builder
 	counters(cluster, "", func(series string, perSecond float64) {
-		fmt.Fprintf(&b, "%s %s %d\n", series, fmtFloat(counterAt(start, now, perSecond)), now.UnixMilli())
+		fmt.Fprintf(&b, "%s %s %d\n", series, fmtFloat(fleet.CounterAt(start, now, perSecond)), now.UnixMilli())
 	})
 	ct := labels("", "job", "cadvisor", "instance", "node-1", "namespace", "ci", "pod", "ci-operator-1", "container", "app")
 	fmt.Fprintf(&b, "container_spec_cpu_quota{%s} 30000 %d\n", ct, now.UnixMilli())
@@ -220,7 +206,7 @@ func rawHistory(from, until, start time.Time, only string, withCluster bool) str
 				if _, ok := lines[series]; !ok {
 					keys = append(keys, series)
 				}
-				lines[series] = append(lines[series], fmt.Sprintf("%s %s %d", series, fmtFloat(counterAt(start, t, perSecond)), t.Unix()))
+				lines[series] = append(lines[series], fmt.Sprintf("%s %s %d", series, fmtFloat(fleet.CounterAt(start, t, perSecond)), t.Unix()))
 			})
 		}
 	})
@@ -238,36 +224,28 @@ func rawHistory(from, until, start time.Time, only string, withCluster bool) str
 // their cluster (recorded globally, or in one Prometheus holding both).
 func recordedHistory(from, start time.Time, only string, withCluster bool) string {
 	series := map[string][]string{}
-	add := func(name, ls string, v float64, t time.Time) {
-		series[name] = append(series[name], fmt.Sprintf("%s{%s} %s %d", name, ls, fmtFloat(v), t.Unix()))
+	add := func(r fleet.Record, ls string, t time.Time) {
+		if r.Half != "" {
+			ls += fmt.Sprintf(",half=%q", r.Half)
+		}
+		series[r.Name] = append(series[r.Name], fmt.Sprintf("%s{%s} %s %d", r.Name, ls, fmtFloat(r.Value), t.Unix()))
 	}
 	eachCluster(only, withCluster, func(c, cl string) {
 		median := sortedMedian(historyTraffic)
-		for _, s := range fleet(c) {
+		for _, s := range servicesIn(c) {
 			l := labels(cl, "namespace", namespace, "job", s.job)
 			for t := from; t.Before(start); t = t.Add(time.Minute) {
 				req, cpu, alloc := s.rates(false, start.Sub(t))
-				add("job:requests:rate5m", l, req, t)
-				add("job:cpu_seconds:rate5m", l, cpu, t)
-				add("job:alloc_bytes:rate5m", l, alloc, t)
-				add("job:cpu_seconds_per_request:ratio_rate5m", l, cpu/req, t)
-				add("job:alloc_bytes_per_request:ratio_rate5m", l, alloc/req, t)
-				add("job:cpu_seconds_times_requests:rate5m", l, cpu*req, t)
-				add("job:requests_squared:rate5m", l, req*req, t)
+				j := fleet.Job{Req: req, CPU: cpu, Alloc: alloc}
+				for _, r := range j.Recorded() {
+					add(r, l, t)
+				}
 				// The baseline group's copies, every minute (the shipped
 				// group runs every 5m): a denser history keeps the day-long
 				// quantiles where they are when one side holds a few more
 				// live records than the other.
-				{
-					add("job:requests:rate5m_sampled", l, req, t)
-					half := "lower"
-					if req >= median*s.scale {
-						half = "upper"
-					}
-					hl := l + fmt.Sprintf(",half=%q", half)
-					add("job:requests:rate5m_by_half", hl, req, t)
-					add("job:cpu_seconds:rate5m_by_half", hl, cpu, t)
-					add("job:alloc_bytes:rate5m_by_half", hl, alloc, t)
+				for _, r := range j.Sampled(req >= median*s.scale) {
+					add(r, l, t)
 				}
 			}
 		}
@@ -275,9 +253,8 @@ func recordedHistory(from, start time.Time, only string, withCluster bool) strin
 		for _, e := range edges(c) {
 			l := labels(cl, "namespace", namespace, "job", e[0], "upstream", e[1])
 			for t := from; t.Before(start); t = t.Add(time.Minute) {
-				add("job:cpu_seconds_per_request:ratio_to_upstream", l, ratios[e[1]], t)
-				if t.Sub(from)%(5*time.Minute) == 0 {
-					add("job:cpu_seconds_per_request:ratio_to_upstream_sampled", l, ratios[e[1]], t)
+				for _, r := range fleet.Upstream(ratios[e[1]], t.Sub(from)%(5*time.Minute) == 0) {
+					add(r, l, t)
 				}
 			}
 		}

@@ -33,7 +33,7 @@ import (
 )
 
 type result struct {
-	fleet    fleet
+	fleet    synthetic
 	recorded int
 	backfill time.Duration
 	groups   map[string][]float64 // group -> last durations seen (seconds)
@@ -83,7 +83,7 @@ func TestBenchRules(t *testing.T) {
 	}
 }
 
-func run(t *testing.T, f fleet, ruleFiles []string) result {
+func run(t *testing.T, f synthetic, ruleFiles []string) result {
 	res := result{fleet: f, groups: map[string][]float64{}, rules: map[string][]float64{}}
 	start := time.Now().Truncate(scrape)
 	dataDir := filepath.Join(t.TempDir(), "data")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hotpath/hotpath/tests/fleet"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/tsdb"
 )
@@ -25,27 +26,36 @@ const (
 	scrape              = 15 * time.Second
 )
 
-type fleet struct{ services int }
+type synthetic struct{ services int }
 
-func newFleet(inputSeries int) fleet {
-	return fleet{services: int(math.Round(float64(inputSeries) / (instancesPerService*seriesPerInstance + 2)))}
+func newFleet(inputSeries int) synthetic {
+	return synthetic{services: int(math.Round(float64(inputSeries) / (instancesPerService*seriesPerInstance + 2)))}
 }
 
-func (f fleet) inputSeries() int { return f.services * (instancesPerService*seriesPerInstance + 2) }
+func (f synthetic) inputSeries() int { return f.services * (instancesPerService*seriesPerInstance + 2) }
 
-func (f fleet) scope(s int) (cluster, namespace, job string) {
+func (f synthetic) scope(s int) (cluster, namespace, job string) {
 	return fmt.Sprintf("c%d", s%2), fmt.Sprintf("ns%d", s%20), fmt.Sprintf("svc%d", s)
 }
 
-// rates: req/s of one instance, scaled per service and by hour of day.
-var diurnal = [24]float64{6, 4, 2, 2, 2, 2, 4, 8, 12, 16, 20, 20, 20, 20, 20, 20, 20, 20, 16, 12, 10, 8, 8, 6}
+// scale is service s's share of the diurnal day (fleet.Diurnal): its
+// instances' req/s at t are DiurnalAt(t) x scale.
+func scale(s int) float64 { return (1 + float64(s%7)) / 4 }
 
-func (f fleet) req(s int, t time.Time) float64 {
-	return diurnal[t.UTC().Hour()] * (1 + float64(s%7)) / 4
+func (f synthetic) req(s int, t time.Time) float64 { return fleet.DiurnalAt(t) * scale(s) }
+
+// cost is every instance's cost line: 0.05 cores + 1/200 per req/s.
+var cost = fleet.CostModel{FixedCPU: 0.05, CPUPerRequest: 1.0 / 200, FixedAlloc: 1 << 20, AllocPerRequest: 1 << 15}
+
+func cpuOf(req float64) float64 {
+	cpu, _ := cost.At(req)
+	return cpu
 }
 
-func cpuOf(req float64) float64   { return 0.05 + req/200 }
-func allocOf(req float64) float64 { return 1<<20 + req*(1<<15) }
+func allocOf(req float64) float64 {
+	_, alloc := cost.At(req)
+	return alloc
+}
 
 // counter is one input counter: its labels and per-second rate.
 type counter struct {
@@ -53,7 +63,7 @@ type counter struct {
 	rate   float64
 }
 
-func (f fleet) counters(t time.Time) []counter {
+func (f synthetic) counters(t time.Time) []counter {
 	var out []counter
 	for s := 0; s < f.services; s++ {
 		cl, ns, job := f.scope(s)
@@ -94,7 +104,7 @@ func (f fleet) counters(t time.Time) []counter {
 }
 
 // gauges are the cAdvisor limits (quota, period) of every container.
-func (f fleet) gauges() []counter {
+func (f synthetic) gauges() []counter {
 	var out []counter
 	for s := 0; s < f.services; s++ {
 		cl, ns, job := f.scope(s)
@@ -109,11 +119,10 @@ func (f fleet) gauges() []counter {
 }
 
 // page is the scraped exposition at t: counters grown since start.
-func (f fleet) page(start, t time.Time) string {
+func (f synthetic) page(start, t time.Time) string {
 	var b strings.Builder
-	el := t.Sub(start).Seconds()
 	for _, c := range f.counters(start) {
-		fmt.Fprintf(&b, "%s %g\n", exposition(c.labels), 1e6+c.rate*el)
+		fmt.Fprintf(&b, "%s %g\n", exposition(c.labels), fleet.CounterAt(start, t, c.rate))
 	}
 	for _, g := range f.gauges() {
 		fmt.Fprintf(&b, "%s %g\n", exposition(g.labels), g.rate)
@@ -145,7 +154,7 @@ func exposition(ls labels.Labels) string {
 // before start (every 15s, ending where the live counters begin) and a day of
 // the job-level series the rules record every minute (every 5m for the
 // baseline's gated series), as if the pack had run for a day.
-func (f fleet) backfill(dir string, start time.Time) error {
+func (f synthetic) backfill(dir string, start time.Time) error {
 	w, err := tsdb.NewBlockWriter(slog.New(slog.NewTextHandler(io.Discard, nil)), dir, int64(50*time.Hour/time.Millisecond)) // appends reach back half of it
 	if err != nil {
 		return err
@@ -168,7 +177,7 @@ func (f fleet) backfill(dir string, start time.Time) error {
 	}
 	for _, c := range f.counters(start) {
 		for t := start.Add(-time.Hour); t.Before(start); t = t.Add(scrape) {
-			if err := add(c.labels, t, 1e6-c.rate*start.Sub(t).Seconds()); err != nil {
+			if err := add(c.labels, t, fleet.CounterAt(start, t, c.rate)); err != nil {
 				return err
 			}
 		}
@@ -188,36 +197,24 @@ func (f fleet) backfill(dir string, start time.Time) error {
 		for t := start.Add(-24 * time.Hour); t.Before(start); t = t.Add(time.Minute) {
 			r := f.req(s, t) * instancesPerService
 			c, a := cpuOf(r/instancesPerService)*instancesPerService, allocOf(r/instancesPerService)*instancesPerService
-			for name, v := range map[string]float64{
-				"job:requests:rate5m": r, "job:cpu_seconds:rate5m": c, "job:alloc_bytes:rate5m": a,
-				"job:cpu_seconds_per_request:ratio_rate5m": c / r, "job:alloc_bytes_per_request:ratio_rate5m": a / r,
-				"job:cpu_seconds_times_requests:rate5m": c * r, "job:requests_squared:rate5m": r * r,
-			} {
-				if err := add(series(name), t, v); err != nil {
+			j := fleet.Job{Req: r, CPU: c, Alloc: a}
+			records := j.Recorded()
+			if t.Minute()%5 == 0 {
+				records = append(records, j.Sampled(f.req(s, t) >= fleet.DiurnalMedian*scale(s))...)
+			}
+			for _, rec := range records {
+				var extra []string
+				if rec.Half != "" {
+					extra = []string{"half", rec.Half}
+				}
+				if err := add(series(rec.Name, extra...), t, rec.Value); err != nil {
 					return err
 				}
 			}
 			for _, to := range []int{(s + 1) % f.services, (s + 7) % f.services} {
 				_, _, server := f.scope(to)
-				if err := add(series("job:cpu_seconds_per_request:ratio_to_upstream", "upstream", server), t, 1); err != nil {
-					return err
-				}
-				if t.Minute()%5 == 0 {
-					if err := add(series("job:cpu_seconds_per_request:ratio_to_upstream_sampled", "upstream", server), t, 1); err != nil {
-						return err
-					}
-				}
-			}
-			if t.Minute()%5 == 0 {
-				if err := add(series("job:requests:rate5m_sampled"), t, r); err != nil {
-					return err
-				}
-				half := "lower"
-				if f.req(s, t) >= 10*(1+float64(s%7))/4 {
-					half = "upper"
-				}
-				for name, v := range map[string]float64{"job:requests:rate5m_by_half": r, "job:cpu_seconds:rate5m_by_half": c, "job:alloc_bytes:rate5m_by_half": a} {
-					if err := add(series(name, "half", half), t, v); err != nil {
+				for _, rec := range fleet.Upstream(1, t.Minute()%5 == 0) {
+					if err := add(series(rec.Name, "upstream", server), t, rec.Value); err != nil {
 						return err
 					}
 				}

@@ -1,0 +1,56 @@
+package fleet
+
+// What the pack's job-level groups record, written directly into a test's
+// history instead of replayed with `promtool tsdb create-blocks-from rules`
+// (one pass per dependency level: minutes): the series the baseline and the
+// recent fit read back over their windows.
+
+// Record is one recorded series' value; Half, when set, is its half label.
+type Record struct {
+	Name  string
+	Half  string
+	Value float64
+}
+
+// Job is one service's req/s, CPU cores and allocated bytes/s at a moment.
+type Job struct{ Req, CPU, Alloc float64 }
+
+// Recorded are what the 1m groups record from a service at one evaluation.
+func (j Job) Recorded() []Record {
+	return []Record{
+		{Name: "job:requests:rate5m", Value: j.Req},
+		{Name: "job:cpu_seconds:rate5m", Value: j.CPU},
+		{Name: "job:alloc_bytes:rate5m", Value: j.Alloc},
+		{Name: "job:cpu_seconds_per_request:ratio_rate5m", Value: j.CPU / j.Req},
+		{Name: "job:alloc_bytes_per_request:ratio_rate5m", Value: j.Alloc / j.Req},
+		{Name: "job:cpu_seconds_times_requests:rate5m", Value: j.CPU * j.Req},
+		{Name: "job:requests_squared:rate5m", Value: j.Req * j.Req},
+	}
+}
+
+// Sampled are what the baseline group (every 5m in the shipped pack)
+// records from a service: its traffic, and its rates in the half of the day
+// its traffic is in (upper: at or above the day's median).
+func (j Job) Sampled(upper bool) []Record {
+	half := "lower"
+	if upper {
+		half = "upper"
+	}
+	return []Record{
+		{Name: "job:requests:rate5m_sampled", Value: j.Req},
+		{Name: "job:requests:rate5m_by_half", Half: half, Value: j.Req},
+		{Name: "job:cpu_seconds:rate5m_by_half", Half: half, Value: j.CPU},
+		{Name: "job:alloc_bytes:rate5m_by_half", Half: half, Value: j.Alloc},
+	}
+}
+
+// Upstream are the recorded CPU-per-request ratios of a client to one
+// upstream (the series carry an upstream label): every minute, and the
+// baseline group's copy when sampled.
+func Upstream(ratio float64, sampled bool) []Record {
+	r := []Record{{Name: "job:cpu_seconds_per_request:ratio_to_upstream", Value: ratio}}
+	if sampled {
+		r = append(r, Record{Name: "job:cpu_seconds_per_request:ratio_to_upstream_sampled", Value: ratio})
+	}
+	return r
+}
