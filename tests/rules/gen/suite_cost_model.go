@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hotpath/hotpath/tests/fleet"
+)
 
 // The self baseline: a day of diurnal traffic (10x lower at night) through
 // services with a real fixed cost, CPU = 0.25 + req/s / 32 cores and
@@ -8,22 +12,22 @@ import "fmt"
 // incidents. The clock starts at 10:00, so the 24h mark is 10:00 again and the
 // incidents hit the daily peak with a full day of history behind them.
 
-const (
-	fixedCPU      = 0.25
-	marginalCPU   = 1.0 / 32
-	fixedAlloc    = 1048576.0
-	marginalAlloc = 65536.0
-	day           = 24 * 60
+// The typical cost line and the diurnal day of every test fleet
+// (tests/fleet).
+var (
+	fixedCPU      = fleet.Typical.FixedCPU
+	marginalCPU   = fleet.Typical.CPUPerRequest
+	fixedAlloc    = fleet.Typical.FixedAlloc
+	marginalAlloc = fleet.Typical.AllocPerRequest
 )
 
-// Requests per second by hour of day: 2 at night, 20 at the peak.
-var diurnal = [24]float64{6, 4, 2, 2, 2, 2, 4, 8, 12, 16, 20, 20, 20, 20, 20, 20, 20, 20, 16, 12, 10, 8, 8, 6}
+const day = 24 * 60
 
 func hourOfDay(t int) int { return (10 + t/60) % 24 }
 
 // healthy is the cost model at the traffic of minute t, times `traffic`.
 func healthy(t int, traffic float64) rates {
-	r := diurnal[hourOfDay(t)] * traffic
+	r := fleet.Diurnal[hourOfDay(t)] * traffic
 	return rates{r, fixedCPU + marginalCPU*r, fixedAlloc + marginalAlloc*r}
 }
 
