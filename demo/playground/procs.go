@@ -53,18 +53,7 @@ func (p *Proc) Exited() (bool, error) {
 }
 
 // Tail is the last n bytes of the process's log.
-func (p *Proc) Tail(n int) string { return tail(p.Log, n) }
-
-func tail(path string, n int) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	if len(b) > n {
-		b = b[len(b)-n:]
-	}
-	return strings.TrimSpace(string(b))
-}
+func (p *Proc) Tail(n int) string { return promkit.TailFile(p.Log, n) }
 
 // Start runs argv with its output in LogDir/name.log (stdout to /dev/null
 // when quiet).
