@@ -7,6 +7,14 @@ import { printlnAfter, printlnBefore } from '../data/testdata/trees';
 
 import { FlameGraphExplorer } from './FlameGraphExplorer';
 
+// The toolbar as a plain (unmemoised) component that counts its renders: it renders with every
+// render of the explorer, so its count says when the explorer re-rendered.
+jest.mock('./Toolbar', () => {
+  const actual = jest.requireActual('./Toolbar');
+  return { ...actual, Toolbar: jest.fn(actual.Toolbar.type) };
+});
+const toolbarRenders = () => (jest.requireMock('./Toolbar').Toolbar as jest.Mock).mock.calls.length;
+
 function setup(tree = printlnAfter()) {
   const onDrawn = jest.fn();
   render(<FlameGraphExplorer tree={tree} width={1002} height={600} onDrawn={onDrawn} />);
@@ -39,6 +47,25 @@ describe('FlameGraphExplorer', () => {
     expect(onDrawn.mock.calls.length).toBe(draws + 1);
     act(() => screen.getByTestId(TEST_IDS.resetFocus).click());
     expect(screen.getByTestId(TEST_IDS.focusPath)).toHaveTextContent('');
+  });
+
+  it('hovering re-renders the tooltip only: it follows the pointer, changes with the node, hides on leave', () => {
+    const { overlay } = setup();
+    const renders = toolbarRenders();
+    fireEvent.mouseMove(overlay, { clientX: 100, clientY: 70 });
+    const tip = screen.getByTestId(TEST_IDS.tooltip);
+    expect(tip).toHaveTextContent('fmt.Println');
+    expect(tip.style.transform).toBe('translate(114px, 84px)');
+    fireEvent.mouseMove(overlay, { clientX: 120, clientY: 72 }); // the same node
+    expect(screen.getByTestId(TEST_IDS.tooltip)).toBe(tip);
+    expect(tip.style.transform).toBe('translate(134px, 86px)');
+    fireEvent.mouseMove(overlay, { clientX: 100, clientY: 10 }); // the root row
+    expect(screen.getByTestId(TEST_IDS.tooltip)).toHaveTextContent(/^total/);
+    expect(toolbarRenders()).toBe(renders);
+    fireEvent.mouseLeave(overlay);
+    expect(screen.queryByTestId(TEST_IDS.tooltip)).toBeNull();
+    fireEvent.change(screen.getByTestId(TEST_IDS.search), { target: { value: 'x' } });
+    expect(toolbarRenders()).toBeGreaterThan(renders); // the count does see a re-render
   });
 
   it('hovering does not redraw the graph', () => {

@@ -1,7 +1,7 @@
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 
 import { TEST_IDS } from '../constants';
 import { DEFAULT_OPTIONS, HotpathOptions } from '../options';
@@ -16,7 +16,7 @@ import { computeLayout, GraphMode, ROW_HEIGHT, rowsNeeded, View } from '../rende
 import { ChangesTable } from './ChangesTable';
 import { FlameGraphCanvas } from './FlameGraphCanvas';
 import { Toolbar } from './Toolbar';
-import { Tooltip } from './Tooltip';
+import { HoverHandle, HoverTooltip } from './HoverTooltip';
 import { SandwichView } from './SandwichView';
 import { Sort, TopTable } from './TopTable';
 
@@ -41,7 +41,7 @@ export interface ExplorerProps {
 const TOOLBAR = 40;
 
 /**
- * The one stateful container: owns focus, search, hover, sort and the layout toggle; computes
+ * The one stateful container: owns focus, search, sort and the layout toggle (hover lives in HoverTooltip); computes
  * the derived data (layout, search, tables) with the pure data layer and hands it to
  * presentational views. Issue 5's overlay renders this with the tree of the selected window
  * (or the diff against its baseline).
@@ -54,7 +54,7 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const focus = focusState.tree === tree && focusState.node < tree.size ? focusState.node : 0;
   const [search, setSearch] = useState('');
   const [regex, setRegex] = useState(false);
-  const [hover, setHover] = useState<{ node: number; x: number; y: number }>({ node: -1, x: 0, y: 0 });
+  const tooltip = useRef<HoverHandle>(null);
   const [sort, setSort] = useState<Sort>({ key: 'self', desc: true });
   const [modeOverride, setMode] = useState<GraphMode | undefined>(undefined);
   const mode = modeOverride ?? options.graphMode ?? DEFAULT_OPTIONS.graphMode;
@@ -101,7 +101,7 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
     [focus, width, canvasHeight, mode]
   );
 
-  const onHover = useCallback((node: number, x: number, y: number) => setHover({ node, x, y }), []);
+  const onHover = useCallback((node: number, x: number, y: number) => tooltip.current?.show(node, x, y), []);
   const onClick = useCallback((node: number) => setFocus({ tree, node }), [tree]);
   const onResetFocus = useCallback(() => setFocus({ tree, node: 0 }), [tree]);
   const onSelectFunction = useCallback((name: string) => {
@@ -161,7 +161,7 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
           onClick={onClick}
           onDrawn={onDrawn}
         />
-        {hover.node >= 0 && hover.node < shown.size && <Tooltip tree={shown} node={hover.node} x={hover.x} y={hover.y} unit={valueUnit} />}
+        <HoverTooltip ref={tooltip} tree={shown} unit={valueUnit} />
       </div>
       )}
       {showTable && (

@@ -1,7 +1,7 @@
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 
 import { TEST_IDS } from '../constants';
 import { DiffBasis } from '../data/mergeDiff';
@@ -12,7 +12,7 @@ import { DrawStyle } from '../render/draw';
 import { computeLayout, ROW_HEIGHT, rowsNeeded, View } from '../render/layout';
 
 import { FlameGraphCanvas } from './FlameGraphCanvas';
-import { Tooltip } from './Tooltip';
+import { HoverHandle, HoverTooltip } from './HoverTooltip';
 
 interface Props {
   /** the tree as the views show it (per request: already divided) */
@@ -36,9 +36,17 @@ export function SandwichView({ tree, name, width, height, basis, unit, style, ho
   const s = useMemo(() => sandwich(tree, name), [tree, name]);
   const callers = useMemo(() => (s ? computeLayout(s.callers, basis) : undefined), [s, basis]);
   const callees = useMemo(() => (s ? computeLayout(s.callees, basis) : undefined), [s, basis]);
-  const [hover, setHover] = useState<{ half: 'callers' | 'callees'; node: number; x: number; y: number }>({ half: 'callers', node: -1, x: 0, y: 0 });
-  const onHoverCallers = useCallback((node: number, x: number, y: number) => setHover({ half: 'callers', node, x, y }), []);
-  const onHoverCallees = useCallback((node: number, x: number, y: number) => setHover({ half: 'callees', node, x, y }), []);
+  // one tooltip per half; the pointer is over one half at a time
+  const callersTip = useRef<HoverHandle>(null);
+  const calleesTip = useRef<HoverHandle>(null);
+  const onHoverCallers = useCallback((node: number, x: number, y: number) => {
+    calleesTip.current?.show(-1, 0, 0);
+    callersTip.current?.show(node, x, y);
+  }, []);
+  const onHoverCallees = useCallback((node: number, x: number, y: number) => {
+    callersTip.current?.show(-1, 0, 0);
+    calleesTip.current?.show(node, x, y);
+  }, []);
   const noop = useCallback(() => {}, []);
   if (!s || !callers || !callees) {
     return (
@@ -58,11 +66,11 @@ export function SandwichView({ tree, name, width, height, basis, unit, style, ho
       </div>
       <div className={styles.half} style={{ height: half, flexDirection: 'column-reverse' }} data-testid={TEST_IDS.sandwichCallers}>
         <FlameGraphCanvas layout={callers} view={callersView} style={style} hoverColor={hoverColor} onHover={onHoverCallers} onClick={noop} />
-        {hover.half === 'callers' && hover.node >= 0 && hover.node < s.callers.size && <Tooltip tree={s.callers} node={hover.node} x={hover.x} y={hover.y} unit={unit} />}
+        <HoverTooltip ref={callersTip} tree={s.callers} unit={unit} />
       </div>
       <div className={styles.half} style={{ height: half }} data-testid={TEST_IDS.sandwichCallees}>
         <FlameGraphCanvas layout={callees} view={calleesView} style={style} hoverColor={hoverColor} onHover={onHoverCallees} onClick={noop} />
-        {hover.half === 'callees' && hover.node >= 0 && hover.node < s.callees.size && <Tooltip tree={s.callees} node={hover.node} x={hover.x} y={hover.y} unit={unit} />}
+        <HoverTooltip ref={calleesTip} tree={s.callees} unit={unit} />
       </div>
     </div>
   );

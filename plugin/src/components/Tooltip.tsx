@@ -1,6 +1,7 @@
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
+import { Ref } from 'react';
 
 import { TEST_IDS } from '../constants';
 import { changeOf, shareOf } from '../data/mergeDiff';
@@ -16,11 +17,16 @@ interface Props {
   y: number;
   /** share (the default): changes in points of share; per-request / absolute: the tree's own values (per request: already divided) */
   unit?: ValueUnit;
+  /** its box, for a caller that moves it without re-rendering it (HoverTooltip) */
+  boxRef?: Ref<HTMLDivElement>;
 }
 
 const MAX_NAME = 400;
 
-export function Tooltip({ tree, node, x, y, unit: valueUnit = 'share' }: Props) {
+/** where the tooltip goes for a pointer at (x, y): below and right of it */
+export const tooltipTransform = (x: number, y: number) => `translate(${Math.round(x + 14)}px, ${Math.round(y + 14)}px)`;
+
+export function Tooltip({ tree, node, x, y, unit: valueUnit = 'share', boxRef }: Props) {
   const styles = useStyles2(getStyles);
   const name = nodeName(tree, node);
   const shown = name.length > MAX_NAME ? name.slice(0, MAX_NAME) + '…' : name;
@@ -28,7 +34,7 @@ export function Tooltip({ tree, node, x, y, unit: valueUnit = 'share' }: Props) 
   const suffix = valueUnit === 'per-request' ? '/req' : '';
   const value = (v: number) => formatValue(v, unit) + suffix;
   return (
-    <div className={styles.tooltip} style={{ transform: `translate(${Math.round(x + 14)}px, ${Math.round(y + 14)}px)` }} data-testid={TEST_IDS.tooltip}>
+    <div ref={boxRef} className={styles.tooltip} style={{ transform: tooltipTransform(x, y) }} data-testid={TEST_IDS.tooltip}>
       <div className={styles.name}>{shown}</div>
       {isDiff(tree) ? (
         <table className={styles.table}>
