@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     nodes: { type: 'string', default: '200000' },
     big: { type: 'string', default: '1000000' },
     samples: { type: 'string', default: '40' },
+    // a comma list of shapes for a quick comparison by hand (the results file wants them all)
+    shapes: { type: 'string', default: '' },
   },
 });
 const REPS = Number(args.reps);
@@ -207,7 +209,11 @@ async function versus(keys, { tables, grafana = true, reps = REPS }) {
 
 // ---- run ---------------------------------------------------------------------------------
 const results = { shapes: {}, big: {}, diff: {}, profiles: {} };
-const shapes = await page.evaluate(() => window.hotpathBench.SHAPES);
+const only = args.shapes ? args.shapes.split(',') : undefined;
+if (only && args.write) {
+  throw new Error('--shapes is for a quick look: BENCHMARK.md records every shape');
+}
+const shapes = (await page.evaluate(() => window.hotpathBench.SHAPES)).filter((s) => !only || only.includes(s));
 const notes = await page.evaluate(() => window.hotpathBench.SHAPE_NOTES);
 for (const shape of shapes) {
   const stats = await page.evaluate(({ shape, n }) => window.bench.make('s', shape, n), { shape, n: NODES });

@@ -1,5 +1,5 @@
 import { css } from '@emotion/css';
-import { memo, MouseEvent, useCallback, useRef } from 'react';
+import { memo, MouseEvent, useCallback, useLayoutEffect, useRef } from 'react';
 
 import { TEST_IDS } from '../constants';
 import { DrawStats, DrawStyle, drawHover } from '../render/draw';
@@ -46,15 +46,23 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
     [layout, view]
   );
 
+  // the overlay's context, prepared when the graph changes (new layout, size, zoom or mode: its
+  // outline is cleared), so that a pointer move only draws
+  const overlayCtx = useRef<CanvasRenderingContext2D | null>(null);
+  useLayoutEffect(() => {
+    const overlay = overlayRef.current;
+    overlayCtx.current = overlay && prepareCanvas(overlay, view.width, view.height);
+    overlayCtx.current?.clearRect(0, 0, view.width, view.height);
+    hovered.current = -1;
+  }, [layout, view.width, view.height, view.focus, view.mode]);
+
   const onMouseMove = useCallback(
     (e: MouseEvent<HTMLCanvasElement>) => {
       const { node, x, y } = nodeAt(e);
       if (node !== hovered.current) {
         hovered.current = node;
-        const overlay = overlayRef.current;
-        const ctx = overlay && prepareCanvas(overlay, view.width, view.height);
-        if (ctx) {
-          drawHover(ctx, layout, view, node, hoverColor);
+        if (overlayCtx.current) {
+          drawHover(overlayCtx.current, layout, view, node, hoverColor);
         }
       }
       onHover(node, x, y);
@@ -64,9 +72,7 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
 
   const onMouseLeave = useCallback(() => {
     hovered.current = -1;
-    const overlay = overlayRef.current;
-    const ctx = overlay && prepareCanvas(overlay, view.width, view.height);
-    ctx?.clearRect(0, 0, view.width, view.height);
+    overlayCtx.current?.clearRect(0, 0, view.width, view.height);
     onHover(-1, 0, 0);
   }, [view, onHover]);
 
