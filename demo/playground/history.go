@@ -1,17 +1,16 @@
 package playground
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hotpath/hotpath/demo/load"
 	"github.com/hotpath/hotpath/promkit"
+	"github.com/hotpath/hotpath/promkit/fleet"
 )
 
 // History is the synthetic day of normal traffic the playground backfills
@@ -218,37 +217,25 @@ func (h *History) series() ([]histSeries, error) {
 }
 
 // WriteOpenMetrics writes the history as OpenMetrics text for `promtool tsdb
-// create-blocks-from openmetrics`: samples grouped by series, in time order,
-// timestamps in seconds, ending in # EOF. It returns the series and sample
-// counts.
+// create-blocks-from openmetrics` (through fleet.Model, as the test fleets'
+// histories are written). It returns the series and sample counts.
 func (h *History) WriteOpenMetrics(path string) (int, int, error) {
 	series, err := h.series()
 	if err != nil {
 		return 0, 0, err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer f.Close()
-	w := bufio.NewWriterSize(f, 1<<20)
 	n := int(h.Length / h.Step)
-	samples := 0
-	for _, s := range series {
-		for k, v := range s.values {
-			ts := h.End.Add(-time.Duration(n-k) * h.Step)
-			w.WriteString(s.key)
-			w.WriteByte(' ')
-			w.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-			w.WriteByte(' ')
-			w.WriteString(strconv.FormatFloat(float64(ts.UnixMilli())/1e3, 'f', 3, 64))
-			w.WriteByte('\n')
-			samples++
+	first := h.End.Add(-time.Duration(n) * h.Step)
+	model := fleet.Model(func(t time.Time) map[string]float64 {
+		k := int(t.Sub(first) / h.Step)
+		at := make(map[string]float64, len(series))
+		for _, s := range series {
+			at[s.key] = s.values[k]
 		}
-	}
-	w.WriteString("# EOF\n")
-	if err := w.Flush(); err != nil {
+		return at
+	})
+	if err := os.WriteFile(path, []byte(model.OpenMetrics(first, h.End, h.Step)), 0o644); err != nil {
 		return 0, 0, err
 	}
-	return len(series), samples, f.Close()
+	return len(series), n * len(series), nil
 }

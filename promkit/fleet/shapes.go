@@ -1,35 +1,21 @@
-// Package fleet generates the series the real-Prometheus tests scrape and
-// backfill, in one place: the traffic and cost models (model.go: the diurnal
-// day, cost lines, counters on their line), a fleet as a function of time
-// with its live page and OpenMetrics history (model_series.go), what the
-// pack's job-level groups record, written straight into a history
-// (recorded.go), and the label shapes of real fleets (this file).
-//
-// The label shapes are those the scripted test fleets of this repository
-// lacked, for every real-Prometheus test (tests/dashboards, tests/realrules):
-// pods serving two jobs, jobs scraped outside Kubernetes (no pod or namespace
-// label), the pause container (container="POD") and the pod-level cgroup
+package fleet
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The label shapes of real fleets that the scripted test fleets lacked, for
+// every real-Prometheus test (tests/dashboards, tests/realrules): pods serving
+// two jobs, jobs scraped outside Kubernetes (no pod or namespace label), the
+// pause container (container="POD") and the pod-level cgroup
 // (container=""), a cluster label on some series only, request counters with
 // extra labels, a job with no traffic, kube-prometheus-stack's dropped
 // cAdvisor series, and services counting their work in other counters than
 // http_requests_total. Every series grows at a constant rate from a start
 // time, so a scraped page at any moment reads back exact rates, and the
 // expected recorded values are plain numbers (Expected*).
-package fleet
-
-import (
-	"context"
-	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
-	"testing"
-	"time"
-
-	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/tests/harness"
-)
 
 // Series is one input series: a counter growing Rate per second, or a gauge
 // at Value when Rate is 0 and Gauge is set.
@@ -195,85 +181,4 @@ var ExpectedRequests = map[string]float64{
 // for the jobs outside Kubernetes.
 var ExpectedCadvisorCPU = map[string]float64{
 	"api": 0.625, "web": 0.4375, "web-exporter": 0.4375, "cart": 0.375, "cart-exporter": 0.375, "idle-worker": 0.125,
-}
-
-// Serve backfills the fleet's last 6 minutes, every second as scraped,
-// serves its page and starts the real Prometheus on it with ruleFiles loaded.
-// (Blocks reaching past now would make the server drop live samples as out
-// of bounds.)
-func Serve(t testing.TB, f *Fleet, ruleFiles []string) *harness.Prometheus {
-	t.Helper()
-	now := time.Now().Truncate(time.Second)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	m := Model(f.At)
-	harness.BackfillOpenMetrics(t, dataDir, m.OpenMetrics(now.Add(-6*time.Minute), now, time.Second))
-	exp := harness.NewExporter(t, "")
-	exp.Follow(t, 250*time.Millisecond, m.Page)
-	return harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}, Args: harness.LeaveOverlappingBlocks})
-}
-
-// RulesHealthy fails the test for every rule with an error and every group
-// with a failed evaluation.
-func RulesHealthy(t *testing.T, p *harness.Prometheus) {
-	t.Helper()
-	rules, err := p.Rules(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rules {
-		if r.Health == "err" || r.LastError != "" {
-			t.Errorf("%s/%s: %s %s", r.Group, r.Name, r.Health, r.LastError)
-		}
-	}
-	for group, v := range promkit.ValuesBy(p.SelfMetrics(t)["prometheus_rule_evaluation_failures_total"], "rule_group") {
-		if v != 0 {
-			t.Errorf("%s: %g failed evaluations", group, v)
-		}
-	}
-}
-
-// Compare checks rates read back from Prometheus against the fleet's: the
-// same services, each at its rate. Every rate is read over a 5m window that
-// holds the same gap (the server's start, between the backfill and the
-// first scrape), which lowers all of them by one factor: Compare finds that
-// factor, accepts it between 0.8 and 1.02, and wants every value within 1%
-// of want x factor. A wrong join (a service counted twice, or given another's
-// value) is off by far more.
-func Compare(got, want map[string]float64) []string {
-	var problems []string
-	var ratios []float64
-	for k, w := range want {
-		g, ok := got[k]
-		switch {
-		case !ok:
-			problems = append(problems, fmt.Sprintf("%s: missing, want %g", k, w))
-		case w > 0:
-			ratios = append(ratios, g/w)
-		case g != 0:
-			problems = append(problems, fmt.Sprintf("%s = %g, want 0", k, g))
-		}
-	}
-	for k, g := range got {
-		if _, ok := want[k]; !ok {
-			problems = append(problems, fmt.Sprintf("%s = %g, want no such series", k, g))
-		}
-	}
-	if len(ratios) == 0 {
-		return problems
-	}
-	sort.Float64s(ratios)
-	factor := ratios[len(ratios)/2]
-	if factor < 0.8 || factor > 1.02 {
-		problems = append(problems, fmt.Sprintf("rates at %.3fx the fleet's", factor))
-	}
-	for k, w := range want {
-		if g, ok := got[k]; ok && w > 0 && (g/w < factor*0.99 || g/w > factor*1.01) {
-			problems = append(problems, fmt.Sprintf("%s = %g, want %g (x %.3f)", k, g, w, factor))
-		}
-	}
-	sort.Strings(problems)
-	return problems
 }

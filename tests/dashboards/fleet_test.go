@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	fl "github.com/hotpath/hotpath/tests/fleet"
+	fl "github.com/hotpath/hotpath/promkit/fleet"
 )
 
 // fleet is a small scripted Kubernetes fleet holding every input series the

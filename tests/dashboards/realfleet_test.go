@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	shapes "github.com/hotpath/hotpath/tests/fleet"
+	shapes "github.com/hotpath/hotpath/promkit/fleet"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
 // Every dashboard query and every recording rule runs without an error on
-// the label shapes of real fleets (tests/fleet: pods serving two jobs, jobs
+// the label shapes of real fleets (promkit/fleet: pods serving two jobs, jobs
 // without pod or namespace, pause and pod-level cgroups, cluster on some
 // series only, request counters with extra labels, a job with no traffic,
 // kube-prometheus-stack's dropped series), and the joined panels put each
@@ -25,7 +25,7 @@ func TestRealFleetShapes(t *testing.T) {
 	}
 	rendered := harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "realrules", "testdata", "fast-intervals.jsonnet"))
 	ruleFiles := harness.RuleFiles(rendered)
-	p := shapes.Serve(t, shapes.RealShapes(time.Now().Add(-time.Hour)), ruleFiles)
+	p := harness.ServeFleet(t, shapes.RealShapes(time.Now().Add(-time.Hour)).At, ruleFiles)
 	ctx := context.Background()
 
 	harness.WaitFor(t, 60*time.Second, "every service recorded, throttling recorded", func() (bool, string) {
@@ -38,7 +38,7 @@ func TestRealFleetShapes(t *testing.T) {
 	})
 
 	t.Run("recording rules: healthy, no failed evaluation, services with their own labels", func(t *testing.T) {
-		shapes.RulesHealthy(t, p)
+		harness.RulesHealthy(t, p)
 		s, err := p.Query(ctx, `job:requests:rate5m`)
 		if err != nil {
 			t.Fatal(err)
@@ -50,7 +50,7 @@ func TestRealFleetShapes(t *testing.T) {
 			got[x.Metric["job"]] = fmt.Sprint(x.Metric)
 			rates[x.Metric["job"]] = x.Value
 		}
-		for _, problem := range shapes.Compare(rates, shapes.ExpectedRequests) {
+		for _, problem := range harness.CompareRates(rates, shapes.ExpectedRequests) {
 			t.Errorf("job:requests:rate5m: %s", problem)
 		}
 		for job, labels := range shapes.Jobs {
@@ -108,7 +108,7 @@ func TestRealFleetShapes(t *testing.T) {
 				}
 				rows[x.Metric["job"]] = x.Value
 			}
-			for _, problem := range shapes.Compare(rows, shapes.ExpectedThrottled) {
+			for _, problem := range harness.CompareRates(rows, shapes.ExpectedThrottled) {
 				t.Errorf("%s %q: row %s", c.file, c.panel, problem)
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/tests/fleet"
+	"github.com/hotpath/hotpath/promkit/fleet"
 )
 
 // The fleet the test scrapes: every service in cluster eu1, namespace shop,

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/tests/fleet"
+	"github.com/hotpath/hotpath/promkit/fleet"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	shapes "github.com/hotpath/hotpath/tests/fleet"
+	shapes "github.com/hotpath/hotpath/promkit/fleet"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
 // The rule pack in Kubernetes mode (cpuSource: cadvisor) on the label shapes
-// of real fleets (tests/fleet): every rule evaluates without an error, and
+// of real fleets (promkit/fleet): every rule evaluates without an error, and
 // each service gets the CPU of its own pods' containers, a two-job pod's for
 // both of its jobs, none for the jobs outside Kubernetes.
 func TestRealFleetShapesCadvisorMode(t *testing.T) {
@@ -20,7 +20,7 @@ func TestRealFleetShapesCadvisorMode(t *testing.T) {
 		t.Skip("starts Prometheus")
 	}
 	ruleFiles := harness.RuleFiles(harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "realrules", "testdata", "fast-intervals-cadvisor.jsonnet")))
-	p := shapes.Serve(t, shapes.RealShapes(time.Now().Add(-time.Hour)), ruleFiles)
+	p := harness.ServeFleet(t, shapes.RealShapes(time.Now().Add(-time.Hour)).At, ruleFiles)
 	ctx := context.Background()
 
 	got := map[string]float64{}
@@ -35,8 +35,8 @@ func TestRealFleetShapesCadvisorMode(t *testing.T) {
 		}
 		return len(got) >= len(shapes.ExpectedCadvisorCPU), fmt.Sprintf("%v", got)
 	})
-	for _, problem := range shapes.Compare(got, shapes.ExpectedCadvisorCPU) {
+	for _, problem := range harness.CompareRates(got, shapes.ExpectedCadvisorCPU) {
 		t.Errorf("job:cpu_seconds:rate5m: %s", problem)
 	}
-	shapes.RulesHealthy(t, p)
+	harness.RulesHealthy(t, p)
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/tests/fleet"
+	"github.com/hotpath/hotpath/promkit/fleet"
 )
 
 // Two clusters, each with the incidents realrules uses: a service that

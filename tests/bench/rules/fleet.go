@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hotpath/hotpath/tests/fleet"
+	"github.com/hotpath/hotpath/promkit/fleet"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/tsdb"
 )

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/hotpath/hotpath/tests/fleet"
+	"github.com/hotpath/hotpath/promkit/fleet"
 )
 
 // The self baseline: a day of diurnal traffic (10x lower at night) through
@@ -13,7 +13,7 @@ import (
 // incidents hit the daily peak with a full day of history behind them.
 
 // The typical cost line and the diurnal day of every test fleet
-// (tests/fleet).
+// (promkit/fleet).
 var (
 	fixedCPU      = fleet.Typical.FixedCPU
 	marginalCPU   = fleet.Typical.CPUPerRequest

@@ -1,0 +1,96 @@
+package fleet
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The history and the live page of one model meet on the same line: each
+// series' samples together and in time order, stopping one step short of the
+// live start, where the page continues.
+func TestHistoryMeetsThePage(t *testing.T) {
+	start := time.Unix(1795321130, 0)
+	m := Model(func(t time.Time) map[string]float64 {
+		return map[string]float64{
+			`b_total{job="x"}`: CounterAt(start, t, 2),
+			`a{job="x"}`:       7,
+		}
+	})
+	om := m.OpenMetrics(start.Add(-time.Minute), start, 15*time.Second)
+	lines := strings.Split(strings.TrimSuffix(om, "# EOF\n"), "\n")
+	lines = lines[:len(lines)-1]
+	if len(lines) != 8 || !strings.HasSuffix(om, "# EOF\n") {
+		t.Fatalf("%d lines:\n%s", len(lines), om)
+	}
+	last := map[string]int64{}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		ts, _ := strconv.ParseInt(f[2], 10, 64)
+		if prev, ok := last[f[0]]; ok && ts != prev+15 {
+			t.Errorf("%s: %d after %d", f[0], ts, prev)
+		}
+		last[f[0]] = ts
+	}
+	if last[`b_total{job="x"}`] != start.Unix()-15 {
+		t.Errorf("the history ends at %d, want one step before the start", last[`b_total{job="x"}`])
+	}
+	if !strings.Contains(om, `b_total{job="x"} 999880 `+strconv.FormatInt(start.Unix()-60, 10)) {
+		t.Errorf("the counter is not on its line 60s before the start:\n%s", om)
+	}
+	if page := m.Page(start.Add(10 * time.Second)); page != "a{job=\"x\"} 7\nb_total{job=\"x\"} 1.00002e+06\n" {
+		t.Errorf("page %q", page)
+	}
+}
+
+// What the job-level groups record follows from a service's rates.
+func TestRecorded(t *testing.T) {
+	j := Job{Req: 4, CPU: 0.5, Alloc: 1 << 20}
+	got := map[string]float64{}
+	for _, r := range append(j.Recorded(), j.Sampled(false)...) {
+		got[r.Name+"/"+r.Half] = r.Value
+	}
+	want := map[string]float64{
+		"job:requests:rate5m/": 4, "job:cpu_seconds:rate5m/": 0.5, "job:alloc_bytes:rate5m/": 1 << 20,
+		"job:cpu_seconds_per_request:ratio_rate5m/": 0.125, "job:alloc_bytes_per_request:ratio_rate5m/": 1 << 18,
+		"job:cpu_seconds_times_requests:rate5m/": 2, "job:requests_squared:rate5m/": 16,
+		"job:requests:rate5m_sampled/": 4, "job:requests:rate5m_by_half/lower": 4,
+		"job:cpu_seconds:rate5m_by_half/lower": 0.5, "job:alloc_bytes:rate5m_by_half/lower": 1 << 20,
+	}
+	if len(got) != len(want) {
+		t.Errorf("%v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %g, want %g", k, got[k], v)
+		}
+	}
+	if r := j.Sampled(true); r[1].Half != "upper" {
+		t.Errorf("upper half: %+v", r[1])
+	}
+	if len(Upstream(10, false)) != 1 || len(Upstream(10, true)) != 2 {
+		t.Error("the upstream ratio's sampled copy only when sampled")
+	}
+}
+
+// RealShapes' expected request rates are what its request counters add up
+// to per job: the numbers the tests assert come from the series they serve.
+func TestRealShapesExpectedRequests(t *testing.T) {
+	job := regexp.MustCompile(`job="([^"]+)"`)
+	sum := map[string]float64{}
+	for _, s := range RealShapes(time.Now()).Series {
+		if s.Name == "http_requests_total" {
+			sum[job.FindStringSubmatch(s.Labels)[1]] += s.Rate
+		}
+	}
+	if len(sum) != len(ExpectedRequests) {
+		t.Errorf("jobs with requests %v, expected %v", sum, ExpectedRequests)
+	}
+	for j, want := range ExpectedRequests {
+		if sum[j] != want {
+			t.Errorf("%s: the series add up to %g req/s, ExpectedRequests says %g", j, sum[j], want)
+		}
+	}
+}

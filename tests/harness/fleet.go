@@ -1,0 +1,93 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/hotpath/hotpath/promkit"
+	"github.com/hotpath/hotpath/promkit/fleet"
+)
+
+// ServeFleet backfills a fleet's last 6 minutes, every second as scraped,
+// serves its page and starts the real Prometheus on it with ruleFiles
+// loaded.
+func ServeFleet(t testing.TB, m fleet.Model, ruleFiles []string) *Prometheus {
+	t.Helper()
+	now := time.Now().Truncate(time.Second)
+	dataDir := filepath.Join(t.TempDir(), "data")
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	BackfillOpenMetrics(t, dataDir, m.OpenMetrics(now.Add(-6*time.Minute), now, time.Second))
+	exp := NewExporter(t, "")
+	exp.Follow(t, 250*time.Millisecond, m.Page)
+	return StartPrometheus(t, PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}, Args: LeaveOverlappingBlocks})
+}
+
+// RulesHealthy fails the test for every rule with an error and every group
+// with a failed evaluation.
+func RulesHealthy(t *testing.T, p *Prometheus) {
+	t.Helper()
+	rules, err := p.Rules(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules {
+		if r.Health == "err" || r.LastError != "" {
+			t.Errorf("%s/%s: %s %s", r.Group, r.Name, r.Health, r.LastError)
+		}
+	}
+	for group, v := range promkit.ValuesBy(p.SelfMetrics(t)["prometheus_rule_evaluation_failures_total"], "rule_group") {
+		if v != 0 {
+			t.Errorf("%s: %g failed evaluations", group, v)
+		}
+	}
+}
+
+// CompareRates checks rates read back from Prometheus against the fleet's: the
+// same services, each at its rate. Every rate is read over a 5m window that
+// holds the same gap (the server's start, between the backfill and the
+// first scrape), which lowers all of them by one factor: Compare finds that
+// factor, accepts it between 0.8 and 1.02, and wants every value within 1%
+// of want x factor. A wrong join (a service counted twice, or given another's
+// value) is off by far more.
+func CompareRates(got, want map[string]float64) []string {
+	var problems []string
+	var ratios []float64
+	for k, w := range want {
+		g, ok := got[k]
+		switch {
+		case !ok:
+			problems = append(problems, fmt.Sprintf("%s: missing, want %g", k, w))
+		case w > 0:
+			ratios = append(ratios, g/w)
+		case g != 0:
+			problems = append(problems, fmt.Sprintf("%s = %g, want 0", k, g))
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			problems = append(problems, fmt.Sprintf("%s = %g, want no such series", k, g))
+		}
+	}
+	if len(ratios) == 0 {
+		return problems
+	}
+	sort.Float64s(ratios)
+	factor := ratios[len(ratios)/2]
+	if factor < 0.8 || factor > 1.02 {
+		problems = append(problems, fmt.Sprintf("rates at %.3fx the fleet's", factor))
+	}
+	for k, w := range want {
+		if g, ok := got[k]; ok && w > 0 && (g/w < factor*0.99 || g/w > factor*1.01) {
+			problems = append(problems, fmt.Sprintf("%s = %g, want %g (x %.3f)", k, g, w, factor))
+		}
+	}
+	sort.Strings(problems)
+	return problems
+}
