@@ -67,10 +67,6 @@ export interface DrawStats {
  * Draws the visible part of the graph. Cost is proportional to the nodes drawn: a node
  * narrower than MIN_NODE_PX is skipped with its whole subtree (O(1) thanks to `end`), and so
  * is a node whose row is below the canvas.
- *
- * Rectangles are drawn grouped by colour and the labels after them in one text colour:
- * setting fillStyle parses a CSS colour, and doing it twice per node was most of a redraw's
- * time at 1M nodes.
  */
 export function drawGraph(
   ctx: CanvasRenderingContext2D,
@@ -98,28 +94,27 @@ export function drawGraph(
     }
     return paint.byNode && paint.palette ? paint.palette[paint.byNode[i]] : paint.byName(tree.nameId[i]);
   };
-  const label = (i: number, x: number, y: number, w: number) => {
+  const label = (i: number, x: number, y: number, w: number, color: string) => {
+    if (w < 20) {
+      return;
+    }
     const text = fitLabel(tree.names[tree.nameId[i]], w, paint.charWidth);
     if (text) {
+      ctx.fillStyle = color;
       ctx.fillText(text, x + 3, y + rh / 2, w - 6);
     }
   };
   // ancestors of the focus: full width, dimmed
-  ctx.fillStyle = style.dimmed;
   for (let a = tree.parent[f]; a >= 0; a = tree.parent[a]) {
-    ctx.fillRect(0, rowY(view, tree.level[a]) + 0.5, view.width, rh - 1);
+    const y = rowY(view, tree.level[a]);
+    ctx.fillStyle = style.dimmed;
+    ctx.fillRect(0, y + 0.5, view.width, rh - 1);
+    label(a, 0, y, view.width, style.dimmedText);
     stats.drawn++;
   }
-  ctx.fillStyle = style.dimmedText;
-  for (let a = tree.parent[f]; a >= 0; a = tree.parent[a]) {
-    label(a, 0, rowY(view, tree.level[a]), view.width);
-  }
-  // the focused branch: visible nodes, their rectangles by colour
   const scale = view.width / (layout.weight[f] || 1);
   const x0 = layout.start[f];
   const end = tree.end[f];
-  const visible: number[] = [];
-  const byColor = new Map<string, number[]>();
   for (let i = f; i < end; ) {
     const w = layout.weight[i] * scale;
     const row = tree.level[i];
@@ -128,35 +123,14 @@ export function drawGraph(
       i = tree.end[i];
       continue;
     }
-    visible.push(i);
-    const c = colorOf(i);
-    const list = byColor.get(c);
-    if (list) {
-      list.push(i);
-    } else {
-      byColor.set(c, [i]);
-    }
+    const x = (layout.start[i] - x0) * scale;
+    const y = rowY(view, row);
+    ctx.fillStyle = colorOf(i);
+    // a 1px gap between neighbours when there is room for it
+    ctx.fillRect(x, y + 0.5, w > 2 ? w - 0.5 : w, rh - 1);
+    label(i, x, y, w, matches && !matches[i] ? style.dimmedText : style.text);
     stats.drawn++;
     i++;
-  }
-  // fillRect per node (one path per colour would fill its whole bounding box: slow on deep graphs)
-  for (const [color, nodes] of byColor) {
-    ctx.fillStyle = color;
-    for (const i of nodes) {
-      const w = layout.weight[i] * scale;
-      // a 1px gap between neighbours when there is room for it
-      ctx.fillRect((layout.start[i] - x0) * scale, rowY(view, tree.level[i]) + 0.5, w > 2 ? w - 0.5 : w, rh - 1);
-    }
-  }
-  // labels: search non-matches in the dimmed text colour, the rest in the text colour
-  for (const dimmed of matches ? [false, true] : [false]) {
-    ctx.fillStyle = dimmed ? style.dimmedText : style.text;
-    for (const i of visible) {
-      const w = layout.weight[i] * scale;
-      if (w >= 20 && (matches ? !matches[i] : false) === dimmed) {
-        label(i, (layout.start[i] - x0) * scale, rowY(view, tree.level[i]), w);
-      }
-    }
   }
   return stats;
 }
