@@ -46,15 +46,19 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
     [layout, view]
   );
 
-  // the overlay's context, prepared when the graph changes (new layout, size, zoom or mode: its
-  // outline is cleared), so that a pointer move only draws
+  // the overlay's context, prepared when its size changes, so that a pointer move only draws
   const overlayCtx = useRef<CanvasRenderingContext2D | null>(null);
   useLayoutEffect(() => {
     const overlay = overlayRef.current;
     overlayCtx.current = overlay && prepareCanvas(overlay, view.width, view.height);
-    overlayCtx.current?.clearRect(0, 0, view.width, view.height);
-    hovered.current = -1;
-  }, [layout, view.width, view.height, view.focus, view.mode]);
+  }, [view.width, view.height]);
+  // a new graph (layout, zoom, mode) drops the outline, and touches the overlay only if one is drawn
+  useLayoutEffect(() => {
+    if (hovered.current >= 0) {
+      overlayCtx.current?.clearRect(0, 0, view.width, view.height);
+      hovered.current = -1;
+    }
+  }, [layout, view.focus, view.mode, view.width, view.height]);
 
   const onMouseMove = useCallback(
     (e: MouseEvent<HTMLCanvasElement>) => {
