@@ -1,4 +1,4 @@
-import { RefObject, useLayoutEffect, useMemo } from 'react';
+import { RefObject, useEffect, useMemo } from 'react';
 
 import { drawGraph, DrawStats, DrawStyle, makePaint } from './draw';
 import { Layout, View } from './layout';
@@ -20,8 +20,7 @@ export function prepareCanvas(canvas: HTMLCanvasElement, width: number, height: 
 }
 
 /**
- * Drawing in a hook: redraws the canvas when the layout, view, style or search matches change,
- * in a layout effect: the new pixels reach the same frame as the click that asked for them.
+ * Drawing in a hook: redraws the canvas when the layout, view, style or search matches change.
  * No React state: the canvas is the output. `onDrawn` reports what was drawn (for tests and
  * the benchmark).
  */
@@ -38,7 +37,7 @@ export function useFlameGraphDrawing(
     return makePaint(layout, style, probe);
   }, [layout, style]);
   const { focus, width, height, rowHeight, mode } = view;
-  useLayoutEffect(() => {
+  useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) {
       return;
