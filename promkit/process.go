@@ -2,6 +2,7 @@ package promkit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -92,28 +93,24 @@ func TailFile(path string, n int) string {
 // WaitHTTP polls url until it answers 200, failing early, with the tail of
 // its log, when proc exits, and after timeout.
 func WaitHTTP(ctx context.Context, proc Process, url string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
 	client := &http.Client{Timeout: 2 * time.Second}
-	for {
+	err := Poll(ctx, timeout, 150*time.Millisecond, func() (bool, error) {
 		resp, err := client.Get(url)
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return nil
+				return true, nil
 			}
 		}
 		if done, perr := proc.Exited(); done {
-			return fmt.Errorf("exited (%v):\n%s", perr, proc.Tail(1500))
+			return true, fmt.Errorf("exited (%v):\n%s", perr, proc.Tail(1500))
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s not answering after %s:\n%s", url, timeout, proc.Tail(1500))
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(150 * time.Millisecond):
-		}
+		return false, nil
+	})
+	if errors.Is(err, ErrTimeout) {
+		return fmt.Errorf("%s not answering after %s:\n%s", url, timeout, proc.Tail(1500))
 	}
+	return err
 }
 
 // FreeAddr is a 127.0.0.1 address with a port nobody listens on now.

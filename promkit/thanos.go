@@ -3,6 +3,7 @@ package promkit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -69,23 +70,20 @@ func StartQuery(ctx context.Context, l Launcher, c Query) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		up, err := endpointsUp(q.URL)
-		if err == nil && up == len(c.Endpoints) {
-			return q, nil
-		}
-		if time.Now().After(deadline) {
-			q.Stop()
+	up := 0
+	err = Poll(ctx, 60*time.Second, 500*time.Millisecond, func() (bool, error) {
+		n, err := endpointsUp(q.URL)
+		up = n
+		return err == nil && n == len(c.Endpoints), err
+	})
+	if err != nil {
+		q.Stop()
+		if errors.Is(err, ErrTimeout) {
 			return nil, fmt.Errorf("thanos query: %d of %d endpoints connected after 60s (%v):\n%s", up, len(c.Endpoints), err, q.Process.Tail(1500))
 		}
-		select {
-		case <-ctx.Done():
-			q.Stop()
-			return nil, ctx.Err()
-		case <-time.After(500 * time.Millisecond):
-		}
+		return nil, err
 	}
+	return q, nil
 }
 
 // endpointsUp counts the StoreAPI endpoints Query is connected to (its

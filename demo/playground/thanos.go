@@ -92,7 +92,7 @@ func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) erro
 	// connected to both, Query must also answer for the rule groups (through
 	// the ruler) and Prometheus's series (through the sidecar) before the
 	// playground reads through it
-	err = waitUntil(ctx, 60*time.Second, func() (bool, error) {
+	err = promkit.Poll(ctx, 60*time.Second, time.Second, func() (bool, error) {
 		rules, err := q.RuleGroups(ctx)
 		if err != nil || rules == 0 {
 			return false, err
@@ -107,27 +107,4 @@ func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) erro
 	o.RulerAt = "http://" + ruler.Addr
 	o.logf("    thanos     Query %s over the sidecar (Prometheus %s) and Thanos Ruler %s (rules/ evaluated through Query)", q.URL, o.PromDirect.URL, o.RulerAt)
 	return nil
-}
-
-// waitUntil polls ok every second until it is true, ctx ends or the timeout
-// passes (then it returns ok's last error, or a timeout).
-func waitUntil(ctx context.Context, timeout time.Duration, ok func() (bool, error)) error {
-	deadline := time.Now().Add(timeout)
-	var last error
-	for time.Now().Before(deadline) {
-		done, err := ok()
-		if done {
-			return nil
-		}
-		last = err
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Second):
-		}
-	}
-	if last != nil {
-		return last
-	}
-	return fmt.Errorf("timed out after %s", timeout)
 }

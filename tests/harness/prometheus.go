@@ -104,17 +104,13 @@ func truncate(s string, n int) string {
 // then fails the test with what cond last said.
 func WaitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
 	last := ""
-	for {
+	err := promkit.Poll(context.Background(), timeout, 500*time.Millisecond, func() (bool, error) {
 		ok, msg := cond()
-		if ok {
-			return
-		}
 		last = msg
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not true after %s: %s", what, timeout, last)
-		}
-		time.Sleep(500 * time.Millisecond)
+		return ok, nil
+	})
+	if err != nil {
+		t.Fatalf("%s: not true after %s: %s", what, timeout, last)
 	}
 }
