@@ -2,7 +2,7 @@ import { fromAscii } from '../data/ascii';
 import { generateTree } from '../data/generate';
 
 import { diffBucket, DIFF_BUCKETS, packageOf } from './colors';
-import { drawGraph, DrawStyle, fitLabel, makePaint } from './draw';
+import { drawGraph, DrawStyle, fitLabel, isAscii, makePaint } from './draw';
 import { computeLayout, hitTest, nodeRect, View } from './layout';
 
 const style: DrawStyle = {
@@ -90,6 +90,32 @@ describe('drawing', () => {
     expect(fitLabel('github.com/x/y.(*T).Method', 100, 7)).toBe('….(*T).Method');
     expect(fitLabel('short', 100, 7)).toBe('short');
     expect(fitLabel('anything', 20, 7)).toBe('');
+    // a "…" two letters wide (a fallback font) leaves one letter less of the name
+    expect(fitLabel('github.com/x/y.(*T).Method', 100, 7, 2)).toBe('…(*T).Method');
+  });
+
+  it('passes a maxWidth to fillText only for names that do not fit by character count', () => {
+    // maxWidth makes Chrome measure and scale every label (75 ms of a 1600x960 repaint);
+    // plain ASCII in the monospace font fits by count, other scripts keep the guard
+    const t = fromAscii(`
+total 10
+  ascii.Handler 5
+  日本語.ハンドラ 5
+`);
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    const l = computeLayout(t);
+    drawGraph(ctx, l, { focus: 0, width: 1000, height: 200, rowHeight: 20, mode: 'icicle' }, style, makePaint(l, style));
+    const calls = (ctx as unknown as { __getEvents(): Array<{ type: string; props: { text?: string; maxWidth?: number | null } }> })
+      .__getEvents()
+      .filter((e) => e.type === 'fillText')
+      .map((e) => [e.props.text, e.props.maxWidth ?? null]);
+    expect(calls).toEqual([
+      ['total', null],
+      ['ascii.Handler', null],
+      ['日本語.ハンドラ', 494],
+    ]);
+    expect(isAscii('main.(*T).run')).toBe(true);
+    expect(isAscii('main.überall')).toBe(false);
   });
 });
 
