@@ -169,6 +169,44 @@ describe('bad input never crashes the panel', () => {
     await h.screenshot('big-1m-folded');
   });
 
+  it('scrolls a 300-deep stack in a canvas the size of its window', async () => {
+    // JVM-like depth: the canvas stays the window's size (not 300 rows tall) and scrolling redraws it
+    const depth = 300;
+    const level = Array.from({ length: depth }, (_, i) => i);
+    const label = level.map((i) => (i === 0 ? 'total' : `com.example.Frame${i}.call`));
+    await h.render({
+      series: [{ fields: [
+        { name: 'level', type: 'number', values: level },
+        { name: 'value', type: 'number', values: level.map(() => 100) },
+        { name: 'self', type: 'number', values: level.map((i) => (i === depth - 1 ? 100 : 0)) },
+        { name: 'label', type: 'string', values: label },
+      ] }],
+      options: { showTable: false },
+      width: 900,
+      height: 500,
+    });
+    const canvas = await byId(TEST_IDS.canvas).evaluate((c) => ({ css: c.getBoundingClientRect().height, px: c.height, scroll: c.parentElement.parentElement.scrollHeight }));
+    assert.ok(canvas.css < 500 && canvas.px < 500 * 3, `canvas ${JSON.stringify(canvas)}: the window's size`);
+    assert.equal(canvas.scroll, depth * 20, 'the scroll area holds every row');
+    const hoverAt = async (dy) => {
+      const box = await byId(TEST_IDS.overlay).boundingBox();
+      await h.page.mouse.move(box.x + 300, box.y + (dy < 0 ? box.height + dy : dy));
+      return (await byId(TEST_IDS.tooltip).innerText()).split('\n')[0];
+    };
+    assert.equal(await hoverAt(10), 'total');
+    const pixels = () => byId(TEST_IDS.canvas).evaluate((c) => c.toDataURL());
+    const atTop = await pixels();
+    await byId(TEST_IDS.canvas).evaluate((c) => { c.parentElement.parentElement.scrollTop = 1e6; });
+    await h.page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`).parentElement.parentElement.scrollTop > 0, TEST_IDS.canvas);
+    assert.equal(await hoverAt(-10), `com.example.Frame${depth - 1}.call`, 'the deepest frame at the bottom of the scrolled window');
+    assert.notEqual(await pixels(), atTop, 'the scrolled window is redrawn (other frames, other labels)');
+    // flame mode opens on the root, at the bottom of the window
+    await byId(TEST_IDS.modeToggle).click();
+    assert.equal(await hoverAt(-10), 'total');
+    await h.screenshot('deep-300-flame');
+    assert.deepEqual(h.pageErrors, []);
+  });
+
   it('very long, unicode and hostile names are shown as text', async () => {
     const long = 'github.com/very/long/package/path/' + 'ä'.repeat(3000) + '.Func';
     const hostile = '<img src=x onerror="window.__pwned=1">';

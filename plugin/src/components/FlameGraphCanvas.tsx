@@ -1,5 +1,5 @@
 import { css } from '@emotion/css';
-import { memo, MouseEvent, useCallback, useLayoutEffect, useRef } from 'react';
+import { memo, MouseEvent, UIEvent, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 import { TEST_IDS } from '../constants';
 import { DrawStats, DrawStyle, drawHover } from '../render/draw';
@@ -8,6 +8,7 @@ import { prepareCanvas, useFlameGraphDrawing } from '../render/useFlameGraphDraw
 
 interface Props {
   layout: Layout;
+  /** `height` is the visible window, `contentHeight` all rows; the scroll position lives here */
   view: View;
   style: DrawStyle;
   hoverColor: string;
@@ -18,12 +19,39 @@ interface Props {
   onDrawn?: (stats: DrawStats) => void;
 }
 
+/** Where the window starts: a flame graph opens on its root, at the bottom of the content. */
+function initialTop(view: View): number {
+  return view.mode === 'flame' ? Math.max(0, (view.contentHeight ?? view.height) - view.height) : 0;
+}
+
 /**
  * The graph: one canvas for the nodes, one overlay canvas for the hover outline, so moving the
- * pointer never redraws the graph. Presentational: all state lives in the container.
+ * pointer never redraws the graph. The canvases are the size of the visible window and stay in
+ * it (sticky) while a spacer gives the scroll area the height of every row: a deep profile
+ * scrolls without a canvas its full height (1600x4000 px for JVM-deep stacks, most of a first
+ * render's time). Presentational apart from the scroll position: other state lives in the container.
  */
 export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
-  const { layout, view, style, hoverColor, matches, onHover, onClick, onDrawn } = props;
+  const { layout, style, hoverColor, matches, onHover, onClick, onDrawn } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [scroll, setScroll] = useState(() => ({ top: initialTop(props.view), of: props.view }));
+  // a new mode or size starts the window where that mode starts (the root in sight)
+  const content = props.view.contentHeight ?? props.view.height;
+  const fresh = scroll.of.mode !== props.view.mode || (scroll.of.contentHeight ?? scroll.of.height) !== content || scroll.of.height !== props.view.height;
+  const top = fresh ? initialTop(props.view) : Math.min(scroll.top, Math.max(0, content - props.view.height));
+  const view = useMemo(() => ({ ...props.view, contentHeight: content, top }), [props.view, content, top]);
+  useLayoutEffect(() => {
+    if (fresh) {
+      setScroll({ top, of: props.view });
+    }
+    if (scrollRef.current && Math.abs(scrollRef.current.scrollTop - top) >= 1) {
+      scrollRef.current.scrollTop = top;
+    }
+  }, [fresh, top, props.view]);
+  const onScroll = useCallback((e: UIEvent<HTMLDivElement>) => {
+    const t = e.currentTarget.scrollTop;
+    setScroll((s) => (s.top === t ? s : { top: t, of: s.of }));
+  }, []);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const hovered = useRef(-1);
@@ -58,7 +86,7 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
       overlayCtx.current?.clearRect(0, 0, view.width, view.height);
       hovered.current = -1;
     }
-  }, [layout, view.focus, view.mode, view.width, view.height]);
+  }, [layout, view.focus, view.mode, view.width, view.height, view.top]);
 
   const onMouseMove = useCallback(
     (e: MouseEvent<HTMLCanvasElement>) => {
@@ -91,23 +119,27 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
   );
 
   return (
-    <div className={styles.wrap} style={{ width: view.width, height: view.height }}>
-      <canvas ref={canvasRef} data-testid={TEST_IDS.canvas} className={styles.canvas} />
-      <canvas
-        ref={overlayRef}
-        data-testid={TEST_IDS.overlay}
-        className={styles.overlay}
-        style={{ width: view.width, height: view.height }}
-        onMouseMove={onMouseMove}
-        onMouseLeave={onMouseLeave}
-        onClick={onMouseClick}
-      />
+    <div ref={scrollRef} className={styles.scroll} style={{ height: view.height }} onScroll={onScroll}>
+      <div className={styles.wrap} style={{ width: view.width, height: view.height }}>
+        <canvas ref={canvasRef} data-testid={TEST_IDS.canvas} className={styles.canvas} />
+        <canvas
+          ref={overlayRef}
+          data-testid={TEST_IDS.overlay}
+          className={styles.overlay}
+          style={{ width: view.width, height: view.height }}
+          onMouseMove={onMouseMove}
+          onMouseLeave={onMouseLeave}
+          onClick={onMouseClick}
+        />
+      </div>
+      {content > view.height && <div style={{ height: content - view.height }} />}
     </div>
   );
 });
 
 const styles = {
-  wrap: css({ position: 'relative', flexShrink: 0 }),
+  scroll: css({ overflowY: 'auto', overflowX: 'hidden', flexShrink: 0 }),
+  wrap: css({ position: 'sticky', top: 0 }),
   canvas: css({ position: 'absolute', left: 0, top: 0 }),
   overlay: css({ position: 'absolute', left: 0, top: 0, cursor: 'pointer' }),
 };

@@ -93,12 +93,12 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   );
 
   const graphHeight = Math.max(ROW_HEIGHT * 2, (showTable ? Math.round((height - TOOLBAR) * 0.62) : height - TOOLBAR) - notices.length * 20 - (diff ? 20 : 0));
-  // rows of the whole tree, not of the focus: zooming never resizes (reallocates) the canvas
+  // rows of the whole tree, not of the focus: zooming never changes the scroll area
   const rows = useMemo(() => rowsNeeded(layout, 0), [layout]);
-  const canvasHeight = Math.max(graphHeight, Math.min(rows * ROW_HEIGHT, 20000));
+  const contentHeight = Math.max(graphHeight, rows * ROW_HEIGHT);
   const view: View = useMemo(
-    () => ({ focus, width: Math.max(width - 2, 10), height: canvasHeight, rowHeight: ROW_HEIGHT, mode }),
-    [focus, width, canvasHeight, mode]
+    () => ({ focus, width: Math.max(width - 2, 10), height: graphHeight, contentHeight, rowHeight: ROW_HEIGHT, mode }),
+    [focus, width, graphHeight, contentHeight, mode]
   );
 
   const onHover = useCallback((node: number, x: number, y: number) => tooltip.current?.show(node, x, y), []);
@@ -146,11 +146,10 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
           <span>more in comparison ({valueUnit === 'share' ? "share of each side's total" : valueUnit === 'per-request' ? 'per request' : 'absolute'})</span>
         </div>
       )}
-      {/* flame mode: the root is at the bottom, so the scroll area starts there */}
       {showSandwich ? (
         <SandwichView tree={shown} name={sandwichName!} width={width} height={graphHeight} basis={basis} unit={valueUnit} style={style} hoverColor={theme.colors.text.maxContrast} />
       ) : (
-      <div className={styles.graph} style={{ height: graphHeight, flexDirection: mode === 'flame' ? 'column-reverse' : 'column' }}>
+      <div className={styles.graph} style={{ height: graphHeight }}>
         <FlameGraphCanvas
           layout={layout}
           view={view}
@@ -188,6 +187,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
   notice: css({ color: theme.colors.warning.text, fontSize: theme.typography.bodySmall.fontSize, height: 20, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }),
   legend: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), height: 20, fontSize: theme.typography.bodySmall.fontSize, color: theme.colors.text.secondary }),
   gradient: css({ width: 120, height: 10, borderRadius: 2 }),
-  graph: css({ position: 'relative', display: 'flex', overflowY: 'auto', overflowX: 'hidden', flexShrink: 0 }),
+  // the canvas scrolls its rows itself (FlameGraphCanvas); the tooltip is placed in this box
+  graph: css({ position: 'relative', display: 'flex', flexDirection: 'column', overflow: 'hidden', flexShrink: 0 }),
   tables: css({ flex: 1, overflow: 'auto', contain: 'strict', marginTop: theme.spacing(0.5), display: 'flex', flexDirection: 'column', gap: theme.spacing(1) }),
 });

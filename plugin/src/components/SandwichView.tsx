@@ -56,7 +56,7 @@ export function SandwichView({ tree, name, width, height, basis, unit, style, ho
     );
   }
   const half = Math.max(ROW_HEIGHT * 2, Math.floor((height - 20) / 2));
-  const view = (rows: number, mode: View['mode']): View => ({ focus: 0, width: Math.max(width - 2, 10), height: Math.max(half, rows * ROW_HEIGHT), rowHeight: ROW_HEIGHT, mode });
+  const view = (rows: number, mode: View['mode']): View => ({ focus: 0, width: Math.max(width - 2, 10), height: half, contentHeight: Math.max(half, rows * ROW_HEIGHT), rowHeight: ROW_HEIGHT, mode });
   const callersView = view(rowsNeeded(callers, 0), 'flame');
   const calleesView = view(rowsNeeded(callees, 0), 'icicle');
   return (
@@ -64,7 +64,7 @@ export function SandwichView({ tree, name, width, height, basis, unit, style, ho
       <div className={styles.caption}>
         Callers of {name} (above) and its callees (below), merged from {s.occurrences} place{s.occurrences === 1 ? '' : 's'}
       </div>
-      <div className={styles.half} style={{ height: half, flexDirection: 'column-reverse' }} data-testid={TEST_IDS.sandwichCallers}>
+      <div className={styles.half} style={{ height: half }} data-testid={TEST_IDS.sandwichCallers}>
         <FlameGraphCanvas layout={callers} view={callersView} style={style} hoverColor={hoverColor} onHover={onHoverCallers} onClick={noop} />
         <HoverTooltip ref={callersTip} tree={s.callers} unit={unit} />
       </div>
@@ -78,6 +78,7 @@ export function SandwichView({ tree, name, width, height, basis, unit, style, ho
 
 const getStyles = (theme: GrafanaTheme2) => ({
   caption: css({ height: 20, fontSize: theme.typography.bodySmall.fontSize, color: theme.colors.text.secondary, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }),
-  half: css({ position: 'relative', display: 'flex', overflowY: 'auto', overflowX: 'hidden' }),
+  // each half's canvas scrolls its rows itself (FlameGraphCanvas); the tooltip is placed in this box
+  half: css({ position: 'relative', display: 'flex', flexDirection: 'column', overflow: 'hidden' }),
   empty: css({ padding: theme.spacing(2), color: theme.colors.text.secondary }),
 });

@@ -1,7 +1,7 @@
 import { isDiff } from '../data/tree';
 
 import { diffBucket, diffPalette, DiffScheme, packageColors } from './colors';
-import { Layout, MIN_NODE_PX, nodeRect, rowY, View } from './layout';
+import { Layout, MIN_NODE_PX, nodeRect, rowY, View, visibleRows } from './layout';
 
 /** Everything drawing needs besides the layout and the view; plain values, no React. */
 export interface DrawStyle {
@@ -106,7 +106,7 @@ export function drawGraph(
   }
   const f = view.focus;
   const rh = view.rowHeight;
-  const maxRow = Math.ceil(view.height / rh);
+  const [firstRow, endRow] = visibleRows(view);
   const colorOf = (i: number) => {
     if (matches && !matches[i]) {
       return style.dimmed;
@@ -133,6 +133,9 @@ export function drawGraph(
   };
   // ancestors of the focus: full width, dimmed
   for (let a = tree.parent[f]; a >= 0; a = tree.parent[a]) {
+    if (tree.level[a] < firstRow || tree.level[a] >= endRow) {
+      continue;
+    }
     const y = rowY(view, tree.level[a]);
     ctx.fillStyle = style.dimmed;
     ctx.fillRect(0, y + 0.5, view.width, rh - 1);
@@ -145,9 +148,13 @@ export function drawGraph(
   for (let i = f; i < end; ) {
     const w = layout.weight[i] * scale;
     const row = tree.level[i];
-    if (w < MIN_NODE_PX || row >= maxRow) {
+    if (w < MIN_NODE_PX || row >= endRow) {
       stats.skipped += tree.end[i] - i;
       i = tree.end[i];
+      continue;
+    }
+    if (row < firstRow) {
+      i++; // scrolled past: its children may be in sight
       continue;
     }
     const x = (layout.start[i] - x0) * scale;

@@ -41,13 +41,22 @@ function maxLevelOf(tree: Tree): number {
 
 export type GraphMode = 'icicle' | 'flame';
 
-/** What is on screen: the focused node spans the width; its ancestors stay above it, full width. */
+/**
+ * What is on screen: the focused node spans the width; its ancestors stay above it, full width.
+ * The canvas is a window of `height` pixels onto the graph's rows (`contentHeight`, all of them),
+ * scrolled to `top`: however deep the profile, the canvas (and its cost) is the window's size.
+ */
 export interface View {
   focus: number;
   width: number;
+  /** the canvas: the visible window */
   height: number;
   rowHeight: number;
   mode: GraphMode;
+  /** height of all rows (default: the window's height, nothing to scroll) */
+  contentHeight?: number;
+  /** the window's top within the content (default 0) */
+  top?: number;
 }
 
 export const ROW_HEIGHT = 20;
@@ -66,13 +75,30 @@ export function rowsNeeded(layout: Layout, focus: number): number {
   return deepest + 1;
 }
 
-/** y of the top of a row, for both modes (flame: root at the bottom). */
+/** y of the top of a row in the window, for both modes (flame: root at the bottom of the content). */
 export function rowY(view: View, row: number): number {
-  return view.mode === 'icicle' ? row * view.rowHeight : view.height - (row + 1) * view.rowHeight;
+  const top = view.top ?? 0;
+  return view.mode === 'icicle' ? row * view.rowHeight - top : (view.contentHeight ?? view.height) - (row + 1) * view.rowHeight - top;
 }
 
+/** The row at y in the window. */
 export function rowAt(view: View, y: number): number {
-  return view.mode === 'icicle' ? Math.floor(y / view.rowHeight) : Math.floor((view.height - y) / view.rowHeight);
+  const cy = y + (view.top ?? 0);
+  return view.mode === 'icicle' ? Math.floor(cy / view.rowHeight) : Math.floor(((view.contentHeight ?? view.height) - cy) / view.rowHeight);
+}
+
+/**
+ * The rows the window shows, [lo, hi): rows from hi on are out of sight with everything below
+ * them (deeper rows lie further the same way in both modes); rows before lo are scrolled past.
+ */
+export function visibleRows(view: View): [number, number] {
+  const rh = view.rowHeight;
+  const top = view.top ?? 0;
+  if (view.mode === 'icicle') {
+    return [Math.max(0, Math.floor(top / rh)), Math.ceil((top + view.height) / rh)];
+  }
+  const content = view.contentHeight ?? view.height;
+  return [Math.max(0, Math.floor((content - top - view.height) / rh)), Math.ceil((content - top) / rh)];
 }
 
 /** Pixel rectangle of node i under the view, or undefined when i is not in the focused branch. */

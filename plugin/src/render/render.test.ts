@@ -3,7 +3,7 @@ import { generateTree } from '../data/generate';
 
 import { diffBucket, DIFF_BUCKETS, packageOf } from './colors';
 import { drawGraph, DrawStyle, fitLabel, isAscii, makePaint } from './draw';
-import { computeLayout, hitTest, nodeRect, View } from './layout';
+import { computeLayout, hitTest, nodeRect, rowY, View, visibleRows } from './layout';
 
 const style: DrawStyle = {
   dark: true,
@@ -52,6 +52,22 @@ describe('layout', () => {
     expect(hitTest(l, v, 900, 5)).toBe(0);
   });
 
+  it('scrolls a window over the rows in both modes', () => {
+    const l = computeLayout(tree());
+    // a 40 px window over 80 px of rows (4 rows: the tree's 3 and a spare one)
+    const icicle = view({ height: 40, contentHeight: 80, top: 20 });
+    expect(visibleRows(icicle)).toEqual([1, 3]);
+    expect(nodeRect(l, icicle, 2)).toEqual({ x: 0, y: 20, w: 300, h: 20 }); // row 2, second in the window
+    expect(hitTest(l, icicle, 100, 25)).toBe(2);
+    expect(hitTest(l, icicle, 100, 5)).toBe(1);
+    // flame: the root is at the bottom of the content; scrolled to the top, the window shows rows 3 and 2
+    const flame = view({ mode: 'flame', height: 40, contentHeight: 80, top: 0 });
+    expect(visibleRows(flame)).toEqual([2, 4]);
+    expect(rowY(flame, 2)).toBe(20);
+    expect(hitTest(l, flame, 100, 25)).toBe(2);
+    expect(hitTest(l, view({ mode: 'flame', height: 40, contentHeight: 80, top: 40 }), 100, 35)).toBe(0);
+  });
+
   it('hit-tests a 200k-node tree without visiting it all', () => {
     const big = generateTree(200_000, 3);
     const l = computeLayout(big);
@@ -75,6 +91,18 @@ describe('drawing', () => {
       .filter((e) => e.type === 'fillText')
       .map((e) => e.props.text);
     expect(texts).toEqual(['total', 'a', 'c', 'b']);
+  });
+
+  it('draws only the rows in the scrolled window', () => {
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    const l = computeLayout(tree());
+    const stats = drawGraph(ctx, l, { focus: 0, width: 1000, height: 20, contentHeight: 60, top: 40, rowHeight: 20, mode: 'icicle' }, style, makePaint(l, style));
+    const texts = (ctx as unknown as { __getEvents(): Array<{ type: string; props: { text?: string } }> })
+      .__getEvents()
+      .filter((e) => e.type === 'fillText')
+      .map((e) => e.props.text);
+    expect(texts).toEqual(['c']); // row 2 only: rows 0 and 1 (total, a, b) are scrolled past
+    expect(stats.drawn).toBe(1);
   });
 
   it('skips subtrees narrower than a pixel', () => {

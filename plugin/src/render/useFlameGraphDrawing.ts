@@ -36,7 +36,7 @@ export function useFlameGraphDrawing(
     const probe = typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d') : null;
     return makePaint(layout, style, probe);
   }, [layout, style]);
-  const { focus, width, height, rowHeight, mode } = view;
+  const { focus, width, height, rowHeight, mode, contentHeight, top } = view;
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) {
@@ -46,7 +46,7 @@ export function useFlameGraphDrawing(
     if (!ctx) {
       return;
     }
-    const stats = drawGraph(ctx, layout, { focus, width, height, rowHeight, mode }, style, paint, matches);
+    const stats = drawGraph(ctx, layout, { focus, width, height, rowHeight, mode, contentHeight, top }, style, paint, matches);
     onDrawn?.(stats);
-  }, [canvasRef, layout, focus, width, height, rowHeight, mode, style, paint, matches, onDrawn]);
+  }, [canvasRef, layout, focus, width, height, rowHeight, mode, contentHeight, top, style, paint, matches, onDrawn]);
 }
