@@ -3,9 +3,14 @@ import { createDataFrame, DataFrame, FieldType } from '@grafana/data';
 import { fromAscii, toAscii } from './ascii';
 import { readProfileFrame, treeToFrame } from './frame';
 
-function frame(fields: Record<string, unknown[]>, types: Record<string, FieldType> = {}): DataFrame {
+function frame(fields: Record<string, unknown[]>, types: Record<string, FieldType> = {}, enumText?: string[]): DataFrame {
   return createDataFrame({
-    fields: Object.entries(fields).map(([name, values]) => ({ name, values, type: types[name] })),
+    fields: Object.entries(fields).map(([name, values]) => ({
+      name,
+      values,
+      type: types[name],
+      ...(name === 'label' && enumText ? { config: { type: { enum: { text: enumText } } } } : {}),
+    })),
   });
 }
 
@@ -72,7 +77,17 @@ total 10 | 20
     ['a root below level 0', frame({ ...good(), level: [1, 1, 2, 1] }), 'order', /row 0 is 1/],
     ['two roots', frame({ ...good(), level: [0, 1, 2, 0] }), 'order', /row 3 \("c"\) is a second root/],
     ['a depth jump', frame({ ...good(), level: [0, 1, 3, 1] }), 'order', /row 2 \("b"\) jumps from depth 1 to 3/],
+    ['a fractional depth', frame({ ...good(), level: [0, 1, 1.5, 1] }), 'invalid-value', /"level" row 2 \("b"\): 1.5 is not an integer depth/],
+    ['a missing depth', frame({ ...good(), level: [0, 1, null, 1] }), 'invalid-value', /"level" row 2 \("b"\): missing value/],
+    // a value that is not a number is reported before an order error on an earlier row
+    ['a depth jump and a negative depth', frame({ ...good(), level: [0, 3, 1, -1] }), 'invalid-value', /"level" row 3 \("c"\): negative value -1/],
+    ['an infinite value', frame({ ...good(), value: [Infinity, 6, 4, 4] }), 'invalid-value', /"value" row 0 \("total"\): Infinity is not finite/],
+    ['a missing self', frame({ ...good(), self: [0, 2, undefined, 4] }), 'invalid-value', /"self" row 2 \("b"\): missing value/],
+    ['an enum index that is not an integer', frame({ ...good(), label: [0, 1, 2.5, 3] }, { label: FieldType.enum }, ['total', 'a', 'b', 'c']), 'invalid-value', /row 2: enum index 2.5 is outside/],
+    ['an enum index given as a string', frame({ ...good(), label: [0, '1', 2, 3] }, { label: FieldType.enum }, ['total', 'a', 'b', 'c']), 'invalid-value', /row 1: enum index 1 is outside/],
     ['self above value', frame({ ...good(), self: [0, 7, 4, 4] }), 'invalid-value', /row 1 \("a"\): self 7 is larger than its value 6/],
+    // the first row in order is named, though the check runs from the last row up
+    ['two rows with too much self', frame({ ...good(), self: [0, 7, 5, 4] }), 'invalid-value', /row 1 \("a"\): self 7 is larger/],
     ['children above the parent', frame({ ...good(), value: [10, 3, 4, 4], self: [0, 0, 4, 4] }), 'invalid-value', /row 1 \("a"\): its children add up to 4/],
   ])('says what is wrong: %s', (_name, f, kind, message) => {
     const e = error(f as DataFrame | undefined);

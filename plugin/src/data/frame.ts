@@ -177,9 +177,12 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
       );
     }
     names = enumText.map((t) => (typeof t === 'string' ? t : String(t)));
+    const count = names.length;
     for (let i = 0; i < n; i++) {
       const v = rawLabels[i];
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= names.length) {
+      // one test per row: an integer index into the names (strings, -1, 1.5, null all differ from v >>> 0)
+      const u = (v as number) >>> 0;
+      if (u !== v || u >= count) {
         throw new ProfileError(
           'invalid-value',
           `Field "label" row ${i}: enum index ${String(v)} is outside config.type.enum.text (${names.length} names).`,
@@ -187,7 +190,7 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
           i
         );
       }
-      nameId[i] = v;
+      nameId[i] = u;
     }
   } else {
     const ids = new Map<string, number>();
@@ -206,56 +209,34 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
   }
   const label = (i: number) => names[nameId[i]];
 
+  // The loops below run once per row of every profile: one test per value on the hot path;
+  // a value that fails it goes to the slow checks, which say exactly what is wrong.
   const num = (name: string): Float64Array => {
     const src = columns.get(name)!;
     const out = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const v = src[i];
-      if (typeof v !== 'number' || Number.isNaN(v)) {
-        throw new ProfileError(
-          'invalid-value',
-          `Field "${name}" ${describeRow(label, i)}: ${v === null || v === undefined ? 'missing value' : typeof v === 'number' ? 'NaN' : `not a number (${JSON.stringify(v)})`}.`,
-          name,
-          i
-        );
+      // finite and not negative (NaN fails every comparison)
+      if (typeof v === 'number' && v >= 0 && v <= Number.MAX_VALUE) {
+        out[i] = v;
+      } else {
+        throw invalidNumber(name, v, label, i);
       }
-      if (!Number.isFinite(v)) {
-        throw new ProfileError('invalid-value', `Field "${name}" ${describeRow(label, i)}: ${v} is not finite.`, name, i);
-      }
-      if (v < 0) {
-        throw new ProfileError('invalid-value', `Field "${name}" ${describeRow(label, i)}: negative value ${v}.`, name, i);
-      }
-      out[i] = v;
     }
     return out;
   };
-  const levelF = num('level');
+  const levelSrc = columns.get('level')!;
   const level = new Int32Array(n);
+  let prev = -1;
   for (let i = 0; i < n; i++) {
-    const l = levelF[i];
-    if (!Number.isInteger(l)) {
-      throw new ProfileError('invalid-value', `Field "level" ${describeRow(label, i)}: ${l} is not an integer depth.`, 'level', i);
+    const l = levelSrc[i];
+    // depth-first rows: row 0 the root (0); every other row 1 .. one deeper than the row before
+    if (typeof l === 'number' && (l | 0) === l && (i === 0 ? l === 0 : l >= 1 && l <= prev + 1)) {
+      level[i] = l;
+      prev = l;
+    } else {
+      throw invalidLevels(levelSrc, n, label);
     }
-    if (i === 0 && l !== 0) {
-      throw new ProfileError('order', `Field "level" row 0 is ${l}: the first row must be the root (level 0).`, 'level', 0);
-    }
-    if (i > 0 && l === 0) {
-      throw new ProfileError(
-        'order',
-        `Field "level" ${describeRow(label, i)} is a second root (level 0): a profile frame has exactly one root.`,
-        'level',
-        i
-      );
-    }
-    if (i > 0 && l > level[i - 1] + 1) {
-      throw new ProfileError(
-        'order',
-        `Field "level" ${describeRow(label, i)} jumps from depth ${level[i - 1]} to ${l}: rows must be in depth-first order.`,
-        'level',
-        i
-      );
-    }
-    level[i] = l;
   }
   const total = num('value');
   const self = num('self');
@@ -269,8 +250,92 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
   return tree;
 }
 
-/** self <= value, and the children's values fit in their parent's value (a little slack for floats). */
+/** What is wrong with value v of a numeric field (v failed the hot path's test). */
+function invalidNumber(name: string, v: unknown, label: (i: number) => string, i: number): ProfileError {
+  if (typeof v !== 'number' || Number.isNaN(v)) {
+    return new ProfileError(
+      'invalid-value',
+      `Field "${name}" ${describeRow(label, i)}: ${v === null || v === undefined ? 'missing value' : typeof v === 'number' ? 'NaN' : `not a number (${JSON.stringify(v)})`}.`,
+      name,
+      i
+    );
+  }
+  if (!Number.isFinite(v)) {
+    return new ProfileError('invalid-value', `Field "${name}" ${describeRow(label, i)}: ${v} is not finite.`, name, i);
+  }
+  return new ProfileError('invalid-value', `Field "${name}" ${describeRow(label, i)}: negative value ${v}.`, name, i);
+}
+
+/**
+ * The first thing wrong with the level column, in the order a reader meets it: a value that is
+ * not a number anywhere, then the first row that is not an integer or breaks the depth-first order.
+ */
+function invalidLevels(src: ArrayLike<unknown>, n: number, label: (i: number) => string): ProfileError {
+  for (let i = 0; i < n; i++) {
+    const v = src[i];
+    if (!(typeof v === 'number' && v >= 0 && v <= Number.MAX_VALUE)) {
+      return invalidNumber('level', v, label, i);
+    }
+  }
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const l = src[i] as number;
+    if (!Number.isInteger(l)) {
+      return new ProfileError('invalid-value', `Field "level" ${describeRow(label, i)}: ${l} is not an integer depth.`, 'level', i);
+    }
+    if (i === 0 && l !== 0) {
+      return new ProfileError('order', `Field "level" row 0 is ${l}: the first row must be the root (level 0).`, 'level', 0);
+    }
+    if (i > 0 && l === 0) {
+      return new ProfileError(
+        'order',
+        `Field "level" ${describeRow(label, i)} is a second root (level 0): a profile frame has exactly one root.`,
+        'level',
+        i
+      );
+    }
+    if (i > 0 && l > prev + 1) {
+      return new ProfileError(
+        'order',
+        `Field "level" ${describeRow(label, i)} jumps from depth ${prev} to ${l}: rows must be in depth-first order.`,
+        'level',
+        i
+      );
+    }
+    prev = l;
+  }
+  return new ProfileError('invalid-value', 'Field "level" is not a depth-first order of integer depths.', 'level');
+}
+
+/**
+ * self <= value, and the children's values fit in their parent's value (a little slack for
+ * floats). One pass from the last row up: a node's children (all after it) are summed by the
+ * time it is checked. A failure is reported by the forward scan, which names the first row.
+ */
 function checkSums(
+  tree: Tree,
+  label: (i: number) => string,
+  valueName: string,
+  selfName: string,
+  total: Float64Array,
+  self: Float64Array
+) {
+  const childSum = new Float64Array(tree.size);
+  const parent = tree.parent;
+  for (let i = tree.size - 1; i >= 0; i--) {
+    const t = total[i];
+    const limit = t + 1e-6 * (t > 1 ? t : 1);
+    if (self[i] > limit || childSum[i] > limit) {
+      firstBadSum(tree, label, valueName, selfName, total, self);
+      return;
+    }
+    if (i > 0) {
+      childSum[parent[i]] += t;
+    }
+  }
+}
+
+function firstBadSum(
   tree: Tree,
   label: (i: number) => string,
   valueName: string,
