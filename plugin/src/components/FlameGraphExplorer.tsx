@@ -6,7 +6,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { TEST_IDS } from '../constants';
 import { DEFAULT_OPTIONS, HotpathOptions } from '../options';
 import { searchTree } from '../data/search';
-import { topTable } from '../data/topTable';
+import { functionRows } from '../data/topTable';
 import { changesByUnit, checkCount, perRequestTree, ValueUnit } from '../data/perRequest';
 import { isDiff, nodeName, pathOf, Tree } from '../data/tree';
 import { diffPalette, DiffScheme } from '../render/colors';
@@ -71,7 +71,7 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const layout = useMemo(() => computeLayout(shown, basis), [shown, basis]);
   const searched = useMemo(() => searchTree(shown, { text: search, regex }), [shown, search, regex]);
   const result = searched.ok ? searched.result : undefined;
-  const topRows = useMemo(() => (showTable ? topTable(shown) : []), [shown, showTable]);
+  const topRows = useMemo(() => (showTable ? functionRows(shown) : []), [shown, showTable]);
   const changes = useMemo(
     () => (showTable && diff ? changesByUnit(tree, valueUnit, perRequest ? { baseline: checkCount(left), comparison: checkCount(right) } : undefined) : []),
     [tree, showTable, diff, valueUnit, perRequest, left, right]

@@ -1,10 +1,10 @@
 import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { FunctionRow } from '../data/topTable';
+import { firstItems, FunctionRow } from '../data/topTable';
 
 import { formatPercent, formatValue } from './format';
 
@@ -31,22 +31,21 @@ interface Props {
   limit?: number;
 }
 
-export function sortRows(rows: FunctionRow[], sort: Sort): FunctionRow[] {
+/** The first `limit` rows in the table's order (a name breaks ties of a number column). */
+export function sortRows(rows: FunctionRow[], sort: Sort, limit = rows.length): FunctionRow[] {
   const dir = sort.desc ? -1 : 1;
-  const sorted = rows.slice();
-  sorted.sort((a, b) => {
-    if (sort.key === 'name') {
-      return a.name < b.name ? -dir : a.name > b.name ? dir : 0;
-    }
-    return (a[sort.key] - b[sort.key]) * dir || (a.name < b.name ? -1 : 1);
-  });
-  return sorted;
+  const key = sort.key;
+  const compare =
+    key === 'name'
+      ? (a: FunctionRow, b: FunctionRow) => (a.name < b.name ? -dir : a.name > b.name ? dir : 0)
+      : (a: FunctionRow, b: FunctionRow) => (a[key] - b[key]) * dir || (a.name < b.name ? -1 : 1);
+  return firstItems(rows, compare, limit);
 }
 
 /** Top functions: self and total aggregated by name; click a header to sort, a row to search it. */
 export const TopTable = memo(function TopTable({ rows, unit, perRequest = false, total, sort, onSort, onSelect, selected, limit = 200 }: Props) {
   const styles = useStyles2(getStyles);
-  const sorted = sortRows(rows, sort).slice(0, limit);
+  const sorted = useMemo(() => sortRows(rows, sort, limit), [rows, sort, limit]);
   const header = (key: SortKey, label: string) => (
     <th
       className={styles.th}
