@@ -19,7 +19,7 @@ export function hostBundleOptions({ entry, out, nodeModules, alias, development 
     minify: !development,
     sourcemap: false,
     nodePaths: [nodeModules],
-    plugins: [hostFilesFrom(nodeModules)],
+    plugins: [hostFilesFrom(nodeModules), webpackDefaultInterop()],
     alias,
     define: { 'process.env.NODE_ENV': development ? '"development"' : '"production"', global: 'window' },
     logLevel: 'error',
@@ -45,6 +45,30 @@ function hostFilesFrom(nodeModules) {
         const r = await build.resolve(args.path, { kind: args.kind, resolveDir: dirname(nodeModules), pluginData: again });
         return r.errors.length ? { errors: r.errors } : r;
       });
+    },
+  };
+}
+
+/**
+ * @grafana/ui's .mjs files import CommonJS packages' default exports (`import Scrollbars from
+ * 'react-custom-scrollbars-2'`). esbuild gives an .mjs importer Node's interop (the default is
+ * the whole `module.exports`, an object), Grafana's webpack build honours `__esModule` (the
+ * default is `exports.default`, the component): without this, CustomScrollbar (Grafana's
+ * Table, the flame graph's full view) throws React error #130 after its first paint.
+ */
+const CJS_DEFAULT_PACKAGES = ['react-custom-scrollbars-2'];
+function webpackDefaultInterop() {
+  const filter = new RegExp(`^(${CJS_DEFAULT_PACKAGES.join('|')})$`);
+  return {
+    name: 'webpack-default-interop',
+    setup(build) {
+      build.onResolve({ filter }, (args) => (args.importer.endsWith('.mjs') ? { path: args.path, namespace: 'webpack-default', pluginData: args.resolveDir } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'webpack-default' }, (args) => ({
+        // a .js shim: esbuild applies __esModule interop to its default import, as webpack does
+        contents: `import * as m from ${JSON.stringify(args.path)}; export * from ${JSON.stringify(args.path)}; export default (m.default && m.default.default) || m.default;`,
+        resolveDir: args.pluginData,
+        loader: 'js',
+      }));
     },
   };
 }
