@@ -90,7 +90,9 @@ export function shapeFrame(shape: Shape, nodes: number, seed = 1, perturb?: numb
       const distinct = Math.floor(nodes * 0.975);
       label.type = FieldType.string;
       label.config = {};
-      label.values = Array.from(t.nameId, (id, i) => (i === 0 ? t.names[id] : `${t.names[id]}.m${(i % distinct).toString(36)}`));
+      // through JSON, as a datasource's response hands them over: flat strings, not the
+      // concatenation ropes the template literal makes (which every reader would flatten first)
+      label.values = JSON.parse(JSON.stringify(Array.from(t.nameId, (id, i) => (i === 0 ? t.names[id] : `${t.names[id]}.m${(i % distinct).toString(36)}`))));
       return frame;
     }
   }
