@@ -44,7 +44,7 @@ export const DEFAULT_OPTIONS: HotpathOptions = {
   baselineMode: 'auto',
   graphMode: 'icicle',
   colorScheme: 'red-green',
-  maxNodes: 500000,
+  maxNodes: 1000000,
   showTable: true,
   stripHeight: 110,
   requestsRefId: '',

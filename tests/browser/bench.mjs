@@ -87,14 +87,14 @@ await page.evaluate(
        * One render to painted pixels. `tables`: ours with its top table, Grafana's full view;
        * without, flame graph only on both sides (showTable false / showFlameGraphOnly).
        */
-      async render(which, keys, { tables = false, measureHeap = false } = {}) {
+      async render(which, keys, { tables = false, measureHeap = false, defaultMaxNodes = false } = {}) {
         host.unmount();
         await frame();
         const before = measureHeap ? heap() : 0;
         const t0 = performance.now();
         if (which === 'ours') {
           const series = keys.length === 2 ? [{ ...this.frames[keys[0]], refId: 'B' }, { ...this.frames[keys[1]], refId: 'A' }] : [this.frames[keys[0]]];
-          await host.render({ series, width: WIDTH, height: HEIGHT, options: { maxNodes: 2_000_000, showTable: tables, ...(keys.length === 2 ? { baselineRefId: 'B' } : {}) } });
+          await host.render({ series, width: WIDTH, height: HEIGHT, options: { ...(defaultMaxNodes ? {} : { maxNodes: 2_000_000 }), showTable: tables, ...(keys.length === 2 ? { baselineRefId: 'B' } : {}) } });
         } else {
           host.renderElement(R.createElement('div', { style: { width: WIDTH, height: HEIGHT, overflow: 'auto' } }, R.createElement(B.FlameGraph, { data: host.grafanaData.toDataFrame(this.frames[keys[0]]), getTheme: () => theme, showFlameGraphOnly: !tables })));
         }
@@ -210,20 +210,21 @@ async function profiled(fn) {
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** interleaved repetitions of ours and Grafana's render of the same frame(s); medians */
-async function versus(keys, { tables, grafana = true, reps = REPS }) {
+async function versus(keys, { tables, grafana = true, reps = REPS, defaultMaxNodes = false }) {
   const ours = [];
   const theirs = [];
-  await page.evaluate(({ keys, tables }) => window.bench.render('ours', keys, { tables }), { keys, tables }); // warm-up
+  const oursOpts = { tables, defaultMaxNodes };
+  await page.evaluate(({ keys, oursOpts }) => window.bench.render('ours', keys, oursOpts), { keys, oursOpts }); // warm-up
   if (grafana) {
     await page.evaluate(({ keys, tables }) => window.bench.render('grafana', keys, { tables }), { keys, tables });
   }
   for (let i = 0; i < reps; i++) {
-    ours.push((await page.evaluate(({ keys, tables }) => window.bench.render('ours', keys, { tables }), { keys, tables })).ms);
+    ours.push((await page.evaluate(({ keys, oursOpts }) => window.bench.render('ours', keys, oursOpts), { keys, oursOpts })).ms);
     if (grafana) {
       theirs.push((await page.evaluate(({ keys, tables }) => window.bench.render('grafana', keys, { tables }), { keys, tables })).ms);
     }
   }
-  const heapOurs = (await page.evaluate(({ keys, tables }) => window.bench.render('ours', keys, { tables, measureHeap: true }), { keys, tables })).heapMB;
+  const heapOurs = (await page.evaluate(({ keys, oursOpts }) => window.bench.render('ours', keys, { ...oursOpts, measureHeap: true }), { keys, oursOpts })).heapMB;
   const heapTheirs = grafana ? (await page.evaluate(({ keys, tables }) => window.bench.render('grafana', keys, { tables, measureHeap: true }), { keys, tables })).heapMB : undefined;
   return { ours: median(ours), grafana: grafana ? median(theirs) : undefined, heapOurs, heapTheirs };
 }
@@ -241,7 +242,7 @@ for (const shape of shapes) {
   const graphOnly = await versus(['s'], { tables: false });
   const tables = await versus(['s'], { tables: true, reps: Math.max(3, REPS - 2) });
   results.shapes[shape] = { ...stats, note: notes[shape], graphOnly, tables };
-  if (shape === 'strings' || shape === 'pyroscope') {
+  if (shape === 'strings' || shape === 'pyroscope' || shape === 'wide') {
     results.profiles[`first render ${NODES} ${shape}`] = (await profiled(() => page.evaluate(() => window.bench.render('ours', ['s'])))).top;
   }
   log(`${shape} (${stats.rows} rows, depth ${stats.depth}): graph only ours ${graphOnly.ours.toFixed(1)} ms, Grafana ${graphOnly.grafana.toFixed(1)} ms; with tables ours ${tables.ours.toFixed(1)} ms, Grafana ${tables.grafana.toFixed(1)} ms`);
@@ -280,6 +281,17 @@ for (const n of [10_000, BIG]) {
   await page.evaluate(() => window.bench.drop('b'));
 }
 
+// above the default Max nodes: a profile of twice BIG rows with the panel's defaults, folded (ours only)
+{
+  const rows = 2 * BIG;
+  await page.evaluate(({ n }) => window.bench.make('f', 'pyroscope', n), { n: rows });
+  const defaults = { maxNodes: await page.evaluate(() => window.hotpathHost.optionList().find((o) => o.path === 'maxNodes')?.defaultValue) };
+  const r = await versus(['f'], { tables: false, grafana: false, reps: 3, defaultMaxNodes: true });
+  results.folded = { rows, maxNodes: defaults.maxNodes, ...r };
+  log(`pyroscope ${rows} with the default Max nodes (${defaults.maxNodes}): ours ${r.ours.toFixed(1)} ms`);
+  await page.evaluate(() => window.bench.drop('f'));
+}
+
 // diffs at NODES: the panel's own diff of two frames, and one diff frame given to both
 await page.evaluate(({ n }) => { window.bench.make('da', 'pyroscope', n, 11); window.bench.make('db', 'pyroscope', n, 11, 3); window.bench.makeDiff('dd', 'da', 'db'); }, { n: NODES });
 results.diff.twoFrames = await versus(['da', 'db'], { tables: false, grafana: false });
@@ -313,6 +325,7 @@ for (const [n, r] of Object.entries(results.big)) {
 const big = results.big[BIG];
 lines.push('');
 lines.push(`At ${BIG.toLocaleString('en-US')} rows: hover, one \`mousemove\` per animation frame over ${SAMPLES} points: frame interval p95 ours ${f(big.hoverOurs.frame.p95)} ms, Grafana ${f(big.hoverGrafana.frame.p95)} ms; main-thread CPU per event ours ${f(big.hoverOurs.cpuPerEventMs, 2)} ms, Grafana ${f(big.hoverGrafana.cpuPerEventMs, 2)} ms. Zoom, 60 clicks one per animation frame alternating a node and the root row (after 6 warm-up clicks), each a redraw: frame interval median ${f(big.zoomOurs.frame.median)} ms, p95 ${f(big.zoomOurs.frame.p95)} ms, worst ${f(big.zoomOurs.frame.max)} ms (CPU per click ${f(big.zoomOurs.cpuPerEventMs, 2)} ms). Zoom like for like, a click on a node until React committed, the graph was redrawn and layout ran (8 clicks): ours median ${f(big.zoomClickOurs.median)} ms, p95 ${f(big.zoomClickOurs.p95)} ms; Grafana's "Focus block" from its context menu (its full view: it cannot zoom in flame-graph-only mode) median ${f(big.zoomGrafana?.median)} ms, p95 ${f(big.zoomGrafana?.p95)} ms (${f(ratio(big.zoomClickOurs.median, big.zoomGrafana?.median))}x).`, '');
+lines.push(`Above the default Max nodes: a ${results.folded.rows.toLocaleString('en-US')}-row profile with the panel's defaults (Max nodes ${results.folded.maxNodes?.toLocaleString('en-US') ?? 'n/a'}: the lightest nodes folded into "other", the panel says how many) first renders in ${f(results.folded.ours)} ms, folding included; JS heap +${f(results.folded.heapOurs)} MB.`, '');
 lines.push(`Diffs at ${NODES.toLocaleString('en-US')} rows: the diff view painted from one diff frame (value/valueRight, as Pyroscope's diff query answers) ours ${f(results.diff.oneFrame.ours)} ms, Grafana ${f(results.diff.oneFrame.grafana)} ms (${f(ratio(results.diff.oneFrame.ours, results.diff.oneFrame.grafana))}x); painted from two frames, the panel diffing them itself (Grafana cannot), ${f(results.diff.twoFrames.ours)} ms.`, '');
 lines.push('## Targets (issue 19)', '');
 const worst = Math.min(...Object.values(results.shapes).map((r) => ratio(r.graphOnly.ours, r.graphOnly.grafana)));
@@ -334,6 +347,8 @@ lines.push('## How it is measured', '');
 lines.push('- *first render*: from handing the frame to the component (ours: the panel\'s `root.render` in `flushSync`; Grafana\'s: `<FlameGraph data getTheme showFlameGraphOnly>`) until its graph canvas holds pixels in its first row, polled each animation frame. *graph only*: ours with `showTable: false`, Grafana\'s with `showFlameGraphOnly`; *with tables*: ours with its top table, Grafana\'s full view (its table, header and search).');
 lines.push('- *JS heap*: `performance.memory.usedJSHeapSize` after two `gc()`s, against before the render (the frame exists before).');
 lines.push('- *hover*: synthetic `mousemove`s, one per animation frame; the frame interval is 16.7 ms when the work fits a frame. *CPU per event*: the main thread\'s CPU in the CDP profile of the sweep divided by the events.');
+lines.push('- *zoom*: synthetic `click`s, one per animation frame, alternating a node two rows down and the root row; every click refocuses and redraws the graph, and the frame interval shows whether that fit in a frame. Six warm-up clicks first: the first zoom of a page compiles its code paths and allocates the canvas\'s compositor resources once (it takes one dropped frame). *Like for like*: a click until React committed, the graph was redrawn and layout ran, the way Grafana\'s "Focus block" is timed (its full view: the flame-graph-only view has no zoom).');
+lines.push('- Grafana\'s full view runs as Grafana builds it: its `.mjs` files get webpack\'s CommonJS interop in this host (plugin/scripts/headless/build.mjs), without which its table\'s CustomScrollbar threw right after the first paint.');
 lines.push('- The frames: `tests/browser/host/shapes.ts` (generated, deterministic; the same objects to both).');
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
