@@ -243,9 +243,9 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
   const right = diff ? { total: num('valueRight'), self: num('selfRight') } : undefined;
   const unit = byName.get('value')!.config?.unit ?? '';
   const tree = makeTree(level, total, self, nameId, names, unit, right);
-  checkSums(tree, label, 'value', 'self', tree.total, tree.self);
+  checkSums(tree, label, { valueName: 'value', selfName: 'self', total: tree.total, self: tree.self });
   if (right) {
-    checkSums(tree, label, 'valueRight', 'selfRight', right.total, right.self);
+    checkSums(tree, label, { valueName: 'valueRight', selfName: 'selfRight', total: right.total, self: right.self });
   }
   return tree;
 }
@@ -312,21 +312,23 @@ function invalidLevels(src: ArrayLike<unknown>, n: number, label: (i: number) =>
  * floats). One pass from the last row up: a node's children (all after it) are summed by the
  * time it is checked. A failure is reported by the forward scan, which names the first row.
  */
-function checkSums(
-  tree: Tree,
-  label: (i: number) => string,
-  valueName: string,
-  selfName: string,
-  total: Float64Array,
-  self: Float64Array
-) {
+/** One side of a profile: its value and self fields, read. */
+interface Side {
+  valueName: string;
+  selfName: string;
+  total: Float64Array;
+  self: Float64Array;
+}
+
+function checkSums(tree: Tree, label: (i: number) => string, side: Side) {
+  const { total, self } = side;
   const childSum = new Float64Array(tree.size);
   const parent = tree.parent;
   for (let i = tree.size - 1; i >= 0; i--) {
     const t = total[i];
     const limit = t + 1e-6 * (t > 1 ? t : 1);
     if (self[i] > limit || childSum[i] > limit) {
-      firstBadSum(tree, label, valueName, selfName, total, self);
+      firstBadSum(tree, label, side);
       return;
     }
     if (i > 0) {
@@ -335,14 +337,7 @@ function checkSums(
   }
 }
 
-function firstBadSum(
-  tree: Tree,
-  label: (i: number) => string,
-  valueName: string,
-  selfName: string,
-  total: Float64Array,
-  self: Float64Array
-) {
+function firstBadSum(tree: Tree, label: (i: number) => string, { valueName, selfName, total, self }: Side) {
   const childSum = new Float64Array(tree.size);
   for (let i = 1; i < tree.size; i++) {
     childSum[tree.parent[i]] += total[i];
