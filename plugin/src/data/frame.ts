@@ -1,6 +1,6 @@
 import type { DataFrame, Field, FieldType } from '@grafana/data';
 
-import { makeTree, Tree } from './tree';
+import { Interner, makeTree, Tree } from './tree';
 
 /**
  * Reading and writing the nested-set profile frame of Grafana's Pyroscope datasource:
@@ -193,19 +193,13 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
       nameId[i] = u;
     }
   } else {
-    const ids = new Map<string, number>();
-    names = [];
+    // sized for the worst case of one name per row: frames of other datasources often are
+    const interner = new Interner([], n);
     for (let i = 0; i < n; i++) {
       const raw = rawLabels[i];
-      const s = raw === null || raw === undefined ? '' : String(raw);
-      let id = ids.get(s);
-      if (id === undefined) {
-        id = names.length;
-        names.push(s);
-        ids.set(s, id);
-      }
-      nameId[i] = id;
+      nameId[i] = interner.id(typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : String(raw));
     }
+    names = interner.names;
   }
   const label = (i: number) => names[nameId[i]];
 

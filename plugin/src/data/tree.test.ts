@@ -1,5 +1,5 @@
 import { fromAscii, toAscii } from './ascii';
-import { childrenOf, nodeName, pathOf, TreeBuilder } from './tree';
+import { childrenOf, Interner, nodeName, pathOf, TreeBuilder } from './tree';
 
 describe('tree model', () => {
   it('reads and writes ASCII art', () => {
@@ -47,5 +47,29 @@ total 10
   it('rejects malformed art', () => {
     expect(() => fromAscii('total 1\nno-number-here')).toThrow(/line 2/);
     expect(() => fromAscii('total 1\ntotal 1')).toThrow(/second root/);
+  });
+});
+
+describe('Interner', () => {
+  it('gives one dense id per distinct name, through every growth of its table', () => {
+    const interner = new Interner(['total']);
+    const names = Array.from({ length: 5000 }, (_, i) => `pkg${i % 37}.fn${i}`);
+    const ids = names.map((n) => interner.id(n));
+    expect(ids).toEqual(names.map((_, i) => i + 1));
+    // the same names again, as other string objects (built, not the literals above): the same ids
+    expect(names.map((n) => interner.id(n.split('').join('')))).toEqual(ids);
+    expect(interner.names.length).toBe(5001);
+    expect(interner.id('total')).toBe(0);
+    expect(interner.id('')).toBe(5001);
+  });
+
+  it('keeps names whose hashes collide apart (and presized tables work the same)', () => {
+    // every table starts small enough (64 slots) that some of these share a slot
+    for (const expected of [0, 100_000]) {
+      const interner = new Interner([], expected);
+      const got = ['a', 'b', 'a', 'c', 'b', 'é', '日本', 'a'].map((n) => interner.id(n));
+      expect(got).toEqual([0, 1, 0, 2, 1, 3, 4, 0]);
+      expect(interner.names).toEqual(['a', 'b', 'c', 'é', '日本']);
+    }
   });
 });

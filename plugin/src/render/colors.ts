@@ -4,6 +4,8 @@
  * less = green, or blue/orange-red in the colour-blind palette. Colour strings are computed
  * once per name / per bucket, never per frame.
  */
+import { fnv1a } from '../data/tree';
+
 export type DiffScheme = 'red-green' | 'colorblind';
 
 /** Package of a frame name: Go (`github.com/x/y.(*T).M` -> `github.com/x/y`), paths, `::`. */
@@ -20,19 +22,9 @@ export function packageOf(name: string): string {
   return slash > 0 ? name.slice(0, slash) : name;
 }
 
-function hash(s: string): number {
-  // FNV-1a
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 /** Warm hues (red .. yellow) as flame graphs traditionally use, spread by package. */
 export function packageColor(name: string, dark: boolean): string {
-  const h = hash(packageOf(name));
+  const h = fnv1a(packageOf(name));
   const hue = 10 + (h % 45);
   const sat = 65 + ((h >>> 8) % 25);
   const light = dark ? 38 + ((h >>> 16) % 14) : 62 + ((h >>> 16) % 14);
