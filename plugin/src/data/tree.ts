@@ -120,8 +120,9 @@ export function fnv1a(s: string): number {
 
 /**
  * Interns strings to dense ids: an open-addressing table of ids (linear probing, at most half
- * full) over the names. Twice as fast as a Map<string, number> on a profile's labels (200k
- * distinct names: 20 vs 37 ms), which have to be interned before anything is drawn.
+ * full) over the names. In Node (the snapshot CLI, pprof string tables) twice as fast as a
+ * Map<string, number> on 200k distinct labels (20 vs 37 ms); in Chrome, on labels that came
+ * through JSON.parse, on par with it (14 vs 13-16 ms in the bench page).
  */
 export class Interner {
   readonly names: string[] = [];
