@@ -18,7 +18,8 @@ export interface Layout {
 export function computeLayout(tree: Tree, basis: DiffBasis = 'share'): Layout {
   const weight = weightOf(tree, basis);
   const start = new Float64Array(tree.size);
-  const next = new Float64Array(tree.size > 0 ? maxLevelOf(tree) + 2 : 1);
+  const maxLevel = tree.size > 0 ? maxLevelOf(tree) : 0;
+  const next = new Float64Array(maxLevel + 2);
   for (let i = 0; i < tree.size; i++) {
     const l = tree.level[i];
     const s = next[l];
@@ -26,7 +27,7 @@ export function computeLayout(tree: Tree, basis: DiffBasis = 'share'): Layout {
     next[l] = s + weight[i];
     next[l + 1] = s;
   }
-  return { tree, weight, start, maxLevel: tree.size > 0 ? maxLevelOf(tree) : 0, basis };
+  return { tree, weight, start, maxLevel, basis };
 }
 
 function maxLevelOf(tree: Tree): number {
@@ -65,6 +66,9 @@ export const MIN_NODE_PX = 0.75;
 
 export function rowsNeeded(layout: Layout, focus: number): number {
   const tree = layout.tree;
+  if (focus === 0) {
+    return tree.size > 0 ? layout.maxLevel + 1 : 1; // the root's subtree is the tree
+  }
   let deepest = tree.level[focus] ?? 0;
   const end = tree.end[focus] ?? 0;
   for (let i = focus; i < end; i++) {
