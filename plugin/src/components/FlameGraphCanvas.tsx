@@ -40,16 +40,21 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
   const fresh = scroll.of.mode !== props.view.mode || (scroll.of.contentHeight ?? scroll.of.height) !== content || scroll.of.height !== props.view.height;
   const top = fresh ? initialTop(props.view) : Math.min(scroll.top, Math.max(0, content - props.view.height));
   const view = useMemo(() => ({ ...props.view, contentHeight: content, top }), [props.view, content, top]);
+  // where the scroll area is, as far as we know (it starts at 0): reading scrollTop would force
+  // a layout of the page in the middle of a render (2 ms of a first render)
+  const domTop = useRef(0);
   useLayoutEffect(() => {
     if (fresh) {
       setScroll({ top, of: props.view });
     }
-    if (scrollRef.current && Math.abs(scrollRef.current.scrollTop - top) >= 1) {
+    if (scrollRef.current && Math.abs(domTop.current - top) >= 1) {
       scrollRef.current.scrollTop = top;
+      domTop.current = top;
     }
   }, [fresh, top, props.view]);
   const onScroll = useCallback((e: UIEvent<HTMLDivElement>) => {
     const t = e.currentTarget.scrollTop;
+    domTop.current = t;
     setScroll((s) => (s.top === t ? s : { top: t, of: s.of }));
   }, []);
   const canvasRef = useRef<HTMLCanvasElement>(null);
