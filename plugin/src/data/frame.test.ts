@@ -1,6 +1,8 @@
 import { createDataFrame, DataFrame, FieldType } from '@grafana/data';
+import fc from 'fast-check';
 
 import { fromAscii, toAscii } from './ascii';
+import { arbTree } from './testdata/arbitrary';
 import { readProfileFrame, treeToFrame } from './frame';
 
 function frame(fields: Record<string, unknown[]>, types: Record<string, FieldType> = {}, enumText?: string[]): DataFrame {
@@ -47,6 +49,41 @@ describe('readProfileFrame', () => {
     const r = readProfileFrame(f);
     expect(r.ok && toAscii(r.tree)).toBe('total 3\n  leaf 3');
     expect(r.ok && r.tree.unit).toBe('ns');
+  });
+
+  it('property: reads every valid tree back exactly, parents and subtree ends included (the one-pass reader)', () => {
+    fc.assert(
+      fc.property(arbTree, (tree) => {
+        const r = readProfileFrame(treeToFrame(tree));
+        expect(r.ok).toBe(true);
+        const got = r.ok ? r.tree : tree;
+        expect(Array.from(got.parent)).toEqual(Array.from(tree.parent));
+        expect(Array.from(got.end)).toEqual(Array.from(tree.end));
+        expect(Array.from(got.level)).toEqual(Array.from(tree.level));
+        expect(Array.from(got.total)).toEqual(Array.from(tree.total));
+        expect(Array.from(got.self)).toEqual(Array.from(tree.self));
+        expect(got.nameId.length).toBe(tree.size);
+      })
+    );
+  });
+
+  it('property: a child made heavier than its parent is refused, naming the parent', () => {
+    fc.assert(
+      fc.property(arbTree, fc.nat(), (tree, pick) => {
+        const inner = Array.from({ length: tree.size }, (_, i) => i).filter((i) => tree.end[i] > i + 1);
+        fc.pre(inner.length > 0);
+        const p = inner[pick % inner.length];
+        const frame = treeToFrame(tree);
+        const value = frame.fields.find((f) => f.name === 'value')!.values as number[];
+        const self = frame.fields.find((f) => f.name === 'self')!.values as number[];
+        // the first child of p gets p's value and more (as self, so that it stays consistent below)
+        value[p + 1] = tree.total[p] + 1;
+        self[p + 1] = value[p + 1] - (tree.total[p + 1] - tree.self[p + 1]);
+        const e = error(frame);
+        expect(e.kind).toBe('invalid-value');
+        expect(e.field).toBe('value');
+      })
+    );
   });
 
   it('round-trips treeToFrame, diff trees included', () => {

@@ -202,6 +202,13 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
     names = interner.names;
   }
   const label = (i: number) => names[nameId[i]];
+  const unit = byName.get('value')!.config?.unit ?? '';
+  if (!diff) {
+    const tree = readValidProfile(columns.get('level')!, columns.get('value')!, columns.get('self')!, nameId, names, unit);
+    if (tree) {
+      return tree;
+    }
+  }
 
   // The loops below run once per row of every profile: one test per value on the hot path;
   // a value that fails it goes to the slow checks, which say exactly what is wrong.
@@ -235,13 +242,78 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
   const total = num('value');
   const self = num('self');
   const right = diff ? { total: num('valueRight'), self: num('selfRight') } : undefined;
-  const unit = byName.get('value')!.config?.unit ?? '';
   const tree = makeTree(level, total, self, nameId, names, unit, right);
   checkSums(tree, label, { valueName: 'value', selfName: 'self', total: tree.total, self: tree.self });
   if (right) {
     checkSums(tree, label, { valueName: 'valueRight', selfName: 'selfRight', total: right.total, self: right.self });
   }
   return tree;
+}
+
+/**
+ * A valid profile in one pass over its rows: the levels' order, the numbers, self within value
+ * and the children within their parent (summed in row order, closed when a subtree ends, as
+ * the separate checks do) while the parents and subtree ends are found. Returns undefined at
+ * the first thing wrong; the caller then runs the checks one by one, which say what it is.
+ * (Six passes over the rows took ~2x as long; diff frames take the separate checks.)
+ */
+function readValidProfile(
+  levelSrc: ArrayLike<unknown>,
+  valueSrc: ArrayLike<unknown>,
+  selfSrc: ArrayLike<unknown>,
+  nameId: Int32Array,
+  names: string[],
+  unit: string
+): Tree | undefined {
+  const n = levelSrc.length;
+  const level = new Int32Array(n);
+  const total = new Float64Array(n);
+  const self = new Float64Array(n);
+  const parent = new Int32Array(n);
+  const end = new Int32Array(n);
+  const childSum = new Float64Array(n);
+  const stack = new Int32Array(n + 1); // the path to the row before: its depth + 1 entries
+  let sp = 0;
+  const closes = (c: number) => {
+    const t = total[c];
+    return childSum[c] <= t + 1e-6 * (t > 1 ? t : 1);
+  };
+  for (let i = 0; i < n; i++) {
+    const l = levelSrc[i];
+    const v = valueSrc[i];
+    const s = selfSrc[i];
+    if (
+      !(typeof l === 'number' && (l | 0) === l && (i === 0 ? l === 0 : l >= 1 && l <= sp)) ||
+      !(typeof v === 'number' && v >= 0 && v <= Number.MAX_VALUE) ||
+      !(typeof s === 'number' && s >= 0 && s <= Number.MAX_VALUE && s <= v + 1e-6 * (v > 1 ? v : 1))
+    ) {
+      return undefined;
+    }
+    while (sp > l) {
+      const c = stack[--sp];
+      end[c] = i;
+      if (!closes(c)) {
+        return undefined;
+      }
+    }
+    const p = sp > 0 ? stack[sp - 1] : -1;
+    parent[i] = p;
+    level[i] = l;
+    total[i] = v;
+    self[i] = s;
+    if (p >= 0) {
+      childSum[p] += v;
+    }
+    stack[sp++] = i;
+  }
+  while (sp > 0) {
+    const c = stack[--sp];
+    end[c] = n;
+    if (!closes(c)) {
+      return undefined;
+    }
+  }
+  return { size: n, level, total, self, nameId, names, parent, end, unit };
 }
 
 /** What is wrong with value v of a numeric field (v failed the hot path's test). */
