@@ -49,6 +49,14 @@ describe('profile', () => {
     await h.page.mouse.move(box.x + 5, box.y + 30);
     await tip.waitFor();
     assert.match(await tip.innerText(), /Self/);
+    // the outline is on the overlay canvas, prepared (sized) by the first hover, not before
+    const outline = await byId(TEST_IDS.overlay).evaluate((c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let drawn = 0;
+      for (let i = 3; i < d.length; i += 4) drawn += d[i] > 0 ? 1 : 0;
+      return { width: c.width, drawn };
+    });
+    assert.ok(outline.width > 300 && outline.drawn > 20, `the hover outline is drawn: ${JSON.stringify(outline)}`);
     await h.screenshot('profile-hover');
   });
 
