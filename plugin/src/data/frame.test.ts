@@ -126,6 +126,9 @@ total 10 | 20
     // the first row in order is named, though the check runs from the last row up
     ['two rows with too much self', frame({ ...good(), self: [0, 7, 5, 4] }), 'invalid-value', /row 1 \("a"\): self 7 is larger/],
     ['children above the parent', frame({ ...good(), value: [10, 3, 4, 4], self: [0, 0, 4, 4] }), 'invalid-value', /row 1 \("a"\): its children add up to 4/],
+    // a diff frame's right side is checked like its left (both sides in the one-pass reader)
+    ['a diff whose right children exceed their parent', frame({ ...good(), valueRight: [10, 3, 4, 4], selfRight: [0, 0, 4, 4] }), 'invalid-value', /"valueRight" row 1 \("a"\): its children add up to 4/],
+    ['a diff with a negative right self', frame({ ...good(), valueRight: [10, 6, 4, 4], selfRight: [0, 2, -4, 4] }), 'invalid-value', /"selfRight" row 2 \("b"\): negative value -4/],
   ])('says what is wrong: %s', (_name, f, kind, message) => {
     const e = error(f as DataFrame | undefined);
     expect(e.kind).toBe(kind);
