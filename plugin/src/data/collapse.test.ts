@@ -64,6 +64,24 @@ total 100
     );
   });
 
+  it('folds under a path deeper than a short stack (a 300-deep chain)', () => {
+    // a chain of 300 frames, each with a light sibling leaf that folds into "other"
+    const lines = ['total 1000'];
+    for (let d = 1; d <= 300; d++) {
+      lines.push(`${'  '.repeat(d)}f${d} ${1000 - 2 * d}`);
+    }
+    // each light leaf after its sibling's whole subtree, as pre-order has it
+    for (let d = 300; d >= 1; d--) {
+      lines.push(`${'  '.repeat(d)}light${d} 1`);
+    }
+    const tree = fromAscii(lines.join('\n'));
+    const { tree: c, collapsed } = collapseBelow(tree, 1.5);
+    expect(collapsed).toBe(300);
+    expect(c.size).toBe(1 + 300 + 300); // the root, the chain, one "other" beside each chain frame
+    expect(c.names[c.nameId[c.size - 1]]).toBe('other');
+    expect(c.total[0]).toBe(1000);
+  });
+
   it('picks the k-th largest weight without sorting', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 200 }), fc.nat(), (xs, r) => {

@@ -47,30 +47,20 @@ export function collapseBelow(tree: Tree, threshold: number): CollapseResult {
     }
     return out++;
   };
-  // the open kept nodes (the path to the current row): input row, output row, what was
-  // folded under it, and its kept child named "other" (output row, -1 when none)
-  const cap = 64; // grows with a deeper path
-  let openIn = new Int32Array(cap);
-  let openOut = new Int32Array(cap);
-  let foldedL = new Float64Array(cap);
-  let foldedR = new Float64Array(cap);
-  let folds = new Int32Array(cap);
-  let otherAt = new Int32Array(cap);
+  // the open kept nodes (the path to the current row, one per level): input row, output row,
+  // what was folded under it, and its kept child named "other" (output row, -1 when none)
+  let depth = 0;
+  for (let i = 0; i < n; i++) {
+    depth = Math.max(depth, tree.level[i] + 1);
+  }
+  const openIn = new Int32Array(depth);
+  const openOut = new Int32Array(depth);
+  const foldedL = new Float64Array(depth);
+  const foldedR = new Float64Array(depth);
+  const folds = new Int32Array(depth);
+  const otherAt = new Int32Array(depth);
   let sp = 0;
   const open = (i: number, o: number) => {
-    if (sp === openIn.length) {
-      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
-        const b = new (a.constructor as { new (len: number): T })(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      openIn = grow(openIn);
-      openOut = grow(openOut);
-      foldedL = grow(foldedL);
-      foldedR = grow(foldedR);
-      folds = grow(folds);
-      otherAt = grow(otherAt);
-    }
     openIn[sp] = i;
     openOut[sp] = o;
     foldedL[sp] = 0;
