@@ -156,3 +156,15 @@ func history(from, to time.Time) string {
 	}
 	return promkit.OpenMetricsGauges(series) + "# EOF\n"
 }
+
+// meanRequestRate is s's live request rate averaged over the window before
+// now, a second at a time: what a rate over that window reads back.
+func meanRequestRate(s service, now time.Time, window time.Duration) float64 {
+	var sum float64
+	n := int(window / time.Second)
+	for i := 0; i < n; i++ {
+		req, _, _ := s.rates(now.Add(-time.Duration(i)*time.Second), true)
+		sum += req
+	}
+	return sum / float64(n)
+}
