@@ -109,6 +109,7 @@ func (c *Client) Alerts(ctx context.Context) ([]Alert, error) {
 // Rule is one rule, recording or alerting, of /api/v1/rules.
 type Rule struct {
 	Group, Name, Health, LastError string
+	Query                          string  // the rule's expression
 	EvaluationTime                 float64 // seconds, of the last evaluation
 }
 
@@ -123,9 +124,9 @@ func (c *Client) Rules(ctx context.Context) ([]Rule, error) {
 		for _, r := range g.Rules {
 			switch r := r.(type) {
 			case v1.RecordingRule:
-				out = append(out, Rule{g.Name, r.Name, string(r.Health), r.LastError, r.EvaluationTime})
+				out = append(out, Rule{g.Name, r.Name, string(r.Health), r.LastError, r.Query, r.EvaluationTime})
 			case v1.AlertingRule:
-				out = append(out, Rule{g.Name, r.Name, string(r.Health), r.LastError, r.EvaluationTime})
+				out = append(out, Rule{g.Name, r.Name, string(r.Health), r.LastError, r.Query, r.EvaluationTime})
 			}
 		}
 	}

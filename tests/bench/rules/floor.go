@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -15,18 +16,26 @@ import (
 // `sum by (<identity labels>) (rate(<input>[5m]))` per input counter, at the
 // identity the pack aggregates that input to, evaluated in the same
 // Prometheus, in the same run, at the same interval as the pack's groups.
+// The two cAdvisor limits are gauges, which rate() would misread: their
+// cheapest read is the instant value, `max by (<identity labels>) (<input>)`,
+// as the pack reads them.
 const floorGroup = "hotpath-floor"
 
-// floorInputs are the pack's input counters and the labels it keeps of each.
-var floorInputs = []struct{ metric, by string }{
-	{"http_requests_total", "cluster, namespace, job, instance"},
-	{"process_cpu_seconds_total", "cluster, namespace, job, instance"},
-	{"go_memstats_alloc_bytes_total", "cluster, namespace, job"},
-	{"container_cpu_usage_seconds_total", "cluster, namespace, pod, container"},
-	{"container_cpu_cfs_periods_total", "cluster, namespace, pod, container"},
-	{"container_cpu_cfs_throttled_periods_total", "cluster, namespace, pod, container"},
-	{"container_cpu_cfs_throttled_seconds_total", "cluster, namespace, pod, container"},
-	{"traces_service_graph_request_total", "client, server"},
+// floorInputs are the pack's inputs and the labels it keeps of each.
+var floorInputs = []struct {
+	metric, by string
+	gauge      bool
+}{
+	{"http_requests_total", "cluster, namespace, job, instance", false},
+	{"process_cpu_seconds_total", "cluster, namespace, job, instance", false},
+	{"go_memstats_alloc_bytes_total", "cluster, namespace, job", false},
+	{"container_cpu_usage_seconds_total", "cluster, namespace, pod, container", false},
+	{"container_cpu_cfs_periods_total", "cluster, namespace, pod, container", false},
+	{"container_cpu_cfs_throttled_periods_total", "cluster, namespace, pod, container", false},
+	{"container_cpu_cfs_throttled_seconds_total", "cluster, namespace, pod, container", false},
+	{"container_spec_cpu_quota", "cluster, namespace, pod, container", true},
+	{"container_spec_cpu_period", "cluster, namespace, pod, container", true},
+	{"traces_service_graph_request_total", "client, server", false},
 }
 
 // writeFloor writes the floor group as a rule file and returns its path.
@@ -34,6 +43,10 @@ func writeFloor(t *testing.T) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "groups:\n  - name: %s\n    rules:\n", floorGroup)
 	for _, in := range floorInputs {
+		if in.gauge {
+			fmt.Fprintf(&b, "      - record: floor:%s:max\n        expr: 'max by (%s) (%s)'\n", in.metric, in.by, in.metric)
+			continue
+		}
 		fmt.Fprintf(&b, "      - record: floor:%s:rate5m\n        expr: 'sum by (%s) (rate(%s[5m]))'\n", in.metric, in.by, in.metric)
 	}
 	path := filepath.Join(t.TempDir(), "floor.yaml")
@@ -42,3 +55,16 @@ func writeFloor(t *testing.T) string {
 	}
 	return path
 }
+
+// rawInput matches an expression that selects one of the pack's raw inputs
+// (the floor's, and kube-state-metrics' limits, the fallback when cAdvisor's
+// are dropped); every other rule reads only recorded series.
+var rawInput = func() *regexp.Regexp {
+	names := []string{"kube_pod_container_resource_limits"}
+	for _, in := range floorInputs {
+		names = append(names, in.metric)
+	}
+	return regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`)
+}()
+
+func readsRawInput(query string) bool { return rawInput.MatchString(query) }
