@@ -1,6 +1,6 @@
 /** Folding the lightest nodes into "other" so that a large profile stays drawable. */
 import { weightOf } from './mergeDiff';
-import { isDiff, makeTree, OTHER_NAME, Tree } from './tree';
+import { isDiff, makeTree, maxLevelOf, OTHER_NAME, Tree } from './tree';
 
 export interface CollapseResult {
   tree: Tree;
@@ -49,10 +49,7 @@ export function collapseBelow(tree: Tree, threshold: number): CollapseResult {
   };
   // the open kept nodes (the path to the current row, one per level): input row, output row,
   // what was folded under it, and its kept child named "other" (output row, -1 when none)
-  let depth = 0;
-  for (let i = 0; i < n; i++) {
-    depth = Math.max(depth, tree.level[i] + 1);
-  }
+  const depth = maxLevelOf(tree) + 1;
   const openIn = new Int32Array(depth);
   const openOut = new Int32Array(depth);
   const foldedL = new Float64Array(depth);

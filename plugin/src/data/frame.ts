@@ -235,8 +235,7 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
   let prev = -1;
   for (let i = 0; i < n; i++) {
     const l = levelSrc[i];
-    // depth-first rows: row 0 the root (0); every other row 1 .. one deeper than the row before
-    if (typeof l === 'number' && (l | 0) === l && (i === 0 ? l === 0 : l >= 1 && l <= prev + 1)) {
+    if (isNextLevel(l, i, prev + 1)) {
       level[i] = l;
       prev = l;
     } else {
@@ -263,6 +262,14 @@ interface RawSide {
 /** A finite, non-negative number (NaN fails every comparison). */
 function isAmount(v: unknown): v is number {
   return typeof v === 'number' && v >= 0 && v <= Number.MAX_VALUE;
+}
+
+/**
+ * Row i's level in depth-first order: row 0 the root (0), every other row 1 .. `deepest` (one
+ * deeper than the row before).
+ */
+function isNextLevel(l: unknown, i: number, deepest: number): l is number {
+  return typeof l === 'number' && (l | 0) === l && (i === 0 ? l === 0 : l >= 1 && l <= deepest);
 }
 
 /** Within `limit` and a little slack for floats (the slack every sum check allows). */
@@ -301,7 +308,7 @@ function readValidProfile(
     const l = levelSrc[i];
     const v = left.total[i];
     const s = left.self[i];
-    if (!(typeof l === 'number' && (l | 0) === l && (i === 0 ? l === 0 : l >= 1 && l <= sp)) || !isAmount(v) || !isAmount(s) || !fits(s, v)) {
+    if (!isNextLevel(l, i, sp) || !isAmount(v) || !isAmount(s) || !fits(s, v)) {
       return undefined;
     }
     while (sp > l) {

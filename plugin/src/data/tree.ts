@@ -99,6 +99,17 @@ export function childrenOf(tree: Tree, i: number): number[] {
   return out;
 }
 
+/** The deepest level in the tree (0 for an empty one). */
+export function maxLevelOf(tree: Tree): number {
+  let m = 0;
+  for (let i = 0; i < tree.size; i++) {
+    if (tree.level[i] > m) {
+      m = tree.level[i];
+    }
+  }
+  return m;
+}
+
 /** Call path of node i from the root (excluded) down to i, as names. */
 export function pathOf(tree: Tree, i: number): string[] {
   const out: string[] = [];

@@ -1,5 +1,5 @@
 import { DiffBasis, weightOf } from '../data/mergeDiff';
-import { Tree } from '../data/tree';
+import { maxLevelOf, Tree } from '../data/tree';
 
 /**
  * Horizontal layout of a tree: each node's start and width in weight units (its total; for a
@@ -18,7 +18,7 @@ export interface Layout {
 export function computeLayout(tree: Tree, basis: DiffBasis = 'share'): Layout {
   const weight = weightOf(tree, basis);
   const start = new Float64Array(tree.size);
-  const maxLevel = tree.size > 0 ? maxLevelOf(tree) : 0;
+  const maxLevel = maxLevelOf(tree);
   const next = new Float64Array(maxLevel + 2);
   for (let i = 0; i < tree.size; i++) {
     const l = tree.level[i];
@@ -28,16 +28,6 @@ export function computeLayout(tree: Tree, basis: DiffBasis = 'share'): Layout {
     next[l + 1] = s;
   }
   return { tree, weight, start, maxLevel, basis };
-}
-
-function maxLevelOf(tree: Tree): number {
-  let m = 0;
-  for (let i = 0; i < tree.size; i++) {
-    if (tree.level[i] > m) {
-      m = tree.level[i];
-    }
-  }
-  return m;
 }
 
 export type GraphMode = 'icicle' | 'flame';
