@@ -47,12 +47,7 @@ func (c Config) YAML() string {
 	if len(c.Alertmanagers) > 0 {
 		fmt.Fprintf(&b, "alerting:\n  alertmanagers:\n    - static_configs:\n        - targets: [%s]\n", QuoteJoin(c.Alertmanagers))
 	}
-	if len(c.RuleFiles) > 0 {
-		b.WriteString("rule_files:\n")
-		for _, f := range c.RuleFiles {
-			fmt.Fprintf(&b, "  - %q\n", f)
-		}
-	}
+	b.WriteString(RuleFilesYAML(c.RuleFiles))
 	b.WriteString("scrape_configs:\n")
 	b.WriteString(c.ScrapeConfigs)
 	return b.String()
@@ -84,4 +79,19 @@ func QuoteJoin(xs []string) string {
 		q[i] = fmt.Sprintf("%q", x)
 	}
 	return strings.Join(q, ", ")
+}
+
+// RuleFilesYAML is the rule_files section of a prometheus.yml listing files
+// ("" for none): what YAML writes, for a caller that swaps the list of a
+// running server's config before a reload.
+func RuleFilesYAML(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("rule_files:\n")
+	for _, f := range files {
+		fmt.Fprintf(&b, "  - %q\n", f)
+	}
+	return b.String()
 }

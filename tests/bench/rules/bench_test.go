@@ -184,18 +184,11 @@ func cpuWithRules(t *testing.T, p *harness.Prometheus, files []string) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var list strings.Builder
-	if len(files) > 0 {
-		list.WriteString("rule_files:\n")
-		for _, f := range files {
-			fmt.Fprintf(&list, "  - %q\n", f)
-		}
-	}
 	ruleFilesSection := regexp.MustCompile(`(?s)rule_files:\n(  - [^\n]*\n)+`)
 	if !ruleFilesSection.Match(raw) {
 		t.Fatal("prometheus.yml has no rule_files section to replace")
 	}
-	if err := os.WriteFile(cfg, ruleFilesSection.ReplaceAll(raw, []byte(list.String())), 0o644); err != nil {
+	if err := os.WriteFile(cfg, ruleFilesSection.ReplaceAll(raw, []byte(promkit.RuleFilesYAML(files))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if resp, err := http.Post(p.URL+"/-/reload", "", nil); err != nil || resp.StatusCode != 200 {
