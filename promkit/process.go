@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -113,12 +114,32 @@ func WaitHTTP(ctx context.Context, proc Process, url string, timeout time.Durati
 	return err
 }
 
-// FreeAddr is a 127.0.0.1 address with a port nobody listens on now.
+// handedOut is every address FreeAddr returned in this process. A caller may
+// reserve an address and start its server later (Thanos Query, whose ruler
+// needs Query's URL first): the kernel can give the port it just freed to the
+// next FreeAddr, and two servers of one test then race for it (CI, 02:44:
+// the ruler took Query's port and Query died with "address already in use").
+var handedOut = struct {
+	sync.Mutex
+	addrs map[string]bool
+}{addrs: map[string]bool{}}
+
+// FreeAddr is a 127.0.0.1 address with a port nobody listens on now and that
+// no earlier call in this process returned.
 func FreeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", fmt.Errorf("no free port: %w", err)
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return "", fmt.Errorf("no free port: %w", err)
+		}
+		addr := l.Addr().String()
+		l.Close()
+		if !handedOut.addrs[addr] {
+			handedOut.addrs[addr] = true
+			return addr, nil
+		}
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	return "", errors.New("no free port: 100 tries found only ports handed out before")
 }
