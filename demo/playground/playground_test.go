@@ -521,3 +521,24 @@ func TestCopyScreenshots(t *testing.T) {
 		t.Error("nothing is copied when one story failed")
 	}
 }
+
+// demo-test hands out every port of its world before any server listens:
+// no two default ports may get the same one (the kernel readily gives the
+// port it just freed to the next caller; 2% of worlds had a shared port).
+func TestFreePortsNeverShareAPort(t *testing.T) {
+	ports, err := FreePorts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := map[int]int{}
+	for def := 1; def <= 500; def++ {
+		p := ports(def)
+		if other, ok := owner[p]; ok {
+			t.Fatalf("default ports %d and %d both got port %d", other, def, p)
+		}
+		owner[p] = def
+		if again := ports(def); again != p {
+			t.Fatalf("default port %d got %d, then %d", def, p, again)
+		}
+	}
+}
