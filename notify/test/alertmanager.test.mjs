@@ -25,8 +25,19 @@ function start(name, cmd, args) {
   return { p, log: () => log, name };
 }
 
+// Every port is handed out before its server listens, and the kernel readily gives the port
+// it just freed to the next caller: remember them, so no two servers (nor the stopped profile
+// source) share one.
+const handedOut = new Set();
 async function freePort() {
-  return Number(new URL(await downUrl()).port);
+  for (let i = 0; i < 100; i++) {
+    const port = Number(new URL(await downUrl()).port);
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error('no free port: 100 tries found only ports handed out before');
 }
 
 const sinkLines = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
@@ -61,7 +72,7 @@ receivers:
     );
     start('sink', process.execPath, [join(ROOT, 'notify', 'slack-sink.mjs'), '--listen', `127.0.0.1:${sinkPort}`, '--out', sinkFile]);
     notify = start('hotpath-notify', process.execPath, [
-      join(ROOT, 'notify', 'hotpath-notify.mjs'), '--listen', `127.0.0.1:${notifyPort}`, '--profiles', await downUrl(),
+      join(ROOT, 'notify', 'hotpath-notify.mjs'), '--listen', `127.0.0.1:${notifyPort}`, '--profiles', `http://127.0.0.1:${await freePort()}`,
       '--out-dir', join(dir, 'out'), '--slack-webhook', `http://127.0.0.1:${sinkPort}/`, '--token-file', join(dir, 'token'),
     ]);
     am = start('alertmanager', ALERTMANAGER, [
