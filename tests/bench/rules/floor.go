@@ -56,15 +56,18 @@ func writeFloor(t *testing.T) string {
 	return path
 }
 
-// rawInput matches an expression that selects one of the pack's raw inputs
-// (the floor's, and kube-state-metrics' limits, the fallback when cAdvisor's
-// are dropped); every other rule reads only recorded series.
-var rawInput = func() *regexp.Regexp {
-	names := []string{"kube_pod_container_resource_limits"}
+// inputNames is the floor's inputs as a regular expression's alternatives.
+var inputNames = func() string {
+	var names []string
 	for _, in := range floorInputs {
 		names = append(names, in.metric)
 	}
-	return regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`)
+	return strings.Join(names, "|")
 }()
+
+// rawInput matches an expression that selects one of the pack's raw inputs
+// (the floor's, and kube-state-metrics' limits, the fallback when cAdvisor's
+// are dropped); every other rule reads only recorded series.
+var rawInput = regexp.MustCompile(`\b(kube_pod_container_resource_limits|` + inputNames + `)\b`)
 
 func readsRawInput(query string) bool { return rawInput.MatchString(query) }
