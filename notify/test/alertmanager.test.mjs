@@ -25,6 +25,21 @@ function start(name, cmd, args) {
   return { p, log: () => log, name };
 }
 
+/** SIGTERM, and SIGKILL after 10 s; resolves when the process has exited. */
+function stop(p) {
+  if (p.exitCode !== null || p.signalCode !== null) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => p.kill('SIGKILL'), 10_000);
+    p.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    p.kill('SIGTERM');
+  });
+}
+
 // Every port is handed out before its server listens, and the kernel readily gives the port
 // it just freed to the next caller: remember them, so no two servers (nor the stopped profile
 // source) share one.
@@ -84,10 +99,10 @@ receivers:
     await waitFor(async () => (await fetch(`http://127.0.0.1:${notifyPort}/-/healthy`).catch(() => ({ ok: false }))).ok, 10_000, 'hotpath-notify up');
   });
 
-  after(() => {
-    for (const p of procs) {
-      p.kill('SIGTERM');
-    }
+  // Wait for the processes to exit before removing their directory: Alertmanager writes its
+  // state there as it shuts down (CI once saw ENOTEMPTY when the removal ran first).
+  after(async () => {
+    await Promise.all(procs.map(stop));
     rmSync(dir, { recursive: true, force: true });
   });
 
