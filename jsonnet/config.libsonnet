@@ -5,6 +5,8 @@
 // Each knob says why you would change it and gives an example. Rules, alerts and
 // dashboards read only from here, so one override changes all three consistently
 // (tests/mixin proves that for the label names).
+local catalogue = import 'catalogue.libsonnet';
+
 {
   _config+:: {
     // ---- Identity -------------------------------------------------------------
@@ -171,6 +173,61 @@
     cpuRegressionFactor: 1.5,
     allocRegressionFactor: 2,
 
+    // ---- Rules and alerts: the noise model of the self baseline ----------------
+    // The fixed factors above catch big changes at once. Smaller, lasting ones
+    // (+30% CPU per request after a deploy) are caught against each service's
+    // own noise: the residual, measured / predicted by the cost model, its
+    // median over regressionResidualWindow, is sampled every
+    // regressionNoiseInterval once the model is fitted on a whole
+    // baselineWindow, and its median and spread (median minus lower quartile,
+    // the MAD of a symmetric noise) over baselineWindow are recorded
+    // (rules/noise.libsonnet). The alerts also fire when that residual stays
+    // above max(median * (1 + floor), median + k * spread) for their `for:`.
+
+    // How far above its typical residual a service must be, in spreads. 3 is
+    // the usual robust band (median + 3 MAD): on a noise that looks normal it
+    // is about 2 standard deviations of the smoothed residual, and `for:` asks
+    // for it to hold 15 minutes. Raise it (e.g. 5) for a service whose noise has
+    // long runs (batch jobs, cache warm-ups) that page you; lower it (e.g. 2)
+    // only with a floor that keeps the alert material.
+    regressionNoiseK: 3,
+
+    // The materiality floors: a change smaller than this share of the typical
+    // residual never fires, however quiet the service. 25% of CPU per request
+    // and 40% of allocated bytes per request (allocations are noisier and cost
+    // less per byte than CPU) are what is worth someone's afternoon. Lower them
+    // (e.g. 0.1) on a large, steady fleet where 10% is real money; raise them on
+    // a fleet of small services where only big changes matter.
+    cpuRegressionFloor: 0.25,
+    allocRegressionFloor: 0.4,
+
+    // The residual the noise path compares is the median of the minute's
+    // residual (CPU or allocations over the prediction) over this window: the
+    // median ignores anything that raises fewer than half of the window's
+    // minutes, so a restart's warm-up of up to about 8 minutes (10 minutes
+    // above the floor once the 5m rate has smeared it) or a blip never moves
+    // it, and it smooths minute-to-minute noise about as well as a 13m mean.
+    // With `for:` 15m a lasting change fires about 30 minutes after its onset.
+    // Raise it (e.g. '30m') for services whose warm-ups last longer, or very
+    // noisy, quiet ones, at the price of later alerts.
+    regressionResidualWindow: '20m',
+
+    // How often the residual is sampled for its median and spread (their own
+    // group, hotpath-noise). They describe a whole day and move slowly, and
+    // each refit reads a day of samples: three baseline intervals (15m) by
+    // default, 96 samples a day. Lower it (e.g. '5m') to let a new service's
+    // band settle sooner; raise it (e.g. '30m') on a very large fleet.
+    regressionNoiseInterval: local d = import 'lib/durations.libsonnet'; d.format(3 * d.seconds($._config.baselineInterval)),
+
+    // The noise path waits until the residual has been sampled for this long:
+    // a spread from a few samples would be too narrow. Sampling itself starts
+    // once the cost model is fitted on a whole baselineWindow (residuals of a
+    // model still growing into its window sit at another level), so a new
+    // service gets the noise threshold baselineWindow + this after its first
+    // scrape (30h by default); until then only the fixed factors apply.
+    // Example: '12h' to see a night and a day of noise first.
+    regressionNoiseMinHistory: '6h',
+
     // ---- Rules and alerts: CPU that does not track load -------------------------
 
     // The recent window of the least-squares fit behind CPUNotTrackingLoad. Short
@@ -241,26 +298,13 @@
     // How long a condition must hold before the alert fires. 15m outlasts a
     // restart's warm-up and a 5m rate window's echo of a blip. The playground's
     // demo overlay shortens these (and nothing else).
-    alertFor: {
-      CPUPerRequestRegression: '15m',
-      CPUPerRequestAboveUpstream: '15m',
-      CPUPerRequestOutlier: '15m',
-      CPUNotTrackingLoad: '15m',
-      CPUThrottlingSustained: '15m',
-      AllocationsPerRequestRegression: '15m',
-    },
+    // The defaults of both are in jsonnet/catalogue.libsonnet, with each alert.
+    alertFor: { [a.name]: a['for'] for a in catalogue.alerts },
 
     // The severity label of each alert; route them in Alertmanager. All are
     // efficiency problems rather than outages: 'warning'. Example override:
     // `alertSeverity+: { CPUThrottlingSustained: 'critical' }`.
-    alertSeverity: {
-      CPUPerRequestRegression: 'warning',
-      CPUPerRequestAboveUpstream: 'warning',
-      CPUPerRequestOutlier: 'warning',
-      CPUNotTrackingLoad: 'warning',
-      CPUThrottlingSustained: 'warning',
-      AllocationsPerRequestRegression: 'warning',
-    },
+    alertSeverity: { [a.name]: a.severity for a in catalogue.alerts },
 
     // ---- Links in alerts ------------------------------------------------------
 
@@ -345,5 +389,158 @@
     // How many rows the "top" tables, movers and fleet heatmaps show. Raise it on
     // a large fleet with a tall screen, e.g. 25.
     dashboardTopN: 10,
+
+    // ---- Kubernetes bundle (deploy/kubernetes) --------------------------------
+    // `make generate` renders deploy/kubernetes/ from these knobs and the ones
+    // above: the PrometheusRule and AlertmanagerConfig for prometheus-operator,
+    // the dashboards for Grafana's sidecar and for grafana-operator, and
+    // hotpath-notify (Deployment, Service, NetworkPolicy, Ingress).
+    kubernetes: {
+      // Where the PrometheusRule, the AlertmanagerConfig and hotpath-notify go.
+      // The AlertmanagerConfig's webhook URL names it
+      // (http://hotpath-notify.<namespace>.svc:9095/webhook). Change it to keep
+      // hotpath with your other monitoring, e.g. `namespace: 'monitoring'`.
+      namespace: 'hotpath',
+
+      // Where the dashboard ConfigMaps and GrafanaDashboards go: Grafana's own
+      // namespace, because kube-prometheus-stack's dashboard sidecar looks only
+      // there unless its `searchNamespace` is ALL. Example: 'grafana'.
+      grafanaNamespace: 'monitoring',
+
+      // Labels every manifest carries, e.g. to select the bundle with kubectl
+      // (`kubectl get all -l app.kubernetes.io/part-of=hotpath -A`).
+      commonLabels: { 'app.kubernetes.io/part-of': 'hotpath' },
+
+      // Labels that prometheus-operator's ruleSelector picks the PrometheusRule
+      // by. kube-prometheus-stack selects `release: <its Helm release name>`
+      // unless ruleSelectorNilUsesHelmValues is false; set your release's name,
+      // e.g. `{ release: 'prometheus' }`, or {} when your ruleSelector is empty.
+      ruleLabels: { release: 'kube-prometheus-stack' },
+
+      // Labels that the Alertmanager's alertmanagerConfigSelector picks the
+      // AlertmanagerConfig by. kube-prometheus-stack's is empty by default and
+      // picks every AlertmanagerConfig in every namespace; set the labels your
+      // selector wants, e.g. `{ alertmanagerConfig: 'enabled' }`.
+      alertmanagerConfigLabels: {},
+
+      // The label (and value) that kube-prometheus-stack's Grafana sidecar finds
+      // dashboard ConfigMaps by (its `sidecar.dashboards.label` and `labelValue`).
+      // Change it to match a sidecar configured otherwise, e.g.
+      // `{ grafana_dashboard: 'hotpath' }`.
+      dashboardSidecarLabels: { grafana_dashboard: '1' },
+
+      // The Grafana folder the dashboards land in: an annotation on the
+      // ConfigMaps (the sidecar reads it when its `folderAnnotation` names
+      // dashboardFolderAnnotation; deploy/grafana's values set that) and the
+      // folder of the GrafanaDashboards. Example: `dashboardFolder: 'SRE / CPU'`;
+      // `dashboardFolderAnnotation: 'k8s-sidecar-target-directory'` for a
+      // sidecar configured with that annotation already.
+      dashboardFolder: 'hotpath',
+      dashboardFolderAnnotation: 'grafana_folder',
+
+      // Which Grafana instances of grafana-operator import the GrafanaDashboards
+      // (their instanceSelector); label your Grafana resource with it. Example:
+      // `{ matchLabels: { team: 'platform' } }`.
+      grafanaInstanceSelector: { matchLabels: { dashboards: 'grafana' } },
+
+      // Pyroscope's URL from inside the cluster: hotpath-notify queries it and
+      // the Grafana snippets add it as a datasource. Example for Pyroscope's
+      // Helm chart in microservices mode, namespace pyroscope:
+      // 'http://pyroscope-query-frontend.pyroscope.svc:4040'.
+      pyroscopeURL: 'http://pyroscope.pyroscope.svc:4040',
+
+      // Prometheus's URL from inside the cluster (or Thanos Query's): with it
+      // hotpath-notify finds where an incident started in the alert's own
+      // recorded series and gives each change per request; empty leaves the
+      // receiver on windows from the alert's times, marked approximate in
+      // every message. Example for kube-prometheus-stack released as `kps`
+      // in namespace monitoring: 'http://kps-prometheus.monitoring.svc:9090'.
+      prometheusURL: 'http://prometheus-operated.monitoring.svc:9090',
+
+      // Grafana's side (deploy/grafana: values for Grafana's Helm chart and
+      // kube-prometheus-stack, and a Grafana resource for grafana-operator).
+      grafana: {
+        // Where Grafana downloads the panel plugin's zip (`make plugin` builds
+        // plugin/hotpath-overlay-panel-<version>.zip); the version is the
+        // plugin's own. Point it at your artifact store when Grafana cannot
+        // reach GitHub, e.g.
+        // 'https://artifacts.example.com/hotpath-overlay-panel-0.2.0.zip'.
+        pluginZipURL: 'https://github.com/hotpath/hotpath/releases/download/v%(version)s/hotpath-overlay-panel-%(version)s.zip',
+
+        // The Pyroscope datasource the snippets add. The dashboards pick
+        // profiles through their `profiles` variable, so the name is free;
+        // keep the uid stable if you link to Explore with it. Example:
+        // `pyroscopeDatasource: { name: 'Profiles', uid: 'profiles' }`.
+        pyroscopeDatasource: { name: 'Pyroscope', uid: 'pyroscope' },
+      },
+
+      // hotpath-notify, the Alertmanager receiver (notify/README.md).
+      notify: {
+        // The image built from deploy/notify/Dockerfile. Pin your registry's
+        // copy by digest, e.g. 'registry.example.com/hotpath-notify@sha256:...'.
+        image: 'ghcr.io/hotpath/hotpath-notify:0.2.0',
+
+        // Keep one: the receiver remembers what it announced in its own
+        // memory, so a second replica would announce an alert again when one
+        // of Alertmanager's repeats reaches it. Its queue keeps one busy
+        // replica from blocking Alertmanager (notify/README.md).
+        replicas: 1,
+
+        // The port it listens on, and the Service's. Change it only if 9095
+        // is taken by policy, e.g. 8080.
+        port: 9095,
+
+        // How Slack's image fetcher reaches the receiver: the diff pictures'
+        // links start with it. The Ingress routes only /images/ of this host to
+        // the receiver; empty renders no Ingress (messages then carry no
+        // fetchable picture). Example: 'https://hotpath-notify.example.com'.
+        publicURL: 'https://hotpath-notify.example.com',
+        // The IngressClass of the Ingress, and the namespace of its controller
+        // (the NetworkPolicy lets only that controller's pods fetch images).
+        // Example for ingress-nginx: 'nginx' and 'ingress-nginx'.
+        ingressClassName: 'nginx',
+        ingressControllerNamespace: 'ingress-nginx',
+        // The TLS Secret of an https publicURL's host (cert-manager can fill
+        // it: annotate the Ingress). Example: 'wildcard-example-com'.
+        ingressTLSSecretName: 'hotpath-notify-tls',
+
+        // The Secret (created by you, never rendered) that holds the bearer
+        // token Alertmanager sends (key `token`) and the Slack incoming webhook
+        // URL (key `slack-webhook-url`; optional: without it messages go only
+        // to the out-dir). Change it to follow your Secret naming, e.g.
+        // 'hotpath-notify-credentials' (the AlertmanagerConfig reads the
+        // token from the same Secret, in the same namespace).
+        secretName: 'hotpath-notify',
+
+        // The Alertmanager pods allowed to post to the webhook: their namespace
+        // and their labels (kube-prometheus-stack's, for an Alertmanager named
+        // alertmanager in namespace monitoring). Example for another release:
+        // `alertmanagerPodLabels: { 'alertmanager': 'main' }`.
+        alertmanagerNamespace: 'monitoring',
+        alertmanagerPodLabels: { 'app.kubernetes.io/name': 'alertmanager' },
+
+        // The largest webhook Alertmanager may send; it truncates at this and
+        // says how many it dropped. The receiver queues up to 1000 alerts on
+        // disk (queueMax in notify/lib/notifier.mjs) and refuses the rest with
+        // a 503 so Alertmanager sends them again. Lower it to bound a storm's
+        // renders, e.g. 50; keep it within the receiver's queue.
+        maxAlerts: 200,
+
+        // One render is one headless Chromium (about 300 MB and a core for a
+        // few seconds); the receiver renders --concurrency (2) at once. Raise the
+        // limits with the concurrency, e.g. `concurrency: 4` and 2Gi.
+        concurrency: 2,
+        resources: {
+          requests: { cpu: '250m', memory: '512Mi' },
+          limits: { memory: '1536Mi' },
+        },
+
+        // The out-dir (messages.jsonl, each alert's message and picture) and the
+        // images Slack fetches. An emptyDir loses them on restart; use a
+        // PersistentVolumeClaim to keep them, e.g.
+        // `outDirVolume: { persistentVolumeClaim: { claimName: 'hotpath-notify' } }`.
+        outDirVolume: { emptyDir: { sizeLimit: '2Gi' } },
+      },
+    },
   },
 }

@@ -1,6 +1,6 @@
 // CPU efficiency of a service: against its own cost model, its instances'
 // siblings and its upstreams, CPU that does not follow load, and allocations.
-// Each alert names the incident story it exists for (shared/seeds, docs/runbook.md).
+// Each alert names the playground incident it exists for (docs/reference.md, docs/runbook.md).
 local series = import '../lib/series.libsonnet';
 
 {
@@ -10,16 +10,42 @@ local series = import '../lib/series.libsonnet';
     local t = (import '../lib/alert-text.libsonnet')(cfg),
     local key = p.list(p.service),
     local ikey = p.list(p.instance),
-    local withTraffic(expr) = '%s\nand on (%s)\n%s >= %s' % [expr, key, series.requests, p.num(cfg.minRequestRate)],
+    local cm = (import '../lib/baseline-model.libsonnet')(cfg),
+    // A cost at >= factor times its prediction now, or its residual's median
+    // over regressionResidualWindow at or above its noise threshold, while
+    // the service serves >= minRequestRate.
+    local regression(residual, factor, smoothed, threshold) = |||
+      (
+        %(residual)s >= %(factor)s
+        or
+        %(smoothed)s
+        >= on (%(key)s)
+        %(threshold)s
+      )
+      and on (%(key)s)
+      %(requests)s >= %(minRate)s
+    ||| % {
+      residual: residual,
+      factor: p.num(factor),
+      smoothed: smoothed,
+      threshold: cm.lastOfNoise(threshold),
+      requests: series.requests,
+      minRate: p.num(cfg.minRequestRate),
+      key: key,
+    },
     local alert(name, o) = {
       alert: name,
       'for': cfg.alertFor[name],
       labels: { severity: cfg.alertSeverity[name] },
-      dashboard:: 'service',
     } + o,
 
     // Instances serving >= minRequestRate, the ones the outlier alert compares.
-    local servingInstances = '(%s and on (%s) %s >= %s)' % [series.instanceCpuPerRequest, ikey, series.instanceRequests, p.num(cfg.minRequestRate)],
+    local servingInstances = '(%(perRequest)s and on (%(ikey)s) %(requests)s >= %(minRate)s)' % {
+      perRequest: series.instanceCpuPerRequest,
+      requests: series.instanceRequests,
+      minRate: p.num(cfg.minRequestRate),
+      ikey: ikey,
+    },
 
     groups+: [
       {
@@ -27,23 +53,28 @@ local series = import '../lib/series.libsonnet';
         interval: cfg.evaluationInterval,
         rules: [
           alert('CPUPerRequestRegression', {
-            // Stories 000 and 004: the same traffic suddenly costs more CPU.
+            // The println story, or any change that makes the same traffic cost more CPU.
             // The value is CPU / what the service's own cost model predicts at
             // the current req/s (lib/baseline-model.libsonnet), so the nightly low,
             // where fixed costs are spread over fewer requests, is no regression.
-            expr: withTraffic('%s\n>= %s' % [p.ratio(series.cpu, series.cpuBaselinePredicted, p.service), p.num(cfg.cpuRegressionFactor)]),
+            // Besides the fixed factor, the noise path: the residual's median over
+            // regressionResidualWindow above the service's own noise band
+            // (rules/noise.libsonnet), for smaller lasting regressions. The
+            // value is either ratio.
+            expr: regression(series.cpuBaselineResidual, cfg.cpuRegressionFactor, series.cpuBaselineResidualSmoothed, series.cpuBaselineResidualThreshold),
             annotations: {
               summary: 'A service uses more CPU than its own cost model predicts at its current traffic.',
-              description: '%s uses %s the CPU its own cost model (fixed + marginal CPU per request, fitted on the last %s) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.' % [t.service, t.ratio, cfg.baselineWindow],
+              description: '%(service)s uses %(ratio)s the CPU its own cost model (fixed + marginal CPU per request, fitted on the last %(window)s) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow },
             },
           }),
           alert('AllocationsPerRequestRegression', {
-            // Story 003: a compression writer allocated per response. The same
-            // cost model as CPU: allocations have fixed costs too.
-            expr: withTraffic('%s\n>= %s' % [p.ratio(series.alloc, series.allocBaselinePredicted, p.service), p.num(cfg.allocRegressionFactor)]),
+            // The gzip incident: a compression writer allocated per response. The same
+            // cost model as CPU: allocations have fixed costs too, and the same
+            // noise path.
+            expr: regression(series.allocBaselineResidual, cfg.allocRegressionFactor, series.allocBaselineResidualSmoothed, series.allocBaselineResidualThreshold),
             annotations: {
               summary: 'A service allocates more memory per request than its own history predicts.',
-              description: '%s allocates %s the bytes per second its own cost model (fitted on the last %s) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.' % [t.service, t.ratio, cfg.baselineWindow],
+              description: '%(service)s allocates %(ratio)s the bytes per second its own cost model (fitted on the last %(window)s) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow },
             },
           }),
           alert('CPUPerRequestOutlier', {
@@ -63,11 +94,11 @@ local series = import '../lib/series.libsonnet';
             ||| % { instances: servingInstances, key: key, min: p.num(cfg.outlierMinInstances), factor: p.num(cfg.outlierFactor) },
             annotations: {
               summary: 'One instance of a service spends much more CPU per request than its siblings.',
-              description: "Instance %s spends %s the median CPU per request of its service's instances. Compare its CPU flame graph with a sibling's: a difference in code paths points at data or state, none at the host." % [t.instance, t.ratio],
+              description: "Instance %(instance)s spends %(ratio)s the median CPU per request of its service's instances. Compare its CPU flame graph with a sibling's: a difference in code paths points at data or state, none at the host." % { instance: t.instance, ratio: t.ratio },
             },
           }),
           alert('CPUNotTrackingLoad', {
-            // Story 001: epoll_wait with a 0 timeout, a busy loop that keeps CPU
+            // The epoll story: epoll_wait with a 0 timeout, a busy loop that keeps CPU
             // high whatever the traffic. The value is the fixed part's share of
             // the CPU (rules/load-fit.libsonnet explains both fits). Once a
             // service has the slow path (the median of the day's long-window
@@ -105,11 +136,17 @@ local series = import '../lib/series.libsonnet';
             },
             annotations: {
               summary: 'A service burns CPU that does not follow its traffic.',
-              description: '%s: %s of its CPU is a fixed cost that did not follow its request rate when the traffic swung (over the last %s, or in the %s windows of the last %s). A busy loop (a poll with a zero timeout, a spinning retry) looks like this: find the frame that dominates its CPU flame graph at any traffic.' % [t.service, t.share, cfg.loadFitWindow, cfg.loadFitLongWindow, cfg.baselineWindow],
+              description: '%(service)s: %(share)s of its CPU is a fixed cost that did not follow its request rate when the traffic swung (over the last %(recent)s, or in the %(long)s windows of the last %(window)s). A busy loop (a poll with a zero timeout, a spinning retry) looks like this: find the frame that dominates its CPU flame graph at any traffic.' % {
+                service: t.service,
+                share: t.share,
+                recent: cfg.loadFitWindow,
+                long: cfg.loadFitLongWindow,
+                window: cfg.baselineWindow,
+              },
             },
           }),
           alert('CPUPerRequestAboveUpstream', {
-            // Story 000: the API spent 10x the CPU per request of the cache it
+            // The println story: the API spent 10x the CPU per request of the cache it
             // streams from. The value is the ratio of the two CPUs per request.
             expr: |||
               %(ratio)s
@@ -126,7 +163,14 @@ local series = import '../lib/series.libsonnet';
             },
             annotations: {
               summary: 'A service spends much more CPU per request than an upstream it calls.',
-              description: '%s spends %s the CPU per request of its upstream %s (alert at %sx its own median over the last %s, or %sx). A service that mostly passes data through should cost about what its upstream costs: look for serialization, logging or copying in its flame graph.' % [t.service, t.ratio, t.label('upstream'), p.num(cfg.upstreamBaselineFactor), cfg.baselineWindow, p.num(cfg.upstreamAbsoluteFactor)],
+              description: '%(service)s spends %(ratio)s the CPU per request of its upstream %(upstream)s (alert at %(factor)sx its own median over the last %(window)s, or %(absolute)sx). A service that mostly passes data through should cost about what its upstream costs: look for serialization, logging or copying in its flame graph.' % {
+                service: t.service,
+                ratio: t.ratio,
+                upstream: t.label('upstream'),
+                factor: p.num(cfg.upstreamBaselineFactor),
+                window: cfg.baselineWindow,
+                absolute: p.num(cfg.upstreamAbsoluteFactor),
+              },
             },
           }),
         ],

@@ -1,4 +1,4 @@
-// Story 002: latency up while CPU usage looks low, because the CFS quota
+// The cfs story: latency up while CPU usage looks low, because the CFS quota
 // throttles the container 1-3 s per second. Both conditions: a mostly idle
 // container can be throttled in many of its few periods for a negligible time.
 local series = import '../lib/series.libsonnet';
@@ -28,7 +28,6 @@ local series = import '../lib/series.libsonnet';
               summary: 'A container is throttled by its CPU limit for a significant time.',
               description: '%s is throttled %s seconds per second, in at least %s of its CFS periods. Its CPU limit, not its code, adds latency: compare its usage with its limit, and raise or remove the limit.' % [t.container, t.number, '%d%%' % std.round(cfg.throttledPeriodsThreshold * 100)],
             },
-            dashboard:: 'throttling',
           },
         ],
       },

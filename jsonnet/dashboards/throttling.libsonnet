@@ -1,4 +1,4 @@
-// hotpath-throttling.json: the fleet's CFS throttling (story 002). Which
+// hotpath-throttling.json: the fleet's CFS throttling (the cfs story). Which
 // workloads their CPU limit throttles, how hard, whether they were even near
 // the limit on average, and which services they belong to.
 local dashboard = import '../lib/dashboard.libsonnet';

@@ -1,14 +1,16 @@
 // Applied once, last, to every alert (kubernetes-mixin's add-runbook-links
 // style): runbook_url, dashboard_url and, when profileURL is set, profile_url.
-// An alert says which dashboard it opens with the hidden field `dashboard::`
-// ('service' or 'throttling'); the link fills that dashboard's variables, which
-// are named after their labels (lib/dashboard.libsonnet).
+// The catalogue (jsonnet/catalogue.libsonnet) says which dashboard an alert
+// opens (`link`: 'service' or 'throttling') and with which baseline; the link
+// fills that dashboard's variables, which are named after their labels
+// (lib/dashboard.libsonnet). An alert missing from the catalogue fails here.
 //
 // Service links also carry times (config alertLinkTimes): a Prometheus
 // template cannot see when an alert started, but it can query time() at the
 // evaluation that renders it. The dashboard opens around that moment with the
 // overlay panel on the anomaly at it (hotpath-at=<unix ms>, hotpath-view=diff:
-// plugin/src/overlay/urlState.ts).
+// plugin/src/windows/urlState.ts).
+local catalogue = import '../catalogue.libsonnet';
 local durations = import 'durations.libsonnet';
 
 {
@@ -30,25 +32,28 @@ local durations = import 'durations.libsonnet';
     local profileTimes(url) =
       if times == null then ''
       else '%sfrom=%s&to=%s' % [if std.length(std.findSubstr('?', url)) > 0 then '&' else '?', evalMs(-s(times.profile)), evalMs(0)],
-    // CPUPerRequestOutlier names one instance: its link opens the overlay with the siblings
-    // baseline (that instance against every other one, same window; plugin/src/overlay/urlState.ts)
-    local siblings(alert) =
-      if alert == 'CPUPerRequestOutlier' then '&hotpath-baseline=siblings&hotpath-instance={{ $labels.%s }}' % cfg.instanceLabel else '',
-    local dashboard(kind, alert='') =
-      if kind == 'service' then '%s/d/%s?%s%s%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel]), siblings(alert), dashboardTimes]
-      else if kind == 'throttling' then '%s/d/%s?%s' % [cfg.grafanaURL, cfg.dashboardUIDs.throttling, vars(scope)]
-      else error 'unknown dashboard kind %s' % kind,
+    // An alert with the siblings baseline names one instance: its link opens the overlay with
+    // that instance against every other one, same window (plugin/src/windows/urlState.ts)
+    local siblings(entry) =
+      if entry.baseline == 'siblings' then '&hotpath-baseline=siblings&hotpath-instance={{ $labels.%s }}' % cfg.instanceLabel else '',
+    local dashboard(entry) =
+      if entry.link == 'service' then '%s/d/%s?%s%s%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel]), siblings(entry), dashboardTimes]
+      else '%s/d/%s?%s' % [cfg.grafanaURL, cfg.dashboardUIDs.throttling, vars(scope)],
+    local entry(alert) =
+      if std.objectHas(catalogue.alert, alert) then catalogue.alert[alert]
+      else error 'alert %s is not in jsonnet/catalogue.libsonnet: add it there (docs/architecture.md, "an alert")' % alert,
 
     groups: [
       g {
         rules: [
+          local e = entry(r.alert);
           r {
             annotations+: {
               runbook_url: '%s#%s' % [cfg.runbookURL, std.asciiLower(r.alert)],
-              dashboard_url: dashboard(r.dashboard, r.alert),
+              dashboard_url: dashboard(e),
             } + (
               // Profiles are per service: only alerts that name one get the link.
-              if cfg.profileURL != '' && r.dashboard == 'service' then { profile_url: cfg.profileURL + profileTimes(cfg.profileURL) } else {}
+              if cfg.profileURL != '' && e.link == 'service' then { profile_url: cfg.profileURL + profileTimes(cfg.profileURL) } else {}
             ),
           }
           for r in g.rules

@@ -2,7 +2,7 @@
 // a label that is configured but absent on a series prints nothing.
 function(cfg) {
   // A label's value as a template pipeline. The cluster falls back to the
-  // evaluating server's external label (issue 18): where the rules run inside
+  // evaluating server's external label: where the rules run inside
   // each cluster's own Prometheus and `cluster` is only its external label
   // (the usual Thanos sidecar setup), $labels.cluster is empty; on Thanos
   // Ruler or a Prometheus holding several clusters $labels.cluster is set.

@@ -47,6 +47,7 @@ function(cfg) {
   // existed baselineMinHistory ago, one lookup instead of a day's steps.
   existedMinHistoryAgo(s):: '%s offset %s' % [s, cfg.baselineMinHistory],
 
+  // Seconds of request history in the baseline window.
   history:: {
     record: series.requestsBaselineHistory,
     expr: $.historySeconds(series.requests),
@@ -56,19 +57,25 @@ function(cfg) {
   // itself, every baselineInterval: a fifth of the samples of the 1m series to
   // decode and sort, the same median. (A subquery, x[1d:5m], would be dearer
   // still: the engine re-reads a chunk at every step.)
+  // A copy of s recorded by the group itself (the `...sampled` series).
   sampled(record, s):: { record: record, expr: s },
+  // Two noise-group intervals: the latest of its samples is always inside.
+  lastOfNoiseWindow:: durations.format(2 * durations.seconds(cfg.regressionNoiseInterval)),
+  lastOfNoise(s):: 'last_over_time(%s[%s])' % [s, $.lastOfNoiseWindow],
   median(s):: 'quantile_over_time(0.5, %s[%s])' % [s, window],
 
   requestsMedian:: [
     $.sampled(series.requestsSampled, series.requests),
     {
+      // The median req/s over the baseline window: where the halves split.
       record: series.requestsBaselineMedian,
       expr: $.median(series.requestsSampled),
     },
   ],
 
   // `value` (a job-level rate) recorded under `record` with half="upper" when
-  // the current req/s is at or above the window's median, "lower" below it.
+  // the current req/s is at or above the window's median, "lower" below it
+  // (the `..._by_half` series).
   gate(record, value):: {
     local when(op, h) = p.setLabel(
       '%s and on (%s) (%s %s on (%s) %s)' % [value, key, series.requests, op, key, series.requestsBaselineMedian], 'half', h
@@ -77,6 +84,7 @@ function(cfg) {
     expr: '%s\nor\n%s' % [when('>=', 'upper'), when('<', 'lower')],
   },
 
+  // A low quantile of a gated series over the window, per half.
   halfQuantile(record, byHalf):: {
     record: record,
     expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.baselineHalfQuantile), byHalf, window],
@@ -100,6 +108,7 @@ function(cfg) {
       $.gate(m.byHalf, m.value),
       $.halfQuantile(m.halfQuantile, m.byHalf),
       {
+        // The fallback: the plain cost per request of the two points.
         record: m.perRequestRatio,
         expr: p.and(
           p.ratio('sum by (%s) (%s)' % [key, m.halfQuantile], 'sum by (%s) (%s)' % [key, series.requestsHalfQuantile], p.service),
@@ -108,6 +117,7 @@ function(cfg) {
         ),
       },
       {
+        // The line's slope: the marginal cost per request, where traffic varied enough.
         record: m.marginal,
         expr: |||
           clamp_min(
@@ -149,6 +159,7 @@ function(cfg) {
     // Recorded every evaluationInterval: the prediction follows the traffic.
     fast:: [
       {
+        // The cost the model predicts at the current req/s (or the fallback times req/s).
         record: m.predicted,
         expr: |||
           (
@@ -167,8 +178,89 @@ function(cfg) {
         },
       },
       {
+        // The same per request: the baseline band of the dashboards.
         record: m.perRequestPredicted,
         expr: p.ratio(m.predicted, series.requests, p.service),
+      },
+      {
+        // The residual: the cost over the prediction, now (what the fixed
+        // factors judge) ...
+        record: m.residual,
+        expr: p.ratio(m.value, m.predicted, p.service),
+      },
+      {
+        // ... and its median over regressionResidualWindow (what the noise
+        // path judges): the minutes that had a prediction, no others. The
+        // median, not the mean: a restart's warm-up or a blip raises fewer
+        // than half of the window's minutes and so does not move it, while
+        // a lasting change raises all of them.
+        record: m.residualSmoothed,
+        expr: 'quantile_over_time(0.5, %s[%s])' % [m.residual, cfg.regressionResidualWindow],
+      },
+    ],
+
+    // The noise model, recorded by its own group every regressionNoiseInterval:
+    // the residual's day-long median and spread, and the residual above which
+    // the regression alerts fire (see rules/noise.libsonnet).
+    noise:: [
+      {
+        // The smoothed residual, sampled only once the cost model is fitted
+        // on a whole baselineWindow of history: the residuals of a model
+        // still growing into its window (a new service's first day) sit at
+        // another level, often far below the mature model's, and would set
+        // the median and spread the mature residuals are judged against.
+        record: m.residualSampled,
+        expr: '%(smoothed)s\nand on (%(key)s)\n%(history)s >= %(window)d' % {
+          smoothed: m.residualSmoothed,
+          history: p.lastOfSlow(series.requestsBaselineHistory),
+          window: durations.seconds(window),
+          key: key,
+        },
+      },
+      {
+        // The smoothed residual's median over the baseline window.
+        record: m.residualMedian,
+        expr: $.median(m.residualSampled),
+      },
+      {
+        // (The noise group's own series are read as their last sample: a
+        // backfill that records them in separate passes evaluates each at
+        // its own offset, further apart than an instant lookup reaches.)
+        // The median minus the lower quartile: the median absolute deviation
+        // of a symmetric noise, and blind to a regression, which only adds
+        // residuals above the median.
+        record: m.residualSpread,
+        expr: '%(median)s\n- on (%(key)s)\nquantile_over_time(0.25, %(sampled)s[%(window)s])' % {
+          median: $.lastOfNoise(m.residualMedian),
+          sampled: m.residualSampled,
+          window: window,
+          key: key,
+        },
+      },
+      {
+        // max(median * (1 + floor), median + k * spread), written as
+        // a + clamp_min(b - a, 0); only once the residual has been sampled
+        // for regressionNoiseMinHistory (a sample that long ago: one lookup,
+        // not a count of the day's samples): a spread of a few samples
+        // would be too narrow.
+        record: m.residualThreshold,
+        expr: |||
+          %(median)s * %(onePlusFloor)s
+          + on (%(key)s)
+          clamp_min(%(k)s * %(spread)s - on (%(key)s) %(median)s * %(floor)s, 0)
+          and on (%(key)s)
+          last_over_time(%(sampled)s[%(lookback)s] offset %(minHistory)s)
+        ||| % {
+          median: $.lastOfNoise(m.residualMedian),
+          spread: $.lastOfNoise(m.residualSpread),
+          sampled: m.residualSampled,
+          lookback: $.lastOfNoiseWindow,
+          onePlusFloor: p.num(1 + m.floor),
+          floor: p.num(m.floor),
+          k: p.num(cfg.regressionNoiseK),
+          minHistory: cfg.regressionNoiseMinHistory,
+          key: key,
+        },
       },
     ],
   },

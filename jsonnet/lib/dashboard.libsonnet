@@ -6,40 +6,47 @@ local layout = import 'layout.libsonnet';
 local panel = import 'panel.libsonnet';
 local promql = import 'promql.libsonnet';
 
-// The hotpath alerts (names fixed in DESIGN.md). Dashboards show them as
-// annotations and count them; tests/dashboards checks this list against
-// rules/hotpath-alerts.yaml so it cannot fall behind.
-local alertNames = [
-  'CPUPerRequestRegression',
-  'CPUPerRequestAboveUpstream',
-  'CPUPerRequestOutlier',
-  'CPUNotTrackingLoad',
-  'CPUThrottlingSustained',
-  'AllocationsPerRequestRegression',
-];
+// The hotpath alerts, from the catalogue. Dashboards show them as annotations
+// and count them; tests/dashboards checks them against
+// rules/hotpath-alerts.yaml.
+local catalogue = import '../catalogue.libsonnet';
 
 function(cfg) {
   local root = self,
 
-  alertNames:: alertNames,
-  alertsRegex:: std.join('|', alertNames),
+  alertNames:: catalogue.alertNames,
+  alertsRegex:: catalogue.regex(catalogue.alertNames),
+  // The alerts whose series carry the service label (the others reach a
+  // service only through its pods: podAlertsRegex).
+  serviceAlertsRegex:: catalogue.regex(catalogue.serviceAlerts),
+  podAlertsRegex:: catalogue.regex(catalogue.podAlerts),
 
   // Datasource references: always a variable, never a uid.
   promDs:: { type: 'prometheus', uid: '${%s}' % cfg.prometheusDatasourceVariable },
   profilesDs:: { type: 'grafana-pyroscope-datasource', uid: '${%s}' % cfg.profilesDatasourceVariable },
 
   // Matchers for the cluster/namespace scope and the service, e.g.
-  // `cluster=~"$cluster", namespace=~"$namespace"`. A scope label set to ''
-  // in the config drops out. The scope matchers are regexes so that "All"
-  // (allValue .*) also matches series that do not carry the label.
-  local matcher(l) = '%s=~"$%s"' % [l, l],
+  // `cluster=~"$cluster", namespace=~"$namespace"`, built from their parts
+  // (never edited as text). A scope label set to '' in the config drops out.
+  // The scope matchers are regexes so that "All" (allValue .*) also matches
+  // series that do not carry the label.
+  // matcher('job', '=', '$job') is job="$job".
+  matcher(label, op, value):: '%(label)s%(op)s"%(value)s"' % { label: label, op: op, value: value },
+  local variable(l) = root.matcher(l, '=~', '$' + l),
   scopeLabels:: promql(cfg).scope,
-  scope:: std.join(', ', [matcher(l) for l in root.scopeLabels]),
+  scopeMatchers:: [variable(l) for l in root.scopeLabels],
+  scope:: std.join(', ', root.scopeMatchers),
   // Only the cluster: an upstream may live in another namespace.
-  clusterScope:: if cfg.clusterLabel == '' then '' else matcher(cfg.clusterLabel),
-  service:: root.scope + ', %s="$%s"' % [cfg.serviceLabel, cfg.serviceLabel],
+  clusterScope:: if cfg.clusterLabel == '' then '' else variable(cfg.clusterLabel),
+  // The service variable, matched on `label`: one service (=) or, where
+  // several can be picked, any of them (=~). A request source that names the
+  // service in a label of its own is matched on that label.
+  serviceMatcher(multi=false, label=cfg.serviceLabel)::
+    root.matcher(label, if multi then '=~' else '=', '$' + cfg.serviceLabel),
+  serviceMatchers(multi=false):: root.scopeMatchers + [root.serviceMatcher(multi)],
+  service:: std.join(', ', root.serviceMatchers()),
   // The same for dashboards where several services can be picked.
-  services:: root.scope + ', %s=~"$%s"' % [cfg.serviceLabel, cfg.serviceLabel],
+  services:: std.join(', ', root.serviceMatchers(true)),
 
   // A knob as panel text, so that a description says what the pack really does:
   // num(0.1) is '0.1', times(1.5) is '1.5×', percent(0.25) is '25%'.

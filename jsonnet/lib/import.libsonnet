@@ -19,7 +19,7 @@ local panelNames = {
 };
 
 // Only the datasources some panel queries: the import dialog requires every
-// input, and the fleet dashboards must import without a Pyroscope.
+// input, and the overview and throttling dashboards must import without a Pyroscope.
 local used(dash) = std.set([
   t.datasource.type
   for p in dash.panels

@@ -77,10 +77,4 @@ function(cfg) {
   // Sets label `name` to a constant on every series of expr, without an empty
   // source label: the service label always matches ".*" (absent = "").
   setLabel(expr, name, value):: 'label_replace(%s, "%s", "%s", "%s", ".*")' % [expr, name, value, cfg.serviceLabel],
-
-  // ---- the traffic floor ----------------------------------------------------
-
-  // job-level series kept only while the service serves >= minRequestRate.
-  withTraffic(expr, requests, labels=p.service)::
-    p.and(expr, '%s >= %s' % [requests, p.num(cfg.minRequestRate)], labels),
 }

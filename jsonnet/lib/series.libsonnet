@@ -1,6 +1,6 @@
 // The names of every recorded series, in one place: the rules record them, the
-// dashboards and alerts read them. The ones in DESIGN.md's output contract are
-// public API and never change; the rest may grow, never silently rename.
+// dashboards and alerts read them. They are public API (docs/reference.md
+// lists them): they may grow, never silently rename.
 {
   // Per service (job, plus cluster/namespace when present) and per instance.
   requests: 'job:requests:rate5m',
@@ -22,7 +22,7 @@
   // period) the throttled seconds where cAdvisor's are dropped.
   throttledPeriods: 'container:cpu_cfs_throttled_periods:rate5m',
 
-  // ---- Added by the rule pack (issue 2); the dashboards read these too. ----
+  // ---- The rule pack's own intermediate series; the dashboards read these too. ----
 
   // CPU usage and limit per container (cAdvisor), for usage-vs-limit panels.
   // The limit is quota / period in cores; no series means "no limit".
@@ -63,6 +63,26 @@
   cpuPerRequestBaselinePredicted: 'job:cpu_seconds_per_request:baseline_predicted',
   allocBaselinePredicted: 'job:alloc_bytes:baseline_predicted',
   allocPerRequestBaselinePredicted: 'job:alloc_bytes_per_request:baseline_predicted',
+
+  // The noise model (rules/noise.libsonnet): the residual, measured / what
+  // the cost model predicts (every evaluationInterval); the residual's median
+  // over regressionResidualWindow (the smoothed residual); its copy sampled
+  // every regressionNoiseInterval once the model is fitted on a whole
+  // baselineWindow; that copy's median and spread (median minus the lower
+  // quartile) over the baseline window; and the smoothed residual above which
+  // the regression alerts fire, max(median * (1 + floor), median + k * spread).
+  cpuBaselineResidual: 'job:cpu_seconds:baseline_residual',
+  cpuBaselineResidualSmoothed: 'job:cpu_seconds:baseline_residual_smoothed',
+  cpuBaselineResidualSampled: 'job:cpu_seconds:baseline_residual_sampled',
+  cpuBaselineResidualMedian: 'job:cpu_seconds:baseline_residual_median',
+  cpuBaselineResidualSpread: 'job:cpu_seconds:baseline_residual_spread',
+  cpuBaselineResidualThreshold: 'job:cpu_seconds:baseline_residual_threshold',
+  allocBaselineResidual: 'job:alloc_bytes:baseline_residual',
+  allocBaselineResidualSmoothed: 'job:alloc_bytes:baseline_residual_smoothed',
+  allocBaselineResidualSampled: 'job:alloc_bytes:baseline_residual_sampled',
+  allocBaselineResidualMedian: 'job:alloc_bytes:baseline_residual_median',
+  allocBaselineResidualSpread: 'job:alloc_bytes:baseline_residual_spread',
+  allocBaselineResidualThreshold: 'job:alloc_bytes:baseline_residual_threshold',
 
   // The recent least-squares fit of CPU on req/s (loadFitWindow, 30m) behind
   // CPUNotTrackingLoad: products for the fit, the fitted parts, and how much

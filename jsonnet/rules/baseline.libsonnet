@@ -9,6 +9,7 @@ local series = import '../lib/series.libsonnet';
     local cfg = $._config,
     local p = (import '../lib/promql.libsonnet')(cfg),
     local cm = (import '../lib/baseline-model.libsonnet')(cfg),
+    local models = (import '../lib/cost-models.libsonnet')(cfg),
 
     groups+: [
       {
@@ -18,7 +19,7 @@ local series = import '../lib/series.libsonnet';
           cm.history,
           cm.gate(series.requestsByHalf, series.requests),
           cm.halfQuantile(series.requestsHalfQuantile, series.requestsByHalf),
-        ] + cm.model($.hotpathCostModels.cpu).slow + cm.model($.hotpathCostModels.alloc).slow + [
+        ] + cm.model(models.cpu).slow + cm.model(models.alloc).slow + [
           cm.sampled(series.cpuPerRequestToUpstreamSampled, series.cpuPerRequestToUpstream),
           {
             // Once the edge existed baselineMinHistory ago (a coarser history
@@ -33,31 +34,5 @@ local series = import '../lib/series.libsonnet';
         ],
       },
     ],
-  },
-
-  // The costs that get a model, by the names of their series.
-  hotpathCostModels:: {
-    cpu: {
-      value: series.cpu,
-      perRequest: series.cpuPerRequest,
-      byHalf: series.cpuByHalf,
-      halfQuantile: series.cpuHalfQuantile,
-      perRequestRatio: series.cpuPerRequestBaselineRatio,
-      marginal: series.cpuPerRequestBaselineMarginal,
-      fixed: series.cpuBaselineFixed,
-      predicted: series.cpuBaselinePredicted,
-      perRequestPredicted: series.cpuPerRequestBaselinePredicted,
-    },
-    alloc: {
-      value: series.alloc,
-      perRequest: series.allocPerRequest,
-      byHalf: series.allocByHalf,
-      halfQuantile: series.allocHalfQuantile,
-      perRequestRatio: series.allocPerRequestBaselineRatio,
-      marginal: series.allocPerRequestBaselineMarginal,
-      fixed: series.allocBaselineFixed,
-      predicted: series.allocBaselinePredicted,
-      perRequestPredicted: series.allocPerRequestBaselinePredicted,
-    },
   },
 }

@@ -1,4 +1,4 @@
-// The load fit (rule group hotpath-cost-model), every evaluationInterval: the
+// The load fit (rule group hotpath-load-fit), every evaluationInterval: the
 // recent least-squares fit of CPU on req/s behind CPUNotTrackingLoad. (What
 // the self baseline's cost model, lib/baseline-model.libsonnet, predicts at
 // the current traffic is recorded in hotpath-requests-cpu, next to the rates
@@ -30,7 +30,7 @@
 // the share at the mean, not at the current traffic, keeps a healthy service
 // with a real fixed cost from looking fixed-dominated at a traffic low.
 //
-// The slow path (in hotpath-baseline, every baselineInterval): traffic that moves
+// The slow path (group hotpath-load-fit-long, every baselineInterval): traffic that moves
 // only with hours-long swings (a daily curve) rarely swings inside 30m, so the
 // recent fit sees a busy loop only now and then and the alert flapped. The
 // same fit over loadFitLongWindow L (3h) sees those swings; its slope is
@@ -65,10 +65,13 @@ local series = import '../lib/series.libsonnet';
     local c = series.cpu,
     local r = series.requests,
 
+    // The averages of r and r^2 over window w the fit reads.
+    local inlineMeans(w) = { r: avgOver(r, w), rr: avgOver(series.requestsSquared, w) },
+
     // The least-squares slope of c on r over window w, where traffic swung
     // (coefficient of variation `cv` >= loadFitMinVariation) and the service
     // had a request rate w ago (a whole window of history).
-    local slope(w, cv) = |||
+    local slope(w, cv, means=inlineMeans(w)) = |||
       (
         %(avgCR)s
         - on (%(key)s)
@@ -83,17 +86,17 @@ local series = import '../lib/series.libsonnet';
     ||| % {
       avgCR: avgOver(series.cpuTimesRequests, w),
       avgC: avgOver(c, w),
-      avgR: avgOver(r, w),
-      avgRR: avgOver(series.requestsSquared, w),
+      avgR: means.r,
+      avgRR: means.rr,
       cv: cv,
       minCV: p.num(cfg.loadFitMinVariation),
       r: r,
       window: w,
       key: key,
     },
-    local variation(w) = p.ratio(
-      'sqrt(clamp_min(%s - on (%s) %s ^ 2, 0))' % [avgOver(series.requestsSquared, w), key, avgOver(r, w)],
-      avgOver(r, w),
+    local variation(w, means=inlineMeans(w)) = p.ratio(
+      'sqrt(clamp_min(%s - on (%s) %s ^ 2, 0))' % [means.rr, key, means.r],
+      means.r,
       p.service,
     ),
     // The fixed part now, and its share of the CPU at traffic `meanR`.
@@ -104,10 +107,11 @@ local series = import '../lib/series.libsonnet';
       p.service,
     ),
 
-    // The slow path's refits run at the end of the baseline group (every
-    // baselineInterval, after the sampled req/s they average).
+    // The slow path's refits, in a group of their own every baselineInterval
+    // (after the baseline group, whose sampled req/s they average).
     local slowRules = [
       {
+        // The slope of CPU on req/s over loadFitLongWindow, where traffic swung in it.
         record: series.cpuPerRequestLongSlope,
         expr: slope(cfg.loadFitLongWindow, '(\n%s\n)' % variation(cfg.loadFitLongWindow)),
       },
@@ -133,24 +137,29 @@ local series = import '../lib/series.libsonnet';
         },
       },
       {
+        // The mean req/s over baselineWindow: the traffic the long share is taken at.
         record: series.requestsBaselineMean,
         expr: 'avg_over_time(%s[%s])' % [series.requestsSampled, cfg.baselineWindow],
       },
     ],
 
-    groups: [
-      if g.name == 'hotpath-baseline' then g { rules+: slowRules } else g
-      for g in super.groups
-    ] + [
+    groups+: [
       {
-        name: 'hotpath-cost-model',
+        name: 'hotpath-load-fit-long',
+        interval: cfg.baselineInterval,
+        rules: slowRules,
+      },
+      {
+        name: 'hotpath-load-fit',
         interval: cfg.evaluationInterval,
         rules: [
           {
+            // How much req/s swung over loadFitWindow (stddev / mean).
             record: series.requestsRecentVariation,
             expr: variation(cfg.loadFitWindow),
           },
           {
+            // The least-squares slope of CPU on req/s over loadFitWindow, where traffic swung.
             record: series.cpuPerRequestRecentSlope,
             expr: slope(cfg.loadFitWindow, series.requestsRecentVariation),
           },
@@ -173,18 +182,22 @@ local series = import '../lib/series.libsonnet';
             },
           },
           {
+            // The fixed part of the CPU now, by the recent fit (cores).
             record: series.cpuRecentFixed,
             expr: fixedNow(series.cpuPerRequestRecentMarginal),
           },
           {
+            // Its share of the CPU at the window's mean traffic (CPUNotTrackingLoad's value).
             record: series.cpuRecentFixedShare,
             expr: share(series.cpuRecentFixed, series.cpuPerRequestRecentMarginal, avg(r)),
           },
           {
+            // The fixed part of the CPU now, by the slow path (cores).
             record: series.cpuLongFixed,
             expr: fixedNow(p.lastOfSlow(series.cpuPerRequestLongMarginal)),
           },
           {
+            // Its share of the CPU at the day's mean traffic.
             record: series.cpuLongFixedShare,
             expr: share(series.cpuLongFixed, p.lastOfSlow(series.cpuPerRequestLongMarginal), p.lastOfSlow(series.requestsBaselineMean)),
           },

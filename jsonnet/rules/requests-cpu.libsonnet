@@ -7,6 +7,7 @@ local series = import '../lib/series.libsonnet';
     local cfg = $._config,
     local p = (import '../lib/promql.libsonnet')(cfg),
     local cm = (import '../lib/baseline-model.libsonnet')(cfg),
+    local models = (import '../lib/cost-models.libsonnet')(cfg),
 
     // CPU seconds per second per instance, from the process's own counter or
     // from cAdvisor. cAdvisor knows pods, not services: each container's CPU is
@@ -39,28 +40,34 @@ local series = import '../lib/series.libsonnet';
         interval: cfg.evaluationInterval,
         rules: [
                  {
+                   // Requests per second per instance.
                    record: series.instanceRequests,
                    // Every work-unit counter (requestSources), a service
                    // counted from the first source that has it.
                    expr: p.firstSource(function(src) p.sumBy(p.instance, p.asService(src, p.rate(src.metric, [src.selector])))),
                  },
                  {
+                   // Requests per second per service.
                    record: series.requests,
                    expr: p.sumBy(p.service, series.instanceRequests),
                  },
                  {
+                   // CPU cores per instance.
                    record: series.instanceCpu,
                    expr: instanceCpu,
                  },
                  {
+                   // CPU cores per service.
                    record: series.cpu,
                    expr: p.sumBy(p.service, series.instanceCpu),
                  },
                  {
+                   // CPU seconds per request per instance (the outlier alert's input).
                    record: series.instanceCpuPerRequest,
                    expr: p.ratio(series.instanceCpu, series.instanceRequests, p.instance),
                  },
                  {
+                   // CPU seconds per request per service.
                    record: series.cpuPerRequest,
                    expr: p.ratio(series.cpu, series.requests, p.service),
                  },
@@ -72,14 +79,17 @@ local series = import '../lib/series.libsonnet';
                    expr: '%s * on (%s) %s' % [series.cpu, p.list(p.service), series.requests],
                  },
                  {
+                   // (req/s)^2, where the service has a CPU series.
                    record: series.requestsSquared,
                    expr: p.and('%s ^ 2' % series.requests, series.cpu, p.service),
                  },
                  {
+                   // Bytes allocated per second per service.
                    record: series.alloc,
                    expr: p.sumBy(p.service, p.rate(cfg.allocMetric, [cfg.allocSelector])),
                  },
                  {
+                   // Bytes allocated per request per service.
                    record: series.allocPerRequest,
                    expr: p.ratio(series.alloc, series.requests, p.service),
                  },
@@ -89,8 +99,8 @@ local series = import '../lib/series.libsonnet';
                // divide CPU and allocations by it, and a prediction from another
                // group's evaluation lags the request rate by up to one interval,
                // enough for 1.3-1.5x on a steep traffic ramp by itself.
-               + cm.model($.hotpathCostModels.cpu).fast
-               + cm.model($.hotpathCostModels.alloc).fast,
+               + cm.model(models.cpu).fast
+               + cm.model(models.alloc).fast,
       },
     ],
   },

@@ -1,7 +1,9 @@
 // Recording rules, one file per area. Groups run at evaluationInterval except
-// the baseline, which refits every baselineInterval.
+// the baseline, which refits every baselineInterval, and the noise model,
+// every regressionNoiseInterval.
 (import 'requests-cpu.libsonnet')
 + (import 'throttling.libsonnet')
 + (import 'baseline.libsonnet')
 + (import 'load-fit.libsonnet')
++ (import 'noise.libsonnet')
 + (import 'upstream.libsonnet')

@@ -18,6 +18,7 @@ local series = import '../lib/series.libsonnet';
         interval: cfg.evaluationInterval,
         rules: [
           {
+            // CFS periods throttled per second per container.
             record: series.throttledPeriods,
             expr: sumRate(cfg.cfsThrottledPeriodsMetric),
           },
@@ -35,6 +36,7 @@ local series = import '../lib/series.libsonnet';
             expr: '%s\nor on (%s)\n%s * %s' % [sumRate(cfg.cfsThrottledSecondsMetric), p.list(p.container), series.throttledPeriods, p.num(durations.seconds(cfg.cfsPeriod))],
           },
           {
+            // CPU cores per container, for the usage-vs-limit panels.
             record: series.containerCpu,
             expr: sumRate(cfg.containerCpuMetric),
           },

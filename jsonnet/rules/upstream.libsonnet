@@ -20,8 +20,8 @@
 //   namespace first, else anywhere in its cluster when that name is unique
 //   there. A name in two other namespaces is ambiguous and skipped.
 //
-// Edges keep the cluster label when the service graph carries one (issue 18:
-// on Thanos the cluster is each Prometheus's external label, so a global
+// Edges keep the cluster label when the service graph carries one (on
+// Thanos the cluster is each Prometheus's external label, so a global
 // ruler sees every cluster's edges at once): an edge recorded in a cluster
 // joins only that cluster's services, so a service is compared only with
 // upstreams it calls in its own cluster. Edges without a cluster (a service
@@ -38,12 +38,12 @@ local series = import '../lib/series.libsonnet';
     // label_replace(label_replace(...)): the service graph's client/server as
     // the service label and `upstream`.
     local serviceGraphEdges =
-      'label_replace(label_replace(%s, "%s", "$1", "%s", "(.+)"), "upstream", "$1", "%s", "(.+)")' % [
-        p.selector(cfg.serviceGraphMetric, [cfg.serviceGraphSelector]),
-        svc,
-        cfg.serviceGraphClientLabel,
-        cfg.serviceGraphServerLabel,
-      ],
+      'label_replace(label_replace(%(edges)s, "%(service)s", "$1", "%(client)s", "(.+)"), "upstream", "$1", "%(server)s", "(.+)")' % {
+        edges: p.selector(cfg.serviceGraphMetric, [cfg.serviceGraphSelector]),
+        service: svc,
+        client: cfg.serviceGraphClientLabel,
+        server: cfg.serviceGraphServerLabel,
+      },
     local staticEdges = [
       p.setLabel(p.setLabel('vector(1)', svc, client), 'upstream', upstream)
       for client in std.objectFields(cfg.staticUpstreams)
@@ -55,26 +55,31 @@ local series = import '../lib/series.libsonnet';
     local edgeKey = p.list([l for l in [cluster, svc] if l != '']),
     // slot(k, by, edges): per `by`, the k-th edge of `edges`.
     local slot(k, by, edges) =
-      if k == 1 then 'topk by (%s) (1, %s)' % [by, edges]
-      else 'topk by (%s) (1, %s unless on (%s, upstream) topk by (%s) (%d, %s))' % [by, edges, by, by, k - 1, edges],
+      if k == 1 then 'topk by (%(by)s) (1, %(edges)s)' % { by: by, edges: edges }
+      else 'topk by (%(by)s) (1, %(edges)s unless on (%(by)s, upstream) topk by (%(by)s) (%(before)d, %(edges)s))' % { by: by, edges: edges, before: k - 1 },
     // The client's CPU per request once per edge of slot k: edges within the
     // client's cluster, then edges without a cluster (any cluster's client).
+    local perEdge(on, edges) = '%(perRequest)s * on (%(on)s) group_left (upstream)\n  %(edges)s' % {
+      perRequest: series.cpuPerRequest,
+      on: on,
+      edges: edges,
+    },
     local clientSlot(k) = std.join('\nor\n', [
-      '%s * on (%s) group_left (upstream)\n  %s' % [series.cpuPerRequest, edgeKey, slot(k, edgeKey, series.upstreamEdges)],
+      perEdge(edgeKey, slot(k, edgeKey, series.upstreamEdges)),
     ] + if cluster == '' then [] else [
-      '%s * on (%s) group_left (upstream)\n  %s' % [series.cpuPerRequest, svc, slot(k, svc, '%s{%s=""}' % [series.upstreamEdges, cluster])],
+      perEdge(svc, slot(k, svc, p.selector(series.upstreamEdges, ['%s=""' % cluster]))),
     ]),
 
     // The upstream's CPU per request under the label `upstream`, while it
     // serves >= minRequestRate and is not 0 (a divisor), per namespace and,
     // where the name is unique, per cluster.
-    local asUpstream = 'label_replace(%s > 0 and on (%s) %s >= %s, "upstream", "$1", "%s", "(.+)")' % [
-      series.cpuPerRequest,
-      key,
-      series.requests,
-      p.num(cfg.minRequestRate),
-      svc,
-    ],
+    local asUpstream = 'label_replace(%(perRequest)s > 0 and on (%(key)s) %(requests)s >= %(minRate)s, "upstream", "$1", "%(service)s", "(.+)")' % {
+      perRequest: series.cpuPerRequest,
+      key: key,
+      requests: series.requests,
+      minRate: p.num(cfg.minRequestRate),
+      service: svc,
+    },
     local nsKey = p.list(p.scope + ['upstream']),
     local clusterKey = p.list([l for l in p.scope if l != cfg.namespaceLabel] + ['upstream']),
 
@@ -84,8 +89,12 @@ local series = import '../lib/series.libsonnet';
         interval: cfg.evaluationInterval,
         rules: [
           {
+            // One series per edge (service, upstream): the service graph and the static map.
             record: series.upstreamEdges,
-            expr: 'group by (%s, upstream) (\n  %s\n)' % [edgeKey, std.join('\n  or\n  ', [serviceGraphEdges] + staticEdges)],
+            expr: 'group by (%(edgeKey)s, upstream) (\n  %(edges)s\n)' % {
+              edgeKey: edgeKey,
+              edges: std.join('\n  or\n  ', [serviceGraphEdges] + staticEdges),
+            },
           },
           {
             // The client's own CPU per request, once per edge.
@@ -93,6 +102,7 @@ local series = import '../lib/series.libsonnet';
             expr: std.join('\nor\n', [clientSlot(k) for k in std.range(1, cfg.maxUpstreamsPerService)]),
           },
           {
+            // The service's CPU per request over its upstream's, per edge.
             record: series.cpuPerRequestToUpstream,
             expr: |||
               (

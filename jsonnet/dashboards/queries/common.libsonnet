@@ -19,8 +19,15 @@ function(cfg) {
   // Joins selector pieces, skipping empty ones: sel(['a="1"', '', 'b="2"']).
   sel(pieces):: p.matchers(pieces),
 
+  // A `|||` block as the one-line query the dashboards carry: its lines
+  // joined by a space (so a block breaks a query only where it has a space).
+  oneLine(block):: std.join(' ', std.split(std.rstripChars(block, '\n'), '\n')),
+
+  // series{matchers}
+  select(series, matchers):: '%(series)s{%(matchers)s}' % { series: series, matchers: matchers },
+
   // The top dashboardTopN series of expr.
-  topN(expr):: 'topk(%d, %s)' % [cfg.dashboardTopN, expr],
+  topN(expr):: 'topk(%(n)d, %(expr)s)' % { n: cfg.dashboardTopN, expr: expr },
 
   // The labels that identify a container (cAdvisor) and a pod.
   podKey:: p.list(p.pod),
@@ -30,41 +37,35 @@ function(cfg) {
   // The pods of the picked service(s), from the requests counter's labels
   // (as the rule pack's cAdvisor mode joins them): one series per (pod,
   // service), so a pod serving two jobs appears twice and a job scraped
-  // outside Kubernetes (no pod label) not at all. `matchers` is d.service or
-  // d.services.
+  // outside Kubernetes (no pod label) not at all. `multi`: several services
+  // can be picked (the service variable is matched with =~).
   // Every work-unit counter (requestSources) counts; a source that names the
   // service in another label is matched on that label.
-  servicePods(matchers)::
-    'group by (%s, %s) (%s)' % [
-      root.podKey,
-      cfg.serviceLabel,
-      std.join(' or ', [
-        p.asService(src, '%s{%s}' % [src.metric, root.sel([
-          '%s!=""' % cfg.podLabel,
-          src.selector,
-          std.strReplace(matchers, ' %s=' % cfg.serviceLabel, ' %s=' % src.serviceLabel),
-        ])])
-        for src in p.requestSources
-      ]),
-    ],
+  servicePods(multi=false)::
+    local pods(src) = p.asService(src, p.selector(src.metric, [
+      d.matcher(cfg.podLabel, '!=', ''),
+      src.selector,
+    ] + d.scopeMatchers + [d.serviceMatcher(multi, src.serviceLabel)]));
+    'group by (%(pod)s, %(service)s) (%(sources)s)' % {
+      pod: root.podKey,
+      service: cfg.serviceLabel,
+      sources: std.join(' or ', [pods(src) for src in p.requestSources]),
+    },
 
   // A per-container expression narrowed to the containers of the picked service.
-  ofService(expr, matchers=d.service):: '%s and on (%s) %s' % [expr, root.podKey, root.servicePods(matchers)],
+  ofService(expr, multi=false)::
+    '%(expr)s and on (%(pod)s) %(pods)s' % { expr: expr, pod: root.podKey, pods: root.servicePods(multi) },
 
   // A per-container expression summed per service. The pod side is summed
   // per pod first, so it is the unique side of the join: a pod serving two
   // jobs counts for both (as in the rule pack's cAdvisor mode) instead of
   // failing the query with "many-to-many matching not allowed".
-  perService(expr, matchers=d.services)::
-    'sum by (%s) (%s * on (%s) group_left () sum by (%s) (%s))' % [
-      root.serviceKey,
-      root.servicePods(matchers),
-      root.podKey,
-      root.podKey,
-      expr,
-    ],
+  perService(expr, multi=true):: root.oneLine(|||
+    sum by (%(service)s) (%(pods)s * on (%(pod)s) group_left ()
+    sum by (%(pod)s) (%(expr)s))
+  ||| % { service: root.serviceKey, pods: root.servicePods(multi), pod: root.podKey, expr: expr }),
 
   // CPU cores used and allowed per container (recorded by the rule pack).
-  containerUsage:: '%s{%s}' % [series.containerCpu, d.scope],
-  containerLimit:: '%s{%s}' % [series.containerCpuLimit, d.scope],
+  containerUsage:: root.select(series.containerCpu, d.scope),
+  containerLimit:: root.select(series.containerCpuLimit, d.scope),
 }

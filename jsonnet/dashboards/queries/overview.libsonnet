@@ -5,7 +5,7 @@ local common = import 'common.libsonnet';
 function(cfg) {
   local c = common(cfg),
   local s = c.series,
-  local by(series) = '%s{%s}' % [series, c.services],
+  local by(series) = c.select(series, c.services),
   local topN = c.topN,
 
   // The fleet table, one instant query per column.
@@ -14,11 +14,22 @@ function(cfg) {
   cpuPerRequest: by(s.cpuPerRequest),
   // CPU against what the service's cost model predicts at its current load:
   // 1 is as usual, cpuRegressionFactor is where CPUPerRequestRegression starts.
-  vsBaseline: '%s / %s' % [by(s.cpu), by(s.cpuBaselinePredicted)],
-  fixedShare: '%s / %s' % [by(s.cpuBaselineFixed), by(s.cpu)],
-  throttled: c.perService('%s{%s}' % [s.throttledSeconds, c.scope]),
-  toUpstream: 'max by (%s) (%s)' % [c.serviceKey, by(s.cpuPerRequestToUpstream)],
-  alerts: 'count by (%s) (%s)' % [c.serviceKey, c.d.firingAlerts(c.services)],
+  vsBaseline: '%(cpu)s / %(predicted)s' % { cpu: by(s.cpu), predicted: by(s.cpuBaselinePredicted) },
+  fixedShare: '%(fixed)s / %(cpu)s' % { fixed: by(s.cpuBaselineFixed), cpu: by(s.cpu) },
+  throttled: c.perService(c.select(s.throttledSeconds, c.scope)),
+  toUpstream: 'max by (%(service)s) (%(ratio)s)' % { service: c.serviceKey, ratio: by(s.cpuPerRequestToUpstream) },
+  // Firing alerts per service. The alerts on container series (the catalogue's
+  // identity 'container') carry no service label: they count for the
+  // services whose pods they fire on, joined as the throttled column is.
+  // The two sides differ in `alertname`, so `or` keeps both.
+  alerts: c.oneLine(|||
+    sum by (%(service)s) (count by (%(service)s, alertname) (%(serviceAlerts)s)
+    or %(podAlerts)s)
+  ||| % {
+    service: c.serviceKey,
+    serviceAlerts: c.d.firingAlerts(c.services, c.d.serviceAlertsRegex),
+    podAlerts: c.perService(c.d.firingAlerts(c.scope, c.d.podAlertsRegex)),
+  }),
 
   // Movers over time.
   topVsBaseline: topN(self.vsBaseline),

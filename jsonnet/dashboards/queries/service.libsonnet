@@ -6,7 +6,7 @@ function(cfg) {
   local c = common(cfg),
   local s = c.series,
   local sel = c.service,
-  local by(series) = '%s{%s}' % [series, sel],
+  local by(series) = c.select(series, sel),
 
   // 1. Load or efficiency?
   requests: by(s.requests),
@@ -18,10 +18,10 @@ function(cfg) {
   // The band: from what the cost model predicts at the current traffic up to
   // where CPUPerRequestRegression starts.
   cpuPerRequestPredicted: by(s.cpuPerRequestBaselinePredicted),
-  cpuPerRequestRegression: '%s * %s' % [by(s.cpuPerRequestBaselinePredicted), cfg.cpuRegressionFactor],
+  cpuPerRequestRegression: '%(predicted)s * %(factor)s' % { predicted: by(s.cpuPerRequestBaselinePredicted), factor: cfg.cpuRegressionFactor },
   cpuFixed: by(s.cpuBaselineFixed),
   // The marginal cost (CPU seconds per request) times the current load.
-  cpuMarginal: '%s * %s' % [by(s.cpuPerRequestBaselineMarginal), by(s.requests)],
+  cpuMarginal: '%(marginal)s * %(requests)s' % { marginal: by(s.cpuPerRequestBaselineMarginal), requests: by(s.requests) },
   // The last loadFitWindow's fit behind CPUNotTrackingLoad: the share of CPU that
   // does not follow requests (the value the alert compares), and how much
   // requests swung.
@@ -32,48 +32,48 @@ function(cfg) {
 
   // 2. One instance or all?
   instanceCpuPerRequest: by(s.instanceCpuPerRequest),
-  instanceToSiblings: '%s / on (%s) group_left () quantile by (%s) (0.5, %s)' % [
-    by(s.instanceCpuPerRequest),
-    c.serviceKey,
-    c.serviceKey,
-    by(s.instanceCpuPerRequest),
-  ],
+  instanceToSiblings: c.oneLine(|||
+    %(instance)s / on (%(service)s) group_left ()
+    quantile by (%(service)s) (0.5, %(instance)s)
+  ||| % { instance: by(s.instanceCpuPerRequest), service: c.serviceKey }),
 
   // 3. Upstream?
   toUpstream: by(s.cpuPerRequestToUpstream),
   toUpstreamBaseline: by(s.cpuPerRequestToUpstreamBaselineMedian),
   // This service's CPU per request and each upstream's, side by side: the
   // upstreams are the `upstream` values of the ratio series.
-  withUpstreams: '%s or (%s{%s} and on (%s) label_replace(%s, "%s", "$1", "upstream", "(.*)"))' % [
-    by(s.cpuPerRequest),
-    s.cpuPerRequest,
-    c.clusterScope,
-    cfg.serviceLabel,
-    by(s.cpuPerRequestToUpstream),
-    cfg.serviceLabel,
-  ],
+  withUpstreams: c.oneLine(|||
+    %(own)s or (%(all)s and on (%(service)s)
+    label_replace(%(ratio)s, "%(service)s", "$1", "upstream", "(.*)"))
+  ||| % {
+    own: by(s.cpuPerRequest),
+    all: c.select(s.cpuPerRequest, c.clusterScope),
+    service: cfg.serviceLabel,
+    ratio: by(s.cpuPerRequestToUpstream),
+  }),
 
   // 4. Throttling? (the service's containers, through its pods)
-  throttledSeconds: c.ofService('%s{%s}' % [s.throttledSeconds, c.scope]),
-  throttledPeriods: c.ofService('%s{%s}' % [s.throttledPeriodsRatio, c.scope]),
+  throttledSeconds: c.ofService(c.select(s.throttledSeconds, c.scope)),
+  throttledPeriods: c.ofService(c.select(s.throttledPeriodsRatio, c.scope)),
   containerUsage: c.ofService(c.containerUsage),
   containerLimit: c.ofService(c.containerLimit),
-  gomaxprocs: 'max by (%s) (%s{%s})' % [c.podKey, cfg.gomaxprocsMetric, sel],
-  podLimit: 'sum by (%s) (%s)' % [c.podKey, c.ofService(c.containerLimit)],
+  gomaxprocs: 'max by (%(pod)s) (%(gomaxprocs)s)' % { pod: c.podKey, gomaxprocs: by(cfg.gomaxprocsMetric) },
+  podLimit: 'sum by (%(pod)s) (%(limit)s)' % { pod: c.podKey, limit: c.ofService(c.containerLimit) },
 
   // 5. Allocations?
   allocPerRequest: by(s.allocPerRequest),
   allocPerRequestBaseline: by(s.allocPerRequestBaselinePredicted),
   alloc: by(s.alloc),
-  heap: 'max by (%s) (%s{%s})' % [cfg.instanceLabel, cfg.heapMetric, sel],
-  gcCycles: 'sum by (%s) (rate(%s_count{%s}[$__rate_interval]))' % [c.serviceKey, cfg.gcDurationMetric, sel],
-  gcPause: 'sum by (%s) (rate(%s_sum{%s}[$__rate_interval]))' % [c.serviceKey, cfg.gcDurationMetric, sel],
+  heap: 'max by (%(instance)s) (%(heap)s)' % { instance: cfg.instanceLabel, heap: by(cfg.heapMetric) },
+  gcCycles: 'sum by (%(service)s) (rate(%(count)s[$__rate_interval]))' % { service: c.serviceKey, count: by(cfg.gcDurationMetric + '_count') },
+  gcPause: 'sum by (%(service)s) (rate(%(sum)s[$__rate_interval]))' % { service: c.serviceKey, sum: by(cfg.gcDurationMetric + '_sum') },
 
-  // 6. Where in the code? The anomalies the overlay panel marks on its strip.
-  anomalies: 'ALERTS{alertname=~"CPUPerRequest.*|AllocationsPerRequestRegression|CPUNotTrackingLoad", %s}' % sel,
+  // 6. Where in the code? The anomalies the overlay panel marks on its strip:
+  // the alerts that carry the service label (the catalogue's), pending too.
+  anomalies: 'ALERTS{alertname=~"%(names)s", %(service)s}' % { names: c.d.serviceAlertsRegex, service: sel },
 
-  // Annotations: the service's hotpath alerts, and CPUThrottlingSustained on
-  // its containers (that alert is per container, not per service).
+  // Annotations: the service's hotpath alerts, and the alerts on its
+  // containers (CPUThrottlingSustained: per container, not per service).
   alerts: c.d.firingAlerts(sel),
-  throttlingAlerts: c.ofService(c.d.firingAlerts(c.scope, 'CPUThrottlingSustained')),
+  throttlingAlerts: c.ofService(c.d.firingAlerts(c.scope, c.d.podAlertsRegex)),
 }

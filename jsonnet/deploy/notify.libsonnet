@@ -1,0 +1,146 @@
+// hotpath-notify in the cluster: a Deployment of the image built from
+// deploy/notify/Dockerfile, its Service, a NetworkPolicy that lets only
+// Alertmanager post to it, and an Ingress that opens only the pictures
+// (/images/) to Slack's image fetcher.
+local durations = import '../lib/durations.libsonnet';
+
+{
+  local k = $._config.kubernetes,
+  local n = k.notify,
+  local labels = k.commonLabels { 'app.kubernetes.io/name': 'hotpath-notify' },
+  local selector = { 'app.kubernetes.io/name': 'hotpath-notify', 'app.kubernetes.io/part-of': 'hotpath' },
+  local outDir = '/var/lib/hotpath-notify',
+  local secretDir = '/etc/hotpath-notify',
+  local metadata = { name: 'hotpath-notify', namespace: k.namespace, labels: labels },
+
+  // The receiver finds the anomaly's start from startsAt minus the rules'
+  // for:, so it gets the longest for: of the pack.
+  local pending = durations.format(std.foldl(std.max, [durations.seconds(d) for d in std.objectValues($._config.alertFor)], 0)),
+
+  local publicHost =
+    if n.publicURL == '' then ''
+    else
+      assert std.startsWith(n.publicURL, 'https://') || std.startsWith(n.publicURL, 'http://') :
+             'kubernetes.notify.publicURL: want http(s)://host[:port], got %s' % n.publicURL;
+      std.split(std.split(n.publicURL, '/')[2], ':')[0],
+
+  local probe(period) = {
+    httpGet: { path: '/-/healthy', port: 'http' },
+    periodSeconds: period,
+    timeoutSeconds: 5,
+    failureThreshold: 3,
+  },
+
+  kubernetesManifests+:: {
+    'notify/deployment.yaml': {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: metadata,
+      spec: {
+        replicas: n.replicas,
+        selector: { matchLabels: selector },
+        template: {
+          metadata: { labels: labels + selector },
+          spec: {
+            automountServiceAccountToken: false,
+            securityContext: { runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, fsGroup: 10001, seccompProfile: { type: 'RuntimeDefault' } },
+            containers: [{
+              name: 'hotpath-notify',
+              image: n.image,
+              args: [
+                '--listen=0.0.0.0:%d' % n.port,
+                '--profiles=' + k.pyroscopeURL,
+              ] + (if k.prometheusURL != '' then ['--prometheus=' + k.prometheusURL] else []) + [
+                '--out-dir=' + outDir,
+                '--token-file=%s/token' % secretDir,
+                '--pending=' + pending,
+                '--concurrency=%d' % n.concurrency,
+              ] + (if n.publicURL != '' then ['--public-url=' + n.publicURL] else []),
+              env: [
+                // Read by hotpath-notify as --slack-webhook's default: a URL
+                // with a secret in it stays out of the process's arguments.
+                { name: 'HOTPATH_SLACK_WEBHOOK_URL', valueFrom: { secretKeyRef: { name: n.secretName, key: 'slack-webhook-url', optional: true } } },
+                // Chromium writes its profile and crash reports under HOME; the
+                // root filesystem is read-only.
+                { name: 'HOME', value: '/tmp' },
+              ],
+              ports: [{ name: 'http', containerPort: n.port, protocol: 'TCP' }],
+              readinessProbe: probe(10),
+              livenessProbe: probe(30),
+              resources: n.resources,
+              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+              volumeMounts: [
+                { name: 'out', mountPath: outDir },
+                { name: 'secret', mountPath: secretDir, readOnly: true },
+                { name: 'tmp', mountPath: '/tmp' },
+                // Chromium shares rendered frames through /dev/shm; a
+                // container's default 64 MiB is too small for a large picture.
+                { name: 'shm', mountPath: '/dev/shm' },
+              ],
+            }],
+            volumes: [
+              { name: 'out' } + n.outDirVolume,
+              { name: 'secret', secret: { secretName: n.secretName, items: [{ key: 'token', path: 'token' }] } },
+              { name: 'tmp', emptyDir: {} },
+              { name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: '256Mi' } },
+            ],
+          },
+        },
+      },
+    },
+
+    'notify/service.yaml': {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: metadata,
+      spec: {
+        selector: selector,
+        ports: [{ name: 'http', port: n.port, targetPort: 'http', protocol: 'TCP' }],
+      },
+    },
+
+    // A NetworkPolicy sees ports, not paths: Alertmanager's pods may reach the
+    // port, and the ingress controller's pods, whose Ingress below routes only
+    // /images/. The kubelet's probes come from the node and are not filtered by
+    // common CNIs.
+    'notify/networkpolicy.yaml': {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: metadata,
+      spec: {
+        podSelector: { matchLabels: selector },
+        policyTypes: ['Ingress'],
+        ingress: [{
+          from: [{
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': n.alertmanagerNamespace } },
+            podSelector: { matchLabels: n.alertmanagerPodLabels },
+          }],
+          ports: [{ port: 'http', protocol: 'TCP' }],
+        }] + (if publicHost != '' then [{
+                from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': n.ingressControllerNamespace } } }],
+                ports: [{ port: 'http', protocol: 'TCP' }],
+              }] else []),
+      },
+    },
+  } + (if publicHost == '' then {} else {
+         'notify/ingress.yaml': {
+           apiVersion: 'networking.k8s.io/v1',
+           kind: 'Ingress',
+           metadata: metadata,
+           spec: {
+             ingressClassName: n.ingressClassName,
+             rules: [{
+               host: publicHost,
+               http: {
+                 // Only the pictures: /webhook and /-/healthy stay in the cluster.
+                 paths: [{
+                   path: '/images/',
+                   pathType: 'Prefix',
+                   backend: { service: { name: 'hotpath-notify', port: { name: 'http' } } },
+                 }],
+               },
+             }],
+           } + (if std.startsWith(n.publicURL, 'https://') then { tls: [{ hosts: [publicHost], secretName: n.ingressTLSSecretName }] } else {}),
+         },
+       }),
+}

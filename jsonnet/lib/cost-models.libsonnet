@@ -1,0 +1,43 @@
+// The costs that get a cost model (lib/baseline-model.libsonnet), by the
+// names of their series, and their noise floors: one table that the rules
+// recording each part of a model (rules/requests-cpu, baseline, noise) read.
+local series = import 'series.libsonnet';
+
+function(cfg) {
+  cpu: {
+    value: series.cpu,
+    perRequest: series.cpuPerRequest,
+    byHalf: series.cpuByHalf,
+    halfQuantile: series.cpuHalfQuantile,
+    perRequestRatio: series.cpuPerRequestBaselineRatio,
+    marginal: series.cpuPerRequestBaselineMarginal,
+    fixed: series.cpuBaselineFixed,
+    predicted: series.cpuBaselinePredicted,
+    perRequestPredicted: series.cpuPerRequestBaselinePredicted,
+    residual: series.cpuBaselineResidual,
+    residualSmoothed: series.cpuBaselineResidualSmoothed,
+    residualSampled: series.cpuBaselineResidualSampled,
+    residualMedian: series.cpuBaselineResidualMedian,
+    residualSpread: series.cpuBaselineResidualSpread,
+    residualThreshold: series.cpuBaselineResidualThreshold,
+    floor: cfg.cpuRegressionFloor,
+  },
+  alloc: {
+    value: series.alloc,
+    perRequest: series.allocPerRequest,
+    byHalf: series.allocByHalf,
+    halfQuantile: series.allocHalfQuantile,
+    perRequestRatio: series.allocPerRequestBaselineRatio,
+    marginal: series.allocPerRequestBaselineMarginal,
+    fixed: series.allocBaselineFixed,
+    predicted: series.allocBaselinePredicted,
+    perRequestPredicted: series.allocPerRequestBaselinePredicted,
+    residual: series.allocBaselineResidual,
+    residualSmoothed: series.allocBaselineResidualSmoothed,
+    residualSampled: series.allocBaselineResidualSampled,
+    residualMedian: series.allocBaselineResidualMedian,
+    residualSpread: series.allocBaselineResidualSpread,
+    residualThreshold: series.allocBaselineResidualThreshold,
+    floor: cfg.allocRegressionFloor,
+  },
+}
