@@ -98,7 +98,7 @@ const opening = openSnapshotHost({ width, height });
 const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });
 const series = b ? [frame(b, 'B'), frame(p, 'A')] : [frame(p, 'A')];
 const summary = d.summarize(p.tree, b?.tree);
-// per request (issue 14): counts are positive numbers, and a baseline needs its own
+// per request: counts are positive numbers, and a baseline needs its own
 const count = (flag) => {
   const n = Number(args[flag]);
   return Number.isFinite(n) && n > 0 ? n : fail(`--${flag} is the window's request count (a number > 0), not ${args[flag]}`);

@@ -1,8 +1,9 @@
 import { DataFrame, FieldOverrideContext, PanelOptionsEditorBuilder, SelectableValue } from '@grafana/data';
 
-import type { BaselineMode } from './overlay/windows';
-import { DiffScheme } from './render/colors';
-import { GraphMode } from './render/layout';
+import { choices } from './choices';
+import { DIFF_SCHEMES, DiffScheme } from './render/colors';
+import { GRAPH_MODES, GraphMode } from './render/layout';
+import { BASELINE_MODES, BaselineMode } from './windows/windows';
 
 export interface HotpathOptions {
   /** refId of the profile query (its target is re-run per window); empty: the first profile frame */
@@ -123,13 +124,13 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       description: 'What a selection is compared with. Shift-drag on the strip always picks a baseline by hand.',
       defaultValue: DEFAULT_OPTIONS.baselineMode,
       settings: {
-        options: [
-          { value: 'auto', label: 'Automatic', description: 'Same length, ending where the anomaly started (or where the selection starts)' },
-          { value: 'day', label: '1 day earlier' },
-          { value: 'week', label: '1 week earlier' },
-          { value: 'manual', label: 'Shift-drag', description: 'None until one is dragged with Shift' },
-          { value: 'siblings', label: 'Siblings', description: 'The same window on every other instance (hotpath-instance in the URL names the one compared)' },
-        ],
+        options: choices(BASELINE_MODES, {
+          auto: { label: 'Automatic', description: 'Same length, ending where the anomaly started (or where the selection starts)' },
+          day: { label: '1 day earlier' },
+          week: { label: '1 week earlier' },
+          manual: { label: 'Shift-drag', description: 'None until one is dragged with Shift' },
+          siblings: { label: 'Siblings', description: 'The same window on every other instance (hotpath-instance in the URL names the one compared)' },
+        }),
       },
       category: ['Windows'],
     })
@@ -153,10 +154,10 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       name: 'Layout',
       defaultValue: DEFAULT_OPTIONS.graphMode,
       settings: {
-        options: [
-          { value: 'icicle', label: 'Icicle (root on top)' },
-          { value: 'flame', label: 'Flame (root at the bottom)' },
-        ],
+        options: choices(GRAPH_MODES, {
+          icicle: { label: 'Icicle (root on top)' },
+          flame: { label: 'Flame (root at the bottom)' },
+        }),
       },
       category: ['Flame graph'],
     })
@@ -166,10 +167,10 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       description: 'Diff colours, and the colours of the selected windows on the strip.',
       defaultValue: DEFAULT_OPTIONS.colorScheme,
       settings: {
-        options: [
-          { value: 'red-green', label: 'Red (more) / green (less)' },
-          { value: 'colorblind', label: 'Colour-blind: red (more) / blue (less)' },
-        ],
+        options: choices(DIFF_SCHEMES, {
+          'red-green': { label: 'Red (more) / green (less)' },
+          colorblind: { label: 'Colour-blind: red (more) / blue (less)' },
+        }),
       },
       category: ['Flame graph'],
     })

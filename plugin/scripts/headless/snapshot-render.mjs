@@ -9,8 +9,8 @@ import { TEST_IDS } from './test-ids.mjs';
 const HEADLINE_ID = 'snapshot-headline';
 
 /** Starts Chromium with the host page; pass the promise to renderSnapshot (start it while Node still converts). */
-export function openSnapshotHost({ width, height }) {
-  const opening = openHost({ viewport: { width: width + 40, height: height + 80 } });
+export function openSnapshotHost({ width, height, launch }) {
+  const opening = openHost({ viewport: { width: width + 40, height: height + 80 }, launch });
   opening.catch(() => {}); // awaited (and its error reported) by renderSnapshot
   return opening;
 }
@@ -51,6 +51,8 @@ export async function renderSnapshot(opening, { series, diff, headline, width, h
         hide(byId(ids.status));
         hide(byId(ids.views)?.parentElement); // the overlay's header: views, baseline mode, links
         hide(childOf(byId(ids.search), byId(ids.panel))); // the explorer's search/focus toolbar
+        hide(byId(ids.attributionToggle)?.parentElement); // the changes table's attribution toggle
+        document.getElementById(headlineId)?.remove(); // a host kept open renders again
         const line = document.createElement('div');
         line.id = headlineId;
         line.textContent = headline;

@@ -3,9 +3,10 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../constants';
+import { ProfileErrorKind } from '../data/errors';
 
-/** The title above a profile that cannot be drawn, by the kind of SelectError (data/select.ts). */
-export const PROFILE_ERROR_TITLES: Record<string, string> = {
+/** The title above a profile that cannot be drawn, by the kind of its ProfileError (every kind has one). */
+export const PROFILE_ERROR_TITLES: Record<ProfileErrorKind, string> = {
   'no-data': 'No profile',
   'missing-field': 'Not a profile frame',
   'wrong-type': 'Not a profile frame',

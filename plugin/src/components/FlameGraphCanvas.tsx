@@ -2,7 +2,7 @@ import { css } from '@emotion/css';
 import { memo, MouseEvent, UIEvent, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { DrawStats, DrawStyle, drawHover } from '../render/draw';
+import { DrawStats, DrawStyle, drawHover, Outline } from '../render/draw';
 import { hitTest, Layout, View } from '../render/layout';
 import { prepareCanvas, useFlameGraphDrawing } from '../render/useFlameGraphDrawing';
 
@@ -83,6 +83,8 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
   // moves only draw): a canvas's backing store is allocated by its first drawing call, and the
   // overlay's, done up front, was a quarter of a first render (~4 ms of 1600x960)
   const overlayCtx = useRef<CanvasRenderingContext2D | null>(null);
+  // the outline on the overlay (undefined: the overlay is clear)
+  const outline = useRef<Outline | undefined>(undefined);
   useLayoutEffect(() => {
     const ctx = overlayCtx.current;
     if (ctx) {
@@ -91,6 +93,7 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
       ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
     }
     overlayCtx.current = null;
+    outline.current = undefined;
   }, [view.width, view.height]);
   const overlay = useCallback(() => {
     if (!overlayCtx.current && overlayRef.current) {
@@ -103,6 +106,7 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
     if (hovered.current >= 0) {
       overlayCtx.current?.clearRect(0, 0, view.width, view.height);
       hovered.current = -1;
+      outline.current = undefined;
     }
   }, [layout, view.focus, view.mode, view.width, view.height, view.top]);
 
@@ -113,7 +117,7 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
         hovered.current = node;
         const ctx = overlay();
         if (ctx) {
-          drawHover(ctx, layout, view, node, hoverColor);
+          outline.current = drawHover(ctx, layout, view, node, hoverColor, outline.current);
         }
       }
       onHover(node, x, y);
@@ -124,6 +128,7 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
   const onMouseLeave = useCallback(() => {
     hovered.current = -1;
     overlayCtx.current?.clearRect(0, 0, view.width, view.height);
+    outline.current = undefined;
     onHover(-1, 0, 0);
   }, [view, onHover]);
 

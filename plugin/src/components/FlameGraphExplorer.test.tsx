@@ -2,7 +2,9 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
 import { fromAscii } from '../data/ascii';
+import { readOrThrow, treeToFrame } from '../data/frame';
 import { diffTrees } from '../data/mergeDiff';
+import { Interner, Tree } from '../data/tree';
 import { printlnAfter, printlnBefore } from '../data/testdata/trees';
 
 import { FlameGraphExplorer } from './FlameGraphExplorer';
@@ -96,7 +98,7 @@ describe('FlameGraphExplorer', () => {
     expect(toggle).toHaveTextContent('Flame');
   });
 
-  describe('per request (issue 14)', () => {
+  describe('per request', () => {
     const ns = (t: ReturnType<typeof printlnAfter>) => ({ ...t, unit: 'ns' });
 
     it('a profile per request: search totals and the tooltip in ns/req', () => {
@@ -138,6 +140,41 @@ describe('FlameGraphExplorer', () => {
       expect(screen.getAllByTestId(TEST_IDS.canvas)).toHaveLength(2);
       fireEvent.click(screen.getByTestId(TEST_IDS.sandwichToggle));
       expect(screen.queryByTestId(TEST_IDS.sandwich)).not.toBeInTheDocument();
+    });
+  });
+  describe('string labels', () => {
+    /** a string-label frame of the tree, as datasources other than Pyroscope send it */
+    const stringTree = (tree: Tree) => {
+      const frame = treeToFrame(tree);
+      const label = frame.fields.find((f) => f.name === 'label')!;
+      label.type = 'string' as never;
+      label.config = {};
+      label.values = Array.from(tree.nameId, (id) => tree.names[id]);
+      return readOrThrow(frame);
+    };
+
+    it('draws before interning the labels; interns them a frame later, and the table reads them by name', () => {
+      const tree = stringTree(printlnAfter());
+      const another = stringTree(printlnAfter());
+      jest.useFakeTimers();
+      const interned = jest.spyOn(Interner.prototype, 'id');
+      try {
+        const { unmount } = render(<FlameGraphExplorer tree={tree} width={1002} height={600} options={{ showTable: false }} />);
+        expect(screen.getByTestId(TEST_IDS.canvas)).toBeInTheDocument();
+        expect(interned).not.toHaveBeenCalled();
+        act(() => jest.runAllTimers());
+        expect(interned).toHaveBeenCalledTimes(tree.size);
+        unmount();
+        // with the table shown, the labels are interned before the first paint: one row per function
+        interned.mockClear();
+        render(<FlameGraphExplorer tree={another} width={1002} height={600} />);
+        expect(interned).toHaveBeenCalled();
+        const names = [...screen.getByTestId(TEST_IDS.topTable).querySelectorAll('tbody tr')].map((r) => r.querySelector('td')!.textContent);
+        expect(new Set(names).size).toBe(names.length);
+      } finally {
+        interned.mockRestore();
+        jest.useRealTimers();
+      }
     });
   });
 });

@@ -1,22 +1,25 @@
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 import { TEST_IDS } from '../constants';
 import { DEFAULT_OPTIONS, HotpathOptions } from '../options';
 import { searchTree } from '../data/search';
 import { functionRows } from '../data/topTable';
 import { changesByUnit, checkCount, perRequestTree, ValueUnit } from '../data/perRequest';
-import { isDiff, nodeName, pathOf, Tree } from '../data/tree';
+import { sandwich as sandwichOf } from '../data/sandwich';
+import { internRows, isDiff, nodeName, pathOf, Tree } from '../data/tree';
 import { diffPalette, DiffScheme } from '../render/colors';
 import { DrawStats, DrawStyle } from '../render/draw';
 import { computeLayout, GraphMode, ROW_HEIGHT, rowsNeeded, View } from '../render/layout';
 
+import { CallTree } from './CallTree';
 import { ChangesTable } from './ChangesTable';
 import { FlameGraphCanvas } from './FlameGraphCanvas';
 import { Toolbar } from './Toolbar';
 import { HoverHandle, HoverTooltip } from './HoverTooltip';
+import { Pane, PaneLayout, panesOf } from './panes';
 import { SandwichView } from './SandwichView';
 import { Sort, TopTable } from './TopTable';
 
@@ -36,6 +39,14 @@ export interface ExplorerProps {
   unit?: ValueUnit;
   requests?: { left?: number; right?: number };
   onDrawn?: (stats: DrawStats) => void;
+  /**
+   * The tree the top and changes tables read, when it is not `tree`: the profile before the
+   * panel folded it for drawing, or a more complete answer than the one drawn (Pyroscope's
+   * truncated trees). Same unit and sides as `tree`; its node numbers are its own.
+   */
+  tableTree?: Tree;
+  /** the panes shown first (the user switches them in the toolbar); default: the flame graph over the tables */
+  layout?: PaneLayout;
 }
 
 const TOOLBAR = 40;
@@ -43,10 +54,10 @@ const TOOLBAR = 40;
 /**
  * The one stateful container: owns focus, search, sort and the layout toggle (hover lives in HoverTooltip); computes
  * the derived data (layout, search, tables) with the pure data layer and hands it to
- * presentational views. Issue 5's overlay renders this with the tree of the selected window
+ * presentational views. The overlay renders this with the tree of the selected window
  * (or the diff against its baseline).
  */
-export function FlameGraphExplorer({ tree, width, height, options = {}, notices = [], unit = 'share', requests, onDrawn }: ExplorerProps) {
+export function FlameGraphExplorer({ tree, width, height, options = {}, notices = [], unit = 'share', requests, onDrawn, tableTree = tree, layout: initialLayout }: ExplorerProps) {
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
   const diff = isDiff(tree);
@@ -59,7 +70,12 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const [modeOverride, setMode] = useState<GraphMode | undefined>(undefined);
   const mode = modeOverride ?? options.graphMode ?? DEFAULT_OPTIONS.graphMode;
   const diffScheme: DiffScheme = options.colorScheme ?? DEFAULT_OPTIONS.colorScheme;
-  const showTable = (options.showTable ?? DEFAULT_OPTIONS.showTable) && height >= 260;
+  const [layoutOverride, setLayout] = useState<PaneLayout | undefined>(undefined);
+  const paneLayout: PaneLayout = layoutOverride ?? initialLayout ?? ((options.showTable ?? DEFAULT_OPTIONS.showTable) ? 'flame+table' : 'flame');
+  const panes = panesOf(paneLayout);
+  // a second pane needs room: below 260 px the main pane shows alone
+  const second: Pane | undefined = height >= 260 ? panes.second : undefined;
+  const showTable = panes.main === 'table' || second === 'table';
 
   // per request: every view draws the tree divided by its window's requests (same shape)
   const left = requests?.left;
@@ -71,11 +87,21 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const layout = useMemo(() => computeLayout(shown, basis), [shown, basis]);
   const searched = useMemo(() => searchTree(shown, { text: search, regex }), [shown, search, regex]);
   const result = searched.ok ? searched.result : undefined;
-  const topRows = useMemo(() => (showTable ? functionRows(shown) : []), [shown, showTable]);
-  const changes = useMemo(
-    () => (showTable && diff ? changesByUnit(tree, valueUnit, perRequest ? { baseline: checkCount(left), comparison: checkCount(right) } : undefined) : []),
-    [tree, showTable, diff, valueUnit, perRequest, left, right]
-  );
+  // the tables read tableTree (the unfolded or more complete profile), in the same unit as the views
+  const tableShown = useMemo(() => (tableTree === tree ? shown : perRequest ? perRequestTree(tableTree, left!, right) : tableTree), [tableTree, tree, shown, perRequest, left, right]);
+  const topRows = useMemo(() => (showTable ? functionRows(tableShown) : []), [tableShown, showTable]);
+  const counts = useMemo(() => (perRequest ? { baseline: checkCount(left), comparison: checkCount(right) } : undefined), [perRequest, left, right]);
+  const changes = useMemo(() => (showTable && diff ? changesByUnit(tableTree, valueUnit, counts) : []), [tableTree, showTable, diff, valueUnit, counts]);
+  // a string frame's labels are drawn before they are interned (data/tree.ts, byName): intern
+  // them once the graph is on screen (a frame later), before a search, table or sandwich asks
+  useEffect(() => {
+    let timer = 0;
+    const f = requestAnimationFrame(() => (timer = window.setTimeout(() => [tree, tableTree].forEach((t) => internRows(t.names)))));
+    return () => {
+      cancelAnimationFrame(f);
+      clearTimeout(timer);
+    };
+  }, [tree, tableTree]);
   const [selectedFn, setSelectedFn] = useState<string | undefined>(undefined);
   const [sandwichOn, setSandwich] = useState(false);
 
@@ -92,7 +118,8 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
     [theme, diffScheme]
   );
 
-  const graphHeight = Math.max(ROW_HEIGHT * 2, (showTable ? Math.round((height - TOOLBAR) * 0.62) : height - TOOLBAR) - notices.length * 20 - (diff ? 20 : 0));
+  const graphHeight = Math.max(ROW_HEIGHT * 2, (second ? Math.round((height - TOOLBAR) * 0.62) : height - TOOLBAR) - notices.length * 20 - (diff ? 20 : 0));
+  const secondHeight = Math.max(0, height - TOOLBAR - notices.length * 20 - (diff ? 20 : 0) - graphHeight - 4);
   // rows of the whole tree, not of the focus: zooming never changes the scroll area
   const rows = useMemo(() => rowsNeeded(layout, 0), [layout]);
   const contentHeight = Math.max(graphHeight, rows * ROW_HEIGHT);
@@ -116,6 +143,63 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const onToggleSandwich = useCallback(() => setSandwich((on) => !on), []);
   const palette = useMemo(() => diffPalette(diffScheme), [diffScheme]);
 
+  const sandwichTrees = useMemo(() => (showSandwich && (panes.main === 'tree' || second === 'tree') ? sandwichOf(tree, sandwichName!) : undefined), [showSandwich, panes.main, second, tree, sandwichName]);
+  const treeRequests = useMemo(() => ({ left, right }), [left, right]);
+
+  const renderPane = (pane: Pane, h: number, below: boolean) => {
+    if (pane === 'flame') {
+      return showSandwich ? (
+        <SandwichView tree={shown} name={sandwichName!} width={width} height={h} basis={basis} unit={valueUnit} style={style} hoverColor={theme.colors.text.maxContrast} />
+      ) : (
+        <div className={styles.graph} style={{ height: h }}>
+          <FlameGraphCanvas
+            layout={layout}
+            view={view}
+            style={style}
+            hoverColor={theme.colors.text.maxContrast}
+            matches={result?.matches}
+            onHover={onHover}
+            onClick={onClick}
+            onDrawn={onDrawn}
+          />
+          <HoverTooltip ref={tooltip} tree={shown} unit={valueUnit} />
+        </div>
+      );
+    }
+    if (pane === 'tree') {
+      const margin = below ? 4 : 0;
+      if (sandwichTrees) {
+        const half = Math.floor((h - margin) / 2);
+        return (
+          <div style={{ marginTop: margin }}>
+            <CallTree tree={sandwichTrees.callers} width={width} height={half} unit={valueUnit} requests={treeRequests} caption={`Callers of ${sandwichName} (its callers' callers below them)`} />
+            <CallTree tree={sandwichTrees.callees} width={width} height={half} unit={valueUnit} requests={treeRequests} caption={`Callees of ${sandwichName}`} />
+          </div>
+        );
+      }
+      return (
+        <div style={{ marginTop: margin }}>
+          <CallTree tree={tree} width={width} height={h - margin} unit={valueUnit} requests={treeRequests} focus={focus} onFocus={onClick} matches={result?.matches} />
+        </div>
+      );
+    }
+    return (
+      <div className={styles.tables} style={{ height: h, flex: 'none' }}>
+        {diff && <ChangesTable rows={changes} unit={valueUnit} profileUnit={tree.unit} onSelect={onSelectFunction} selected={selectedFn} diff={tableTree} requests={counts} />}
+        <TopTable
+          rows={topRows}
+          unit={tree.unit}
+          perRequest={perRequest}
+          total={tableShown.total[0]}
+          sort={sort}
+          onSort={setSort}
+          onSelect={onSelectFunction}
+          selected={selectedFn}
+        />
+      </div>
+    );
+  };
+
   return (
     <div className={styles.wrap} style={{ width, height }} data-testid={TEST_IDS.panel}>
       <Toolbar
@@ -133,6 +217,8 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
         onRegex={setRegex}
         onMode={setMode}
         onResetFocus={onResetFocus}
+        // the pane buttons need the room of a whole panel (not a side-by-side column)
+        panes={width >= 700 ? { layout: paneLayout, onChange: setLayout } : undefined}
       />
       {notices.map((n) => (
         <div key={n} className={styles.notice} data-testid={TEST_IDS.notice}>
@@ -146,38 +232,8 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
           <span>more in comparison ({valueUnit === 'share' ? "share of each side's total" : valueUnit === 'per-request' ? 'per request' : 'absolute'})</span>
         </div>
       )}
-      {showSandwich ? (
-        <SandwichView tree={shown} name={sandwichName!} width={width} height={graphHeight} basis={basis} unit={valueUnit} style={style} hoverColor={theme.colors.text.maxContrast} />
-      ) : (
-      <div className={styles.graph} style={{ height: graphHeight }}>
-        <FlameGraphCanvas
-          layout={layout}
-          view={view}
-          style={style}
-          hoverColor={theme.colors.text.maxContrast}
-          matches={result?.matches}
-          onHover={onHover}
-          onClick={onClick}
-          onDrawn={onDrawn}
-        />
-        <HoverTooltip ref={tooltip} tree={shown} unit={valueUnit} />
-      </div>
-      )}
-      {showTable && (
-        <div className={styles.tables}>
-          {diff && <ChangesTable rows={changes} unit={valueUnit} profileUnit={tree.unit} onSelect={onSelectFunction} selected={selectedFn} />}
-          <TopTable
-            rows={topRows}
-            unit={tree.unit}
-            perRequest={perRequest}
-            total={shown.total[0]}
-            sort={sort}
-            onSort={setSort}
-            onSelect={onSelectFunction}
-            selected={selectedFn}
-          />
-        </div>
-      )}
+      {renderPane(panes.main, second ? graphHeight : graphHeight + (panes.main === 'flame' ? 0 : secondHeight), false)}
+      {second && renderPane(second, secondHeight, true)}
     </div>
   );
 }

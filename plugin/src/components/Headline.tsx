@@ -4,6 +4,7 @@ import { useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../constants';
 import { DecompositionResult, headline, UnitChangeRow, ValueUnit } from '../data/perRequest';
+import { OTHER_NAME } from '../data/tree';
 
 import { formatDeltaIn, formatValue } from './format';
 
@@ -29,7 +30,8 @@ export function Headline({ decomposition: d, profileUnit, rows, unit }: Props) {
       </div>
     );
   }
-  const flagged = rows.filter((r) => r.flagged);
+  // "other" is what Pyroscope (or the panel) folded away, many functions: never the one that leads
+  const flagged = rows.filter((r) => r.flagged && r.name !== OTHER_NAME);
   const lead = flagged[0];
   return (
     <div className={styles.line} data-testid={TEST_IDS.headline} data-driver={d.driver} data-total-ratio={d.totalRatio} data-load-ratio={d.loadRatio} data-per-request-ratio={d.perRequestRatio}>

@@ -1,6 +1,6 @@
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
-import { Button, Input, useStyles2 } from '@grafana/ui';
+import { Button, Input, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 import { memo } from 'react';
 
 import { TEST_IDS } from '../constants';
@@ -9,6 +9,7 @@ import { ValueUnit } from '../data/perRequest';
 import { GraphMode } from '../render/layout';
 
 import { formatIn, formatPercent } from './format';
+import { PANE_LAYOUTS, PaneLayout } from './panes';
 
 interface Props {
   search: string;
@@ -27,10 +28,12 @@ interface Props {
   onRegex: (regex: boolean) => void;
   onMode: (mode: GraphMode) => void;
   onResetFocus: () => void;
+  /** the panes shown (flame graph, call tree, top table; single or split); absent: no choice */
+  panes?: { layout: PaneLayout; onChange: (layout: PaneLayout) => void };
 }
 
 export const Toolbar = memo(function Toolbar(props: Props) {
-  const { search, regex, result, searchError, diff, mode, focusPath, valueUnit = 'share', profileUnit = '', sandwich, onSearch, onRegex, onMode, onResetFocus } = props;
+  const { search, regex, result, searchError, diff, mode, focusPath, valueUnit = 'share', profileUnit = '', sandwich, onSearch, onRegex, onMode, onResetFocus, panes } = props;
   const styles = useStyles2(getStyles);
   return (
     <div className={styles.bar}>
@@ -91,6 +94,11 @@ export const Toolbar = memo(function Toolbar(props: Props) {
       >
         {mode === 'icicle' ? 'Icicle' : 'Flame'}
       </Button>
+      {panes && (
+        <div data-testid={TEST_IDS.panes} className={styles.panes}>
+          <RadioButtonGroup size="sm" options={PANE_LAYOUTS} value={panes.layout} onChange={panes.onChange} />
+        </div>
+      )}
     </div>
   );
 });
@@ -111,7 +119,8 @@ export function searchText(result: SearchResult, diff: boolean, unit: ValueUnit,
 const getStyles = (theme: GrafanaTheme2) => ({
   bar: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), padding: theme.spacing(0.5, 0), minHeight: 36 }),
   search: css({ display: 'flex', gap: theme.spacing(0.5), alignItems: 'center', flexShrink: 0 }),
-  input: css({ width: 280, flexShrink: 0 }),
+  input: css({ width: 280, flexShrink: 1, minWidth: 120 }),
+  panes: css({ flexShrink: 0 }),
   // shrinks before the buttons do: a long search total never pushes them out of the panel
   share: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0, flexShrink: 1 }),
   error: css({ color: theme.colors.error.text, fontSize: theme.typography.bodySmall.fontSize }),

@@ -5,6 +5,7 @@ import { memo, useMemo } from 'react';
 
 import { TEST_IDS } from '../constants';
 import { firstItems, FunctionRow } from '../data/topTable';
+import { OTHER_NAME } from '../data/tree';
 
 import { formatPercent, formatValue } from './format';
 
@@ -68,8 +69,8 @@ export const TopTable = memo(function TopTable({ rows, unit, perRequest = false,
       <tbody>
         {sorted.map((r) => (
           <tr key={r.name} className={cx(styles.row, selected === r.name && styles.selected)} onClick={() => onSelect(r.name)}>
-            <td className={styles.name} title={r.name}>
-              {r.name}
+            <td className={styles.name} title={r.name} data-folded={r.name === OTHER_NAME || undefined}>
+              {r.name === OTHER_NAME ? <i>{r.name} (folded nodes: many functions)</i> : r.name}
             </td>
             <td className={styles.num}>
               {amount(r.self, unit, perRequest)} <span className={styles.share}>{formatPercent(total > 0 ? r.self / total : 0)}</span>

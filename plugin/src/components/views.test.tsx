@@ -1,6 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
+import { fromAscii } from '../data/ascii';
 import { diffTrees } from '../data/mergeDiff';
 import { topTable } from '../data/topTable';
 import { changesByUnit, checkCount } from '../data/perRequest';
@@ -60,6 +61,41 @@ describe('ChangesTable', () => {
     const cache = rows.find((r) => r.textContent!.includes('RecvMsg'))!;
     expect(cell(cache, 'per-request')).toBe('±0.00 ns/req');
     expect(cache).toHaveAttribute('data-flagged', 'false');
+  });
+
+  it('the attribution toggle charges runtime time to the calling code, and says through which frame', () => {
+    const t = (art: string) => ({ ...fromAscii(art), unit: 'ns' });
+    const diff = diffTrees(
+      t(`
+total 100
+└─ main.handler 100
+   ├─ main.render 90
+   └─ compress/flate.NewWriter 10
+      └─ runtime.memclrNoHeapPointers 5
+`),
+      t(`
+total 300
+└─ main.handler 300
+   ├─ main.render 90
+   └─ compress/flate.NewWriter 210
+      └─ runtime.memclrNoHeapPointers 200
+`)
+    );
+    const counts = { baseline: checkCount(10), comparison: checkCount(10) };
+    render(<ChangesTable rows={changesByUnit(diff, 'per-request', counts)} unit="per-request" profileUnit="ns" onSelect={jest.fn()} diff={diff} requests={counts} />);
+    const first = () => screen.getByTestId(TEST_IDS.changesTable).querySelector('tbody tr')!;
+    expect(first()).toHaveTextContent('runtime.memclrNoHeapPointers');
+    fireEvent.click(screen.getByTestId(TEST_IDS.attributionToggle));
+    expect(screen.getByTestId(TEST_IDS.changesTable)).toHaveAttribute('data-attributed', 'true');
+    expect(first().querySelector('td')).toHaveTextContent('compress/flate.NewWriter (via runtime.memclrNoHeapPointers)');
+    expect(first().querySelector('[data-col="per-request"]')).toHaveTextContent('+20.00 ns/req');
+    fireEvent.click(screen.getByTestId(TEST_IDS.attributionToggle));
+    expect(first()).toHaveTextContent('runtime.memclrNoHeapPointers');
+  });
+
+  it('without the diff tree there is no toggle', () => {
+    render(<ChangesTable rows={changesByUnit(diffTrees(printlnBefore(), printlnAfter()), 'share')} unit="share" profileUnit="short" onSelect={jest.fn()} />);
+    expect(screen.queryByTestId(TEST_IDS.attributionToggle)).toBeNull();
   });
 });
 

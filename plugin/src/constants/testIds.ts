@@ -14,6 +14,8 @@ export const TEST_IDS = {
   modeToggle: 'hotpath-mode-toggle',
   topTable: 'hotpath-top-table',
   changesTable: 'hotpath-changes-table',
+  attributionToggle: 'hotpath-attribution-toggle',
+  attributionVia: 'hotpath-attribution-via',
   legend: 'hotpath-diff-legend',
   overlayPanel: 'hotpath-overlay',
   strip: 'hotpath-strip',
@@ -35,7 +37,7 @@ export const TEST_IDS = {
   exploreLink: 'hotpath-explore-link',
   drilldownLink: 'hotpath-drilldown-link',
   sideBySide: 'hotpath-side-by-side',
-  // per-request profiles (issue 14)
+  // per-request profiles
   units: 'hotpath-units',
   unitNotice: 'hotpath-unit-notice',
   headline: 'hotpath-headline',
@@ -44,4 +46,11 @@ export const TEST_IDS = {
   sandwichCallers: 'hotpath-sandwich-callers',
   sandwichCallees: 'hotpath-sandwich-callees',
   instance: 'hotpath-instance',
+  // the call tree and the panes
+  panes: 'hotpath-panes',
+  callTree: 'hotpath-call-tree',
+  callTreeRow: 'hotpath-call-tree-row',
+  callTreeDepth: 'hotpath-call-tree-depth',
+  // Pyroscope's truncated trees
+  truncation: 'hotpath-truncation',
 } as const;

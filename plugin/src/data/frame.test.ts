@@ -135,6 +135,13 @@ total 10 | 20
     expect(e.message).toMatch(message);
   });
 
+  it("refuses an infinite self even under the largest finite value (where the one-pass reader's slack overflows)", () => {
+    const e = error(frame({ level: [0, 1], value: [Number.MAX_VALUE, Number.MAX_VALUE], self: [0, Infinity], label: ['total', 'a'] }));
+    expect(e.field).toBe('self');
+    expect(e.row).toBe(1);
+    expect(e.message).toMatch(/Infinity is not finite/);
+  });
+
   it('names the field and row of a bad enum index', () => {
     const f = createDataFrame({
       fields: [

@@ -1,6 +1,10 @@
 import type { DataFrame, Field, FieldType } from '@grafana/data';
 
-import { Interner, makeTree, Tree } from './tree';
+import { ProfileError } from './errors';
+import { makeTree, rowNamed, Tree } from './tree';
+
+// the error type lives with the other readers' errors; frame.ts stays the place most callers import it from
+export { PROFILE_ERROR_KINDS, ProfileError, type ProfileErrorKind } from './errors';
 
 /**
  * Reading and writing the nested-set profile frame of Grafana's Pyroscope datasource:
@@ -11,29 +15,6 @@ import { Interner, makeTree, Tree } from './tree';
  * Only types are imported from @grafana/data, so this module runs anywhere (Node, the
  * browser host page, the demo's stand-in datasource).
  */
-
-export type ProfileErrorKind =
-  | 'no-data'
-  | 'missing-field'
-  | 'wrong-type'
-  | 'invalid-value'
-  | 'order'
-  | 'length'
-  | 'empty'
-  | 'mismatch'
-  | 'pprof';
-
-export class ProfileError extends Error {
-  constructor(
-    readonly kind: ProfileErrorKind,
-    message: string,
-    readonly field?: string,
-    readonly row?: number
-  ) {
-    super(message);
-    this.name = 'ProfileError';
-  }
-}
 
 export type ReadResult = { ok: true; tree: Tree } | { ok: false; error: ProfileError };
 
@@ -163,7 +144,8 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
     throw new ProfileError('empty', 'The profile is empty: no samples in this time range.');
   }
 
-  // labels: intern strings, or use the enum's names directly
+  // labels: the enum's names directly (its indexes are checked as the rows are read), or
+  // the strings themselves
   const rawLabels = columns.get('label')!;
   let names: string[];
   const nameId = new Int32Array(n);
@@ -177,29 +159,18 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
       );
     }
     names = enumText.map((t) => (typeof t === 'string' ? t : String(t)));
-    const count = names.length;
-    for (let i = 0; i < n; i++) {
-      const v = rawLabels[i];
-      // one test per row: an integer index into the names (strings, -1, 1.5, null all differ from v >>> 0)
-      const u = (v as number) >>> 0;
-      if (u !== v || u >= count) {
-        throw new ProfileError(
-          'invalid-value',
-          `Field "label" row ${i}: enum index ${String(v)} is outside config.type.enum.text (${names.length} names).`,
-          'label',
-          i
-        );
-      }
-      nameId[i] = u;
-    }
   } else {
-    // sized for the worst case of one name per row: frames of other datasources often are
-    const interner = new Interner([], n);
+    // one name per row, as they came (a copy: the frame stays the datasource's), interned only
+    // when something groups by name (byName): a string frame draws without hashing a label
+    names = Array.prototype.slice.call(rawLabels);
     for (let i = 0; i < n; i++) {
-      const raw = rawLabels[i];
-      nameId[i] = interner.id(typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : String(raw));
+      const raw = names[i];
+      if (typeof raw !== 'string') {
+        names[i] = raw === null || raw === undefined ? '' : String(raw);
+      }
+      nameId[i] = i;
     }
-    names = interner.names;
+    rowNamed(names, nameId);
   }
   const label = (i: number) => names[nameId[i]];
   const unit = byName.get('value')!.config?.unit ?? '';
@@ -207,8 +178,7 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
     columns.get('level')!,
     { total: columns.get('value')!, self: columns.get('self')! },
     diff ? { total: columns.get('valueRight')!, self: columns.get('selfRight')! } : undefined,
-    nameId,
-    names,
+    { ids: nameId, names, enumIndexes: isEnum ? rawLabels : undefined },
     unit
   );
   if (valid) {
@@ -217,6 +187,9 @@ export function readOrThrow(frame: DataFrame | undefined | null): Tree {
 
   // Something is wrong: the checks one by one, in the order a reader meets the fields, say
   // what and where (each loop has one test per value; a value that fails it gets the detail).
+  if (isEnum) {
+    readEnumIndexes(rawLabels, names, nameId);
+  }
   const num = (name: string): Float64Array => {
     const src = columns.get(name)!;
     const out = new Float64Array(n);
@@ -277,55 +250,100 @@ function fits(v: number, limit: number): boolean {
   return v <= limit + 1e-6 * (limit > 1 ? limit : 1);
 }
 
+/** A profile's labels: name ids into `names`; for an enum field, `enumIndexes` are its raw values, checked and copied into `ids` as the rows are read. */
+interface Labels {
+  ids: Int32Array;
+  names: string[];
+  enumIndexes?: ArrayLike<unknown>;
+}
+
+/** An enum field's indexes into its names, each an integer within them; throws at the first that is not. */
+function readEnumIndexes(raw: ArrayLike<unknown>, names: string[], ids: Int32Array) {
+  for (let i = 0; i < raw.length; i++) {
+    const v = raw[i];
+    if (!isEnumIndex(v, names.length)) {
+      throw new ProfileError(
+        'invalid-value',
+        `Field "label" row ${i}: enum index ${String(v)} is outside config.type.enum.text (${names.length} names).`,
+        'label',
+        i
+      );
+    }
+    ids[i] = v;
+  }
+}
+
+/** One test per row: an integer index below `count` (strings, -1, 1.5, null all differ from v >>> 0). */
+function isEnumIndex(v: unknown, count: number): v is number {
+  const u = (v as number) >>> 0;
+  return u === v && u < count;
+}
+
 /**
- * A valid profile in one pass over its rows: the levels' order, the numbers, self within value
- * and the children within their parent on each side (summed in row order, closed when a subtree
- * ends, as `checkSums` does) while the parents and subtree ends are found. Returns undefined at
- * the first thing wrong; the caller then runs the checks one by one, which say what it is.
- * (Six passes over the rows took ~2x as long.)
+ * A valid profile in one pass over its rows: the levels' order, the numbers, the enum indexes,
+ * self within value and the children within their parent on each side (summed on the path to
+ * the current row, checked when a subtree ends, as `checkSums` does) while the parents and
+ * subtree ends are found. Returns undefined at the first thing wrong; the caller then runs the
+ * checks one by one, which say what it is. (Six passes over the rows took ~2x as long; the
+ * children's sums kept per row rather than on the path cost a write to a random place per row.)
  */
-function readValidProfile(
-  levelSrc: ArrayLike<unknown>,
-  left: RawSide,
-  right: RawSide | undefined,
-  nameId: Int32Array,
-  names: string[],
-  unit: string
-): Tree | undefined {
+function readValidProfile(levelSrc: ArrayLike<unknown>, left: RawSide, right: RawSide | undefined, labels: Labels, unit: string): Tree | undefined {
   const n = levelSrc.length;
   const level = new Int32Array(n);
   const parent = new Int32Array(n);
   const end = new Int32Array(n);
-  const stack = new Int32Array(n + 1); // the path to the row before: its depth + 1 entries
+  // the path to the row before (its depth + 1 entries) and, per entry, its children's values so far
+  const stack = new Int32Array(n + 1);
+  const sums = new Float64Array(n + 1);
   const total = new Float64Array(n);
   const self = new Float64Array(n);
-  const childSum = new Float64Array(n);
   // the right side's arrays only for a diff frame (a loop over "sides" cost a quarter more)
-  const r = right && { total: new Float64Array(n), self: new Float64Array(n), childSum: new Float64Array(n) };
-  const closes = (c: number) => fits(childSum[c], total[c]) && (!r || fits(r.childSum[c], r.total[c]));
+  const r = right && { total: new Float64Array(n), self: new Float64Array(n), sums: new Float64Array(n + 1) };
+  const { ids, enumIndexes } = labels;
+  const count = labels.names.length;
+  // in locals, not looked up per row: V8's baseline tier, where a first read runs much of this
+  // loop, looks up a property (and the global Number) at every use
+  const values = left.total;
+  const selfs = left.self;
+  const max = Number.MAX_VALUE;
   let sp = 0;
   for (let i = 0; i < n; i++) {
-    const l = levelSrc[i];
-    const v = left.total[i];
-    const s = left.self[i];
-    if (!isNextLevel(l, i, sp) || !isAmount(v) || !isAmount(s) || !fits(s, v)) {
+    // isNextLevel, isAmount, fits and isEnumIndex spelled out: a first render runs this loop in
+    // V8's baseline and mid tiers, which do not inline calls (a fifth faster there, in Node's
+    // Maglev; the same once optimized)
+    const l = levelSrc[i] as number;
+    const v = values[i] as number;
+    const s = selfs[i] as number;
+    if (typeof l !== 'number' || (l | 0) !== l || (i === 0 ? l !== 0 : l < 1 || l > sp)) {
       return undefined;
+    }
+    if (typeof v !== 'number' || !(v >= 0 && v <= max) || typeof s !== 'number' || !(s >= 0 && s <= max && s <= v + 1e-6 * (v > 1 ? v : 1))) {
+      return undefined;
+    }
+    if (enumIndexes) {
+      const id = enumIndexes[i] as number;
+      const u = id >>> 0;
+      if (u !== id || u >= count) {
+        return undefined;
+      }
+      ids[i] = u;
     }
     while (sp > l) {
       const c = stack[--sp];
       end[c] = i;
-      if (!closes(c)) {
+      const t = total[c];
+      if (!(sums[sp] <= t + 1e-6 * (t > 1 ? t : 1)) || (r && !fits(r.sums[sp], r.total[c]))) {
         return undefined;
       }
     }
-    const p = sp > 0 ? stack[sp - 1] : -1;
-    parent[i] = p;
+    parent[i] = sp > 0 ? stack[sp - 1] : -1;
     level[i] = l;
     total[i] = v;
     self[i] = s;
-    if (p >= 0) {
-      childSum[p] += v;
+    if (sp > 0) {
+      sums[sp - 1] += v;
     }
+    sums[sp] = 0;
     if (r) {
       const vr = right!.total[i];
       const sr = right!.self[i];
@@ -334,20 +352,30 @@ function readValidProfile(
       }
       r.total[i] = vr;
       r.self[i] = sr;
-      if (p >= 0) {
-        r.childSum[p] += vr;
+      if (sp > 0) {
+        r.sums[sp - 1] += vr;
       }
+      r.sums[sp] = 0;
     }
     stack[sp++] = i;
   }
   while (sp > 0) {
     const c = stack[--sp];
     end[c] = n;
-    if (!closes(c)) {
+    if (!closes(c, sums[sp], total, r && r.sums[sp], r?.total)) {
       return undefined;
     }
   }
-  return { size: n, level, total, self, nameId, names, parent, end, unit, totalRight: r?.total, selfRight: r?.self };
+  return { size: n, level, total, self, nameId: ids, names: labels.names, parent, end, unit, totalRight: r?.total, selfRight: r?.self };
+}
+
+/**
+ * Node c's children fit in it, on each side. A function of the module rather than a closure of
+ * the reader: V8 optimizes a call to one function object, and a closure is a new one per read
+ * (its optimized reader was thrown away at every frame: "wrong call target").
+ */
+function closes(c: number, sum: number, total: Float64Array, sumRight: number | undefined, totalRight: Float64Array | undefined): boolean {
+  return fits(sum, total[c]) && (totalRight === undefined || fits(sumRight!, totalRight[c]));
 }
 
 /** What is wrong with value v of a numeric field (v failed the hot path's test). */

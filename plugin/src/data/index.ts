@@ -15,3 +15,7 @@ export { fromAscii, toAscii } from './ascii';
 export * from './select';
 export * from './perRequest';
 export * from './sandwich';
+export * from './attribution';
+export * from './generate';
+export * from './truncation';
+export * from './pyroscopeTruncate';

@@ -45,7 +45,7 @@ describe('requests in a window', () => {
   });
 
   it('no samples and zero requests are messages, not Infinity', () => {
-    expect(requestsInWindow([0], [1], 10, 20)).toEqual({ ok: false, message: 'no request-rate samples in the window' });
+    expect(requestsInWindow([0], [1], 10, 20)).toEqual({ ok: false, reason: 'no-samples', message: 'no request-rate samples in the window' });
     const zero = requestsInWindow([0, 10], [0, 0], 0, 10);
     expect(zero.ok).toBe(false);
     expect(zero.ok ? '' : zero.message).toMatch(/zero requests/);

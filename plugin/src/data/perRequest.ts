@@ -13,11 +13,26 @@ import { topTable } from './topTable';
 import { isDiff, Tree } from './tree';
 
 /** The unit every view shows values in: per request, absolute (the profile's unit), or share of each side's total. */
-export type ValueUnit = 'per-request' | 'absolute' | 'share';
-export const VALUE_UNITS: ValueUnit[] = ['per-request', 'absolute', 'share'];
+export const VALUE_UNITS = ['per-request', 'absolute', 'share'] as const;
+export type ValueUnit = (typeof VALUE_UNITS)[number];
+
+/** Why a window has no request count, each reason's words written once. */
+const NO_COUNT_MESSAGES = {
+  'no-series': "no request-rate series in the panel's queries (a query with unit req/s, or the Request-rate query option)",
+  'no-samples': 'no request-rate samples in the window',
+  'no-count': 'no request count',
+  'no-window': 'no window',
+  zero: 'zero requests in the window: per request is undefined',
+} as const;
+export type NoCountReason = keyof typeof NO_COUNT_MESSAGES;
 
 /** A window's request count, or why there is none (the views then fall back to share). */
-export type RequestCount = { ok: true; count: number } | { ok: false; message: string };
+export type RequestCount = { ok: true; count: number } | { ok: false; reason: NoCountReason; message: string };
+
+/** No count, for `reason`; `message` when the caller says more than the reason's own words. */
+export function noCount(reason: NoCountReason, message: string = NO_COUNT_MESSAGES[reason]): RequestCount {
+  return { ok: false, reason, message };
+}
 
 /**
  * Requests in a window from a request-rate series (req/s): the mean of the series' finite
@@ -38,7 +53,7 @@ export function requestsInWindow(times: ArrayLike<number>, rates: ArrayLike<numb
     }
   }
   if (n === 0) {
-    return { ok: false, message: 'no request-rate samples in the window' };
+    return noCount('no-samples');
   }
   return checkCount((sum / n) * ((to - from) / 1000));
 }
@@ -46,10 +61,10 @@ export function requestsInWindow(times: ArrayLike<number>, rates: ArrayLike<numb
 /** A count the arithmetic can divide by: finite and > 0. */
 export function checkCount(count: number | undefined): RequestCount {
   if (count === undefined || !Number.isFinite(count)) {
-    return { ok: false, message: 'no request count' };
+    return noCount('no-count');
   }
   if (count <= 0) {
-    return { ok: false, message: 'zero requests in the window: per request is undefined' };
+    return noCount('zero');
   }
   return { ok: true, count };
 }

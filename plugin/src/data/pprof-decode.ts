@@ -1,7 +1,7 @@
 import { Gunzip, gunzipSync } from 'fflate';
 import { Decompress as Unzstd } from 'fzstd';
 
-import { ProfileError } from './frame';
+import { ProfileError } from './errors';
 
 /**
  * A strict, streaming reader of pprof's protobuf (profile.proto), with the checks and the
@@ -119,10 +119,29 @@ class Reader {
     return v < 0 ? v + TWO32 * TWO32 : v;
   }
 
-  /** a field key: [field number, wire type] */
-  key(): [number, number] {
-    const k = this.uint64();
-    return [Math.floor(k / 8), k % 8];
+  /**
+   * Reads this message's fields to its end into `into`: each field `fields` knows is read by its
+   * reader, any other skipped (protobuf's rule for fields a reader does not know).
+   */
+  message<T>(fields: Fields<T>, into: T): T {
+    while (this.pos < this.end) {
+      // a key is one byte for fields 1-15, the only ones profile.proto uses
+      const first = this.buf[this.pos];
+      let key = first;
+      if (first < 0x80) {
+        this.pos++;
+      } else {
+        key = this.uint64();
+      }
+      const wire = key % 8;
+      const read = fields[Math.floor(key / 8)];
+      if (read) {
+        read(this, wire, into);
+      } else {
+        this.skip(wire);
+      }
+    }
+    return into;
   }
 
   /** length of a length-delimited field; the field must fit in its message */
@@ -182,12 +201,30 @@ class Reader {
     this.pos = r.end;
   }
 
-  more(): boolean {
-    return this.pos < this.end;
+  /** the bytes of a length-delimited field */
+  bytes(wire: number): Uint8Array {
+    const r = this.sub(wire);
+    return this.buf.subarray(r.pos, r.end);
   }
 }
 
-const bad = (why: string) => new ProfileError('pprof', `unrecognized profile format (${why})`);
+/** Reads one field of a message (its key already read) into the message's record. */
+type FieldReader<T> = (r: Reader, wire: number, into: T) => void;
+
+/** How to read the fields of one message type: by field number, a reader that fills `into`. */
+type Fields<T> = Partial<Record<number, FieldReader<T>>>;
+
+/**
+ * pprof's "unrecognized profile format": the bytes are no profile.proto message. Its own type,
+ * because decodePprof then looks for the other formats it can name.
+ */
+class UnrecognizedFormat extends ProfileError {
+  constructor(why: string) {
+    super('pprof', `unrecognized profile format (${why})`);
+  }
+}
+
+const bad = (why: string) => new UnrecognizedFormat(why);
 
 function expectWire(got: number, want: number) {
   if (got !== want) {
@@ -342,7 +379,7 @@ export function decodePprof(input: Uint8Array, opts: { maxBytes?: number } = {})
   try {
     return decode(buf);
   } catch (e) {
-    if (e instanceof ProfileError && e.message.startsWith('unrecognized profile format')) {
+    if (e instanceof UnrecognizedFormat) {
       const legacy = legacyKind(buf);
       if (legacy) {
         throw new ProfileError('pprof', `this is ${legacy}: convert it with \`go tool pprof -proto FILE > FILE.pb.gz\`.`);
@@ -359,144 +396,150 @@ export function decodePprof(input: Uint8Array, opts: { maxBytes?: number } = {})
   }
 }
 
-function decode(buf: Uint8Array): PprofProfile {
-  const r = new Reader(buf);
-  const strings: string[] = [];
-  const types: Array<[number, number]> = [];
-  let periodType: [number, number] | undefined;
-  let defaultType = 0;
-  let dropX = 0;
-  let keepX = 0;
-  const rawFunctions: Array<{ id: number; name: number; system: number; file: number }> = [];
-  const locations = new Map<number, PprofLocation>();
-  const rawMappings: Array<{ id: number; file: number }> = [];
-  let sampleCount = 0;
-  const utf8 = new TextDecoder();
-  const valueType = (sub: Reader): [number, number] => {
-    let t = 0;
-    let u = 0;
-    while (sub.more()) {
-      const [f, w] = sub.key();
-      if (f === 1) {
-        t = scalar(sub, w);
-      } else if (f === 2) {
-        u = scalar(sub, w);
-      } else {
-        sub.skip(w);
-      }
-    }
-    return [t, u];
+/**
+ * The field numbers of profile.proto (github.com/google/pprof, proto/profile.proto) that hotpath
+ * reads; every other field is skipped.
+ */
+const PROFILE = { sampleType: 1, sample: 2, mapping: 3, location: 4, function: 5, stringTable: 6, dropFrames: 7, keepFrames: 8, periodType: 11, defaultSampleType: 14 } as const;
+const VALUE_TYPE = { type: 1, unit: 2 } as const;
+const SAMPLE = { locationId: 1, value: 2, label: 3 } as const;
+const LABEL = { key: 1, str: 2 } as const;
+const MAPPING = { id: 1, filename: 5 } as const;
+const LOCATION = { id: 1, mappingId: 2, address: 3, line: 4 } as const;
+const LINE = { functionId: 1 } as const;
+const FUNCTION = { id: 1, name: 2, systemName: 3, filename: 4 } as const;
+
+/** The top-level fields as the bytes hold them: string indexes, ids, samples only counted. */
+interface RawProfile {
+  strings: string[];
+  types: RawValueType[];
+  periodType?: RawValueType;
+  defaultType: number;
+  dropX: number;
+  keepX: number;
+  functions: Array<{ id: number; name: number; system: number; file: number }>;
+  locations: Map<number, PprofLocation>;
+  mappings: Array<{ id: number; file: number }>;
+  sampleCount: number;
+}
+
+const utf8 = new TextDecoder();
+
+/** A ValueType's string indexes. */
+interface RawValueType {
+  type: number;
+  unit: number;
+}
+
+/** The names of T's number fields. */
+type NumberKey<T> = { [K in keyof T]: T[K] extends number ? K : never }[keyof T];
+
+/** A field's reader that stores its scalar in `into[key]` (a signed int64 unless `signed` is false). */
+function scalarInto<T>(key: NumberKey<T>, signed = true): FieldReader<T> {
+  return (r, w, into) => {
+    (into as Record<NumberKey<T>, number>)[key] = scalar(r, w, signed);
   };
-  while (r.more()) {
-    const [field, wire] = r.key();
-    switch (field) {
-      case 1:
-        types.push(valueType(r.sub(wire)));
-        break;
-      case 2: // samples: decoded later, by forEachSample
-        expectWire(wire, 2);
-        r.advance(r.len());
-        sampleCount++;
-        break;
-      case 3: {
-        const m = r.sub(wire);
-        const rec = { id: 0, file: 0 };
-        while (m.more()) {
-          const [f, w] = m.key();
-          if (f === 1) {
-            rec.id = scalar(m, w, false);
-          } else if (f === 5) {
-            rec.file = scalar(m, w);
-          } else {
-            m.skip(w);
-          }
-        }
-        rawMappings.push(rec);
-        break;
-      }
-      case 4: {
-        const l = r.sub(wire);
-        let id = 0;
-        const loc: PprofLocation = { mappingId: 0, address: 0, functionIds: [] };
-        while (l.more()) {
-          const [f, w] = l.key();
-          if (f === 1) {
-            id = scalar(l, w, false);
-          } else if (f === 2) {
-            loc.mappingId = scalar(l, w, false);
-          } else if (f === 3) {
-            loc.address = scalar(l, w, false);
-          } else if (f === 4) {
-            const line = l.sub(w);
-            let fn = 0;
-            while (line.more()) {
-              const [lf, lw] = line.key();
-              if (lf === 1) {
-                fn = scalar(line, lw, false);
-              } else {
-                line.skip(lw);
-              }
-            }
-            loc.functionIds.push(fn);
-          } else {
-            l.skip(w);
-          }
-        }
-        if (id === 0) {
-          throw malformed('found location with reserved id=0');
-        }
-        if (locations.has(id)) {
-          throw malformed(`multiple locations with same id: ${id}`);
-        }
-        locations.set(id, loc);
-        break;
-      }
-      case 5: {
-        const fr = r.sub(wire);
-        const rec = { id: 0, name: 0, system: 0, file: 0 };
-        while (fr.more()) {
-          const [f, w] = fr.key();
-          if (f === 1) {
-            rec.id = scalar(fr, w, false);
-          } else if (f === 2) {
-            rec.name = scalar(fr, w);
-          } else if (f === 3) {
-            rec.system = scalar(fr, w);
-          } else if (f === 4) {
-            rec.file = scalar(fr, w);
-          } else {
-            fr.skip(w);
-          }
-        }
-        rawFunctions.push(rec);
-        break;
-      }
-      case 6: {
-        expectWire(wire, 2);
-        const n = r.len();
-        strings.push(utf8.decode(buf.subarray(r.pos, r.pos + n)));
-        r.pos += n;
-        if (strings[0] !== '') {
-          throw bad("string_table[0] must be ''");
-        }
-        break;
-      }
-      case 7:
-        dropX = scalar(r, wire);
-        break;
-      case 8:
-        keepX = scalar(r, wire);
-        break;
-      case 11:
-        periodType = valueType(r.sub(wire));
-        break;
-      case 14:
-        defaultType = scalar(r, wire);
-        break;
-      default:
-        r.skip(wire);
+}
+
+const VALUE_TYPE_FIELDS: Fields<RawValueType> = { [VALUE_TYPE.type]: scalarInto('type'), [VALUE_TYPE.unit]: scalarInto('unit') };
+const valueType = (r: Reader, wire: number) => r.sub(wire).message<RawValueType>(VALUE_TYPE_FIELDS, { type: 0, unit: 0 });
+
+const MAPPING_FIELDS: Fields<RawProfile['mappings'][number]> = { [MAPPING.id]: scalarInto('id', false), [MAPPING.filename]: scalarInto('file') };
+
+const FUNCTION_FIELDS: Fields<RawProfile['functions'][number]> = {
+  [FUNCTION.id]: scalarInto('id', false),
+  [FUNCTION.name]: scalarInto('name'),
+  [FUNCTION.systemName]: scalarInto('system'),
+  [FUNCTION.filename]: scalarInto('file'),
+};
+
+const LINE_FIELDS: Fields<{ functionId: number }> = { [LINE.functionId]: scalarInto('functionId', false) };
+
+const LOCATION_FIELDS: Fields<PprofLocation & { id: number }> = {
+  [LOCATION.id]: scalarInto('id', false),
+  [LOCATION.mappingId]: scalarInto('mappingId', false),
+  [LOCATION.address]: scalarInto('address', false),
+  [LOCATION.line]: (r, w, l) => {
+    l.functionIds.push(r.sub(w).message(LINE_FIELDS, { functionId: 0 }).functionId);
+  },
+};
+
+const PROFILE_FIELDS: Fields<RawProfile> = {
+  [PROFILE.sampleType]: (r, w, p) => {
+    p.types.push(valueType(r, w));
+  },
+  [PROFILE.sample]: (r, w, p) => {
+    r.sub(w); // decoded later, by forEachSample
+    p.sampleCount++;
+  },
+  [PROFILE.mapping]: (r, w, p) => {
+    p.mappings.push(r.sub(w).message(MAPPING_FIELDS, { id: 0, file: 0 }));
+  },
+  [PROFILE.location]: (r, w, p) => {
+    const { id, ...loc } = r.sub(w).message(LOCATION_FIELDS, { id: 0, mappingId: 0, address: 0, functionIds: [] });
+    if (id === 0) {
+      throw malformed('found location with reserved id=0');
     }
+    if (p.locations.has(id)) {
+      throw malformed(`multiple locations with same id: ${id}`);
+    }
+    p.locations.set(id, loc);
+  },
+  [PROFILE.function]: (r, w, p) => {
+    p.functions.push(r.sub(w).message(FUNCTION_FIELDS, { id: 0, name: 0, system: 0, file: 0 }));
+  },
+  [PROFILE.stringTable]: (r, w, p) => {
+    p.strings.push(utf8.decode(r.bytes(w)));
+    if (p.strings[0] !== '') {
+      throw bad("string_table[0] must be ''");
+    }
+  },
+  [PROFILE.dropFrames]: scalarInto('dropX'),
+  [PROFILE.keepFrames]: scalarInto('keepX'),
+  [PROFILE.periodType]: (r, w, p) => {
+    p.periodType = valueType(r, w);
+  },
+  [PROFILE.defaultSampleType]: scalarInto('defaultType'),
+};
+
+/** One sample as forEachSample fills it (its arrays reused from sample to sample). */
+interface SampleBuffer extends PprofSample {
+  locationIds: number[];
+  values: number[];
+}
+
+/** A sample's fields; its labels only matter for `pprof::base=true` (when the string table has both). */
+function sampleFields(baseKey: number, trueX: number): Fields<SampleBuffer> {
+  const fields: Fields<SampleBuffer> = {
+    [SAMPLE.locationId]: (r, w, s) => r.repeated(w, s.locationIds, false),
+    [SAMPLE.value]: (r, w, s) => r.repeated(w, s.values, true),
+  };
+  if (baseKey > 0) {
+    fields[SAMPLE.label] = (r, w, s) => {
+      const label = r.sub(w).message(LABEL_FIELDS, { key: 0, str: 0 });
+      if (label.key === baseKey && label.str === trueX) {
+        s.diffBase = true;
+      }
+    };
   }
+  return fields;
+}
+
+const LABEL_FIELDS: Fields<{ key: number; str: number }> = { [LABEL.key]: scalarInto('key'), [LABEL.str]: scalarInto('str') };
+
+function decode(buf: Uint8Array): PprofProfile {
+  const raw = new Reader(buf).message<RawProfile>(PROFILE_FIELDS, {
+    strings: [],
+    types: [],
+    defaultType: 0,
+    dropX: 0,
+    keepX: 0,
+    functions: [],
+    locations: new Map(),
+    mappings: [],
+    sampleCount: 0,
+  });
+  const { strings, types, periodType, defaultType, dropX, keepX, locations, sampleCount } = raw;
   const str = (i: number) => {
     if (i < 0 || i >= strings.length || !Number.isInteger(i)) {
       // pprof fails this in postDecode, before its validity checks
@@ -505,7 +548,7 @@ function decode(buf: Uint8Array): PprofProfile {
     return strings[i];
   };
   const functions = new Map<number, PprofFunction>();
-  for (const f of rawFunctions) {
+  for (const f of raw.functions) {
     if (f.id === 0) {
       throw malformed('found function with reserved ID=0');
     }
@@ -515,7 +558,7 @@ function decode(buf: Uint8Array): PprofProfile {
     functions.set(f.id, { name: str(f.name), systemName: str(f.system), filename: str(f.file) });
   }
   const mappings = new Map<number, { file: string }>();
-  for (const m of rawMappings) {
+  for (const m of raw.mappings) {
     if (m.id === 0) {
       throw malformed('found mapping with reserved ID=0');
     }
@@ -534,57 +577,27 @@ function decode(buf: Uint8Array): PprofProfile {
       throw malformed(`location id: ${id} refers to mapping ${l.mappingId}, which is not defined`);
     }
   }
-  const sampleTypes = types.map(([t, u]) => ({ type: str(t), unit: str(u) }));
+  const sampleTypes = types.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
   if (sampleTypes.length === 0 && sampleCount > 0) {
     throw malformed('missing sample type information');
   }
   const baseKey = strings.indexOf('pprof::base');
   const trueX = strings.indexOf('true');
 
+  const fields = sampleFields(baseKey, trueX);
   const forEachSample = (fn: (s: PprofSample) => void) => {
-    const locs: number[] = [];
-    const values: number[] = [];
-    const sample: PprofSample = { locationIds: locs, values, diffBase: false };
-    const top = new Reader(buf);
-    while (top.more()) {
-      const [field, wire] = top.key();
-      if (field !== 2) {
-        top.skip(wire);
-        continue;
-      }
-      const s = top.sub(wire);
-      locs.length = 0;
-      values.length = 0;
-      sample.diffBase = false;
-      while (s.more()) {
-        const [f, w] = s.key();
-        if (f === 1) {
-          s.repeated(w, locs, false);
-        } else if (f === 2) {
-          s.repeated(w, values, true);
-        } else if (f === 3 && baseKey > 0) {
-          const l = s.sub(w);
-          let k = 0;
-          let v = 0;
-          while (l.more()) {
-            const [lf, lw] = l.key();
-            if (lf === 1) {
-              k = scalar(l, lw);
-            } else if (lf === 2) {
-              v = scalar(l, lw);
-            } else {
-              l.skip(lw);
-            }
-          }
-          if (k === baseKey && v === trueX) {
-            sample.diffBase = true;
-          }
-        } else {
-          s.skip(w);
-        }
-      }
-      fn(sample);
-    }
+    const sample: SampleBuffer = { locationIds: [], values: [], diffBase: false };
+    new Reader(buf).message(
+      {
+        [PROFILE.sample]: (r, w, s) => {
+          s.locationIds.length = 0;
+          s.values.length = 0;
+          s.diffBase = false;
+          fn(r.sub(w).message(fields, s));
+        },
+      },
+      sample
+    );
   };
 
   // one validating pass: value counts, location references, totals per type
@@ -614,7 +627,7 @@ function decode(buf: Uint8Array): PprofProfile {
     strings,
     sampleTypes,
     defaultSampleType: defaultType ? str(defaultType) : '',
-    periodType: periodType ? { type: str(periodType[0]), unit: str(periodType[1]) } : undefined,
+    periodType: periodType ? { type: str(periodType.type), unit: str(periodType.unit) } : undefined,
     dropFrames: str(dropX),
     keepFrames: str(keepX),
     functions,

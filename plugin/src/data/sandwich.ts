@@ -6,7 +6,7 @@
  * function): with recursion, an inner call's samples are already inside the outer one's
  * total, and counting both would double them.
  */
-import { isDiff, Tree, TreeBuilder } from './tree';
+import { byName, isDiff, Tree, TreeBuilder } from './tree';
 
 export interface Sandwich {
   /** root = the function; children = its direct callers, their children the callers' callers, up to the profile's root */
@@ -19,6 +19,7 @@ export interface Sandwich {
 
 /** The sandwich of `name`, or undefined when no node has that name. */
 export function sandwich(tree: Tree, name: string): Sandwich | undefined {
+  tree = byName(tree);
   const id = tree.names.indexOf(name);
   if (id < 0) {
     return undefined;

@@ -1,5 +1,5 @@
 /** Search over a tree's labels: which nodes match, and the share of samples under them. */
-import { Tree } from './tree';
+import { byName, Tree } from './tree';
 
 export interface SearchQuery {
   text: string;
@@ -53,6 +53,7 @@ export function searchTree(tree: Tree, query: SearchQuery): SearchOutcome {
     const needle = text.toLowerCase();
     test = (s) => s.toLowerCase().includes(needle);
   }
+  tree = byName(tree);
   const nameMatch = new Uint8Array(tree.names.length);
   tree.names.forEach((n, id) => (nameMatch[id] = test(n) ? 1 : 0));
   const matches = new Uint8Array(tree.size);

@@ -1,5 +1,5 @@
 /** The tables under the graph: self and total per function, and a diff's biggest changes. */
-import { isDiff, Tree } from './tree';
+import { byName, isDiff, Tree } from './tree';
 
 export interface FunctionRow {
   name: string;
@@ -22,6 +22,7 @@ export function topTable(tree: Tree): FunctionRow[] {
  * twice) is not double-counted: a node adds its total only when no ancestor has the same name.
  */
 export function functionRows(tree: Tree): FunctionRow[] {
+  tree = byName(tree);
   const names = tree.names.length;
   const self = new Float64Array(names);
   const total = new Float64Array(names);

@@ -1,6 +1,7 @@
 /**
  * The compact profile tree: nodes in depth-first (pre-order) order, one root at index 0,
- * columns in typed arrays, labels interned. This is the nested-set layout of Grafana's
+ * columns in typed arrays, labels interned (or one per row until something groups by name:
+ * see byName). This is the nested-set layout of Grafana's
  * profile frame plus two derived columns (`parent`, `end`) that make subtree walks O(1).
  *
  * A diff tree carries both sides: `total`/`self` are the baseline, `totalRight`/`selfRight`
@@ -18,7 +19,7 @@ export interface Tree {
   self: Float64Array;
   /** index into `names` */
   nameId: Int32Array;
-  /** interned labels */
+  /** interned labels; or a string frame's labels one per row (byName interns them) */
   names: string[];
   /** parent index, -1 for the root */
   parent: Int32Array;
@@ -102,9 +103,10 @@ export function childrenOf(tree: Tree, i: number): number[] {
 /** The deepest level in the tree (0 for an empty one). */
 export function maxLevelOf(tree: Tree): number {
   let m = 0;
-  for (let i = 0; i < tree.size; i++) {
-    if (tree.level[i] > m) {
-      m = tree.level[i];
+  const { size, level } = tree;
+  for (let i = 0; i < size; i++) {
+    if (level[i] > m) {
+      m = level[i];
     }
   }
   return m;
@@ -137,12 +139,14 @@ export function fnv1a(s: string): number {
  */
 export class Interner {
   readonly names: string[] = [];
-  private hashes: Int32Array = new Int32Array(64);
+  private hashes: Int32Array;
   private slots: Int32Array;
   private mask: number;
 
   /** `expected`: how many distinct names to make room for up front (a hint: the table grows). */
   constructor(initial: string[] = [], expected = 0) {
+    // growing the hashes from 64 by doubling was a tenth of interning ~195k distinct labels
+    this.hashes = new Int32Array(Math.max(64, expected));
     let cap = 64;
     while (cap < expected * 2) {
       cap *= 2;
@@ -186,6 +190,51 @@ export class Interner {
       this.slots[p] = id;
     }
   }
+}
+
+/**
+ * Names arrays that hold a string frame's labels one per row, as they came (ids = row numbers;
+ * equal names may have different ids), with the reader's ids and, once done, their interning.
+ * Drawing, hovering and zooming never compare ids, so a first paint skips the interning (a hash
+ * and a table probe per row: most of a string frame's read, ~250 ms at 1M rows); whatever
+ * groups nodes by name (the tables, search, the sandwich, folding) reads `byName(tree)`.
+ */
+const perRow = new WeakMap<string[], { rows: Int32Array; ids?: Int32Array; names?: string[] }>();
+
+/** Marks `names` as one per row, `rows` the reader's ids (0 .. n-1). */
+export function rowNamed(names: string[], rows: Int32Array) {
+  perRow.set(names, { rows });
+}
+
+/**
+ * Interns a names array marked by rowNamed, once: each row's id among the names kept once.
+ * Undefined for names that are interned already.
+ */
+export function internRows(names: string[]): { rows: Int32Array; ids: Int32Array; names: string[] } | undefined {
+  const e = perRow.get(names);
+  if (e && !e.ids) {
+    const interner = new Interner([], names.length);
+    const ids = new Int32Array(names.length);
+    for (let i = 0; i < ids.length; i++) {
+      ids[i] = interner.id(names[i]);
+    }
+    e.ids = ids;
+    e.names = interner.names;
+  }
+  return e as { rows: Int32Array; ids: Int32Array; names: string[] } | undefined;
+}
+
+/**
+ * The tree with each name once: the tree itself when its names are interned, else a tree that
+ * shares every column but `names` and `nameId` (the same nodes, in the same order).
+ */
+export function byName(tree: Tree): Tree {
+  const e = internRows(tree.names);
+  if (!e) {
+    return tree;
+  }
+  const { ids } = e;
+  return { ...tree, nameId: tree.nameId === e.rows ? ids : tree.nameId.map((i) => ids[i]), names: e.names };
 }
 
 function hash2(a: number, b: number): number {

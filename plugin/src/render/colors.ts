@@ -6,7 +6,8 @@
  */
 import { fnv1a } from '../data/tree';
 
-export type DiffScheme = 'red-green' | 'colorblind';
+export const DIFF_SCHEMES = ['red-green', 'colorblind'] as const;
+export type DiffScheme = (typeof DIFF_SCHEMES)[number];
 
 /** Package of a frame name: Go (`github.com/x/y.(*T).M` -> `github.com/x/y`), paths, `::`. */
 export function packageOf(name: string): string {
@@ -35,23 +36,34 @@ export function packageColor(name: string, dark: boolean): string {
  * The colour of a name id, computed the first time it is drawn and kept: a 200k-node profile
  * draws a few thousand frames wide enough to see, so parsing every name's package up front
  * (7 ms for ~195k distinct names) is mostly wasted, and wholly for a diff, coloured by change.
+ * A class rather than a closure per tree: drawing then calls one function object, which V8
+ * keeps optimized from tree to tree.
  */
-export function packageColors(names: string[], dark: boolean): (id: number) => string {
-  const byId: Array<string | undefined> = new Array(names.length);
-  const byPackage = new Map<string, string>();
-  return (id) => {
-    let c = byId[id];
+export class PackageColors {
+  private readonly byId: Array<string | undefined>;
+  private readonly byPackage = new Map<string, string>();
+
+  constructor(
+    private readonly names: string[],
+    private readonly dark: boolean
+  ) {
+    this.byId = new Array(names.length);
+  }
+
+  of(id: number): string {
+    let c = this.byId[id];
     if (c === undefined) {
-      const p = packageOf(names[id]);
-      c = byPackage.get(p);
+      const name = this.names[id];
+      const p = packageOf(name);
+      c = this.byPackage.get(p);
       if (!c) {
-        c = packageColor(names[id], dark);
-        byPackage.set(p, c);
+        c = packageColor(name, this.dark);
+        this.byPackage.set(p, c);
       }
-      byId[id] = c;
+      this.byId[id] = c;
     }
     return c;
-  };
+  }
 }
 
 const PALETTES: Record<DiffScheme, [number[], number[], number[]]> = {

@@ -1,6 +1,6 @@
 import { isDiff } from '../data/tree';
 
-import { diffBucket, diffPalette, DiffScheme, packageColors } from './colors';
+import { diffBucket, diffPalette, DiffScheme, PackageColors } from './colors';
 import { Layout, MIN_NODE_PX, nodeRect, rowY, View, visibleRows } from './layout';
 
 /** Everything drawing needs besides the layout and the view; plain values, no React. */
@@ -18,7 +18,7 @@ export interface DrawStyle {
 /** Per-tree colour tables, computed once per tree and style. */
 export interface Paint {
   /** colour of a name id (package colouring), computed when first drawn */
-  byName: (id: number) => string;
+  byName: PackageColors;
   /** colour per node (diff trees) */
   byNode?: Uint8Array;
   palette?: string[];
@@ -31,7 +31,7 @@ export interface Paint {
 
 export function makePaint(layout: Layout, style: DrawStyle, ctx?: CanvasRenderingContext2D | null): Paint {
   const tree = layout.tree;
-  const paint: Paint = { byName: packageColors(tree.names, style.dark), charWidth: 7, ascii: new Uint8Array(tree.names.length), ellipsisChars: 1 };
+  const paint: Paint = { byName: new PackageColors(tree.names, style.dark), charWidth: 7, ascii: new Uint8Array(tree.names.length), ellipsisChars: 1 };
   if (ctx) {
     ctx.font = style.font;
     const w = ctx.measureText('abcdefghijklmnopqrstuvwxyz').width / 26;
@@ -107,30 +107,6 @@ export function drawGraph(
   const f = view.focus;
   const rh = view.rowHeight;
   const [firstRow, endRow] = visibleRows(view);
-  const colorOf = (i: number) => {
-    if (matches && !matches[i]) {
-      return style.dimmed;
-    }
-    return paint.byNode && paint.palette ? paint.palette[paint.byNode[i]] : paint.byName(tree.nameId[i]);
-  };
-  const label = (i: number, x: number, y: number, w: number, color: string) => {
-    if (w < 20) {
-      return;
-    }
-    const id = tree.nameId[i];
-    const name = tree.names[id];
-    const text = fitLabel(name, w, paint.charWidth, paint.ellipsisChars);
-    if (text) {
-      ctx.fillStyle = color;
-      if ((paint.ascii[id] ||= isAscii(name) ? 1 : 2) === 1) {
-        // the monospace font's ASCII fits by character count; fillText's maxWidth would cost
-        // ~30 us per label in Chrome's raster (75 ms of a 1600x960 repaint)
-        ctx.fillText(text, x + 3, y + rh / 2);
-      } else {
-        ctx.fillText(text, x + 3, y + rh / 2, w - 6);
-      }
-    }
-  };
   // ancestors of the focus: full width, dimmed
   for (let a = tree.parent[f]; a >= 0; a = tree.parent[a]) {
     if (tree.level[a] < firstRow || tree.level[a] >= endRow) {
@@ -139,12 +115,17 @@ export function drawGraph(
     const y = rowY(view, tree.level[a]);
     ctx.fillStyle = style.dimmed;
     ctx.fillRect(0, y + 0.5, view.width, rh - 1);
-    label(a, 0, y, view.width, style.dimmedText);
+    drawLabel(ctx, layout, paint, a, 0, y + rh / 2, view.width, style.dimmedText);
     stats.drawn++;
   }
   const scale = view.width / (layout.weight[f] || 1);
   const x0 = layout.start[f];
   const end = tree.end[f];
+  // the rectangles by colour (x, y, width of each): one fillStyle per colour, not two per node
+  // (a label's colour in between), as Chrome parses the colour at every change; then the labels,
+  // each inside its own rectangle, which no other one crosses
+  const byColor = new Map<string, number[]>();
+  const labels: number[] = [];
   for (let i = f; i < end; ) {
     const w = layout.weight[i] * scale;
     const row = tree.level[i];
@@ -159,27 +140,82 @@ export function drawGraph(
     }
     const x = (layout.start[i] - x0) * scale;
     const y = rowY(view, row);
-    ctx.fillStyle = colorOf(i);
-    // a 1px gap between neighbours when there is room for it
-    ctx.fillRect(x, y + 0.5, w > 2 ? w - 0.5 : w, rh - 1);
-    label(i, x, y, w, matches && !matches[i] ? style.dimmedText : style.text);
+    const color = matches && !matches[i] ? style.dimmed : paint.byNode && paint.palette ? paint.palette[paint.byNode[i]] : paint.byName.of(tree.nameId[i]);
+    let rects = byColor.get(color);
+    if (!rects) {
+      byColor.set(color, (rects = []));
+    }
+    rects.push(x, y, w);
+    labels.push(i, x, y, w);
     stats.drawn++;
     i++;
+  }
+  byColor.forEach((rects, color) => {
+    ctx.fillStyle = color;
+    for (let k = 0; k < rects.length; k += 3) {
+      // a 1px gap between neighbours when there is room for it
+      const w = rects[k + 2];
+      ctx.fillRect(rects[k], rects[k + 1] + 0.5, w > 2 ? w - 0.5 : w, rh - 1);
+    }
+  });
+  for (let k = 0; k < labels.length; k += 4) {
+    const i = labels[k];
+    drawLabel(ctx, layout, paint, i, labels[k + 1], labels[k + 2] + rh / 2, labels[k + 3], matches && !matches[i] ? style.dimmedText : style.text);
   }
   return stats;
 }
 
-/** The hover highlight, drawn on the overlay canvas so hovering never redraws the graph. */
-export function drawHover(ctx: CanvasRenderingContext2D, layout: Layout, view: View, node: number, color: string) {
-  ctx.clearRect(0, 0, view.width, view.height);
-  if (node < 0) {
+/**
+ * Node i's name in a box `w` pixels wide at x, centred on `middle`. A function of the module, not
+ * a closure of drawGraph: V8 optimizes calls to one function object, and a closure is a new one
+ * per draw.
+ */
+function drawLabel(ctx: CanvasRenderingContext2D, layout: Layout, paint: Paint, i: number, x: number, middle: number, w: number, color: string) {
+  if (w < 20) {
     return;
+  }
+  const tree = layout.tree;
+  const id = tree.nameId[i];
+  const name = tree.names[id];
+  const text = fitLabel(name, w, paint.charWidth, paint.ellipsisChars);
+  if (text) {
+    ctx.fillStyle = color;
+    if ((paint.ascii[id] ||= isAscii(name) ? 1 : 2) === 1) {
+      // the monospace font's ASCII fits by character count; fillText's maxWidth would cost
+      // ~30 us per label in Chrome's raster (75 ms of a 1600x960 repaint)
+      ctx.fillText(text, x + 3, middle);
+    } else {
+      ctx.fillText(text, x + 3, middle, w - 6);
+    }
+  }
+}
+
+/** Where an outline was drawn (its node's rectangle). */
+export interface Outline {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * The hover highlight, drawn on the overlay canvas so hovering never redraws the graph. Clears
+ * only the last outline (`last`, as this returned it; undefined: the overlay is clear): clearing
+ * the whole 1600x960 overlay at every move was a tenth of a hover's CPU. Returns the outline drawn.
+ */
+export function drawHover(ctx: CanvasRenderingContext2D, layout: Layout, view: View, node: number, color: string, last?: Outline): Outline | undefined {
+  if (last) {
+    ctx.clearRect(last.x - 1, last.y - 1, last.w + 2, last.h + 2);
+  }
+  if (node < 0) {
+    return undefined;
   }
   const r = nodeRect(layout, view, node);
   if (!r) {
-    return;
+    return undefined;
   }
   ctx.strokeStyle = color;
   ctx.lineWidth = 2;
   ctx.strokeRect(r.x + 1, r.y + 1, Math.max(r.w - 2, 1), r.h - 2);
+  return r;
 }

@@ -20,8 +20,11 @@ export function computeLayout(tree: Tree, basis: DiffBasis = 'share'): Layout {
   const start = new Float64Array(tree.size);
   const maxLevel = maxLevelOf(tree);
   const next = new Float64Array(maxLevel + 2);
-  for (let i = 0; i < tree.size; i++) {
-    const l = tree.level[i];
+  // the columns in locals: a first render runs this loop in V8's baseline tier, which looks a
+  // property up at every use
+  const { size, level } = tree;
+  for (let i = 0; i < size; i++) {
+    const l = level[i];
     const s = next[l];
     start[i] = s;
     next[l] = s + weight[i];
@@ -30,7 +33,8 @@ export function computeLayout(tree: Tree, basis: DiffBasis = 'share'): Layout {
   return { tree, weight, start, maxLevel, basis };
 }
 
-export type GraphMode = 'icicle' | 'flame';
+export const GRAPH_MODES = ['icicle', 'flame'] as const;
+export type GraphMode = (typeof GRAPH_MODES)[number];
 
 /**
  * What is on screen: the focused node spans the width; its ancestors stay above it, full width.

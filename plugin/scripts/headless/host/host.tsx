@@ -4,7 +4,7 @@
  * packages bundled into this page, and renders its PanelPlugin's panel with given PanelProps.
  *
  * window.hotpathHost is the page's API for Playwright (tests, snapshot CLI, benchmark) and for
- * issue 5 / the demo sandbox: stand-in getDataSourceSrv() and locationService hooks included.
+ * the overlay / the demo sandbox: stand-in getDataSourceSrv() and locationService hooks included.
  */
 import { createTheme, DataFrame, dateTime, EventBusSrv, LoadingState, makeTimeRange, PanelData, PanelPlugin, ThemeContext, toDataFrame } from '@grafana/data';
 import * as grafanaData from '@grafana/data';
@@ -84,7 +84,7 @@ export interface Host {
   useStandInDataSources(list: Array<{ uid: string; type: string; name?: string }>, answer?: QueryAnswer): void;
   /**
    * Moves Grafana's own locationService (browser history, as in Grafana) to `url`, e.g. a
-   * dashboard URL with the windows issue 5 keeps there; location() reads it back.
+   * dashboard URL with the windows the overlay keeps there; location() reads it back.
    */
   setLocation(url: string): void;
   location(): string;

@@ -275,7 +275,7 @@ describe('OverlayPanel', () => {
     expect(screen.getByTestId(TEST_IDS.topTable)).toBeInTheDocument();
   });
 
-  describe('per request (issue 14)', () => {
+  describe('per request', () => {
     const withRequests = (before: number, after: number, instances?: Record<string, number>) => [cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' }), ...requestRate(before, after, instances)];
 
     it('println with load flat: per request is the default; the headline blames per request, led by the text marshalling', async () => {

@@ -6,14 +6,16 @@ import { useMemo } from 'react';
 import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
 import { CollapseResult } from '../../data/collapse';
-import { changesByUnit, decompose, RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
+import { changesByUnit, decompose, noCount, RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
 import { Tree } from '../../data/tree';
-import { WindowProfile } from '../../overlay/fetcher';
-import { ViewKind } from '../../overlay/urlState';
+import { WindowProfile, WindowSlot } from '../../windows/fetcher';
+import { ViewKind } from '../../windows/urlState';
 import { ChangesTable } from '../ChangesTable';
 import { ErrorView } from '../ErrorView';
 import { FlameGraphExplorer } from '../FlameGraphExplorer';
 import { Headline } from '../Headline';
+
+import { ExactTables } from './exactTables';
 
 type Options = Pick<HotpathOptions, 'graphMode' | 'colorScheme' | 'showTable' | 'maxNodes'>;
 
@@ -23,6 +25,8 @@ interface Units {
   requests?: RequestCounts;
   /** why per request is not shown (no request series, zero requests), when it was wanted */
   unitNotice?: string;
+  /** the trees the tables and the headline read (exact when Pyroscope cut the drawn ones), and what is exact */
+  tables?: ExactTables;
 }
 type Props =
   | ({ kind: 'single'; width: number; height: number; options: Options; tree: Tree; notices: string[] } & Units)
@@ -38,7 +42,7 @@ type Props =
       diff?: CollapseResult;
       noTarget?: string;
       onView: (v: ViewKind) => void;
-      onRetry: (slot: 'comparison' | 'baseline') => void;
+      onRetry: (slot: WindowSlot) => void;
     } & Units);
 
 const countOf = (c: RequestCount | undefined) => (c?.ok ? c.count : undefined);
@@ -72,12 +76,12 @@ function Pending({ what, profile, noTarget, onRetry }: { what: string; profile?:
 /** The view under the strip: one flame graph, the diff, both side by side, or the changes table. */
 export function ProfileArea(props: Props) {
   const styles = useStyles2(getStyles);
-  const { width, height: areaHeight, options, unit, requests, unitNotice } = props;
-  const diffTree = props.kind !== 'single' ? props.diff?.tree : undefined;
+  const { width, height: areaHeight, options, unit, requests, unitNotice, tables } = props;
+  const diffTree = props.kind !== 'single' ? tables?.diff ?? props.diff?.tree : undefined;
   const wantsHeadline = (props.kind === 'diff' || props.kind === 'changes') && !!diffTree;
   const changes = useMemo(() => (wantsHeadline && diffTree ? changesByUnit(diffTree, unit, unit === 'per-request' ? requests : undefined) : []), [wantsHeadline, diffTree, unit, requests]);
   const decomposition = useMemo(
-    () => (wantsHeadline && diffTree ? decompose(diffTree.total[0], diffTree.totalRight![0], requests ?? { baseline: { ok: false, message: 'no request count' }, comparison: { ok: false, message: 'no request count' } }) : undefined),
+    () => (wantsHeadline && diffTree ? decompose(diffTree.total[0], diffTree.totalRight![0], requests ?? { baseline: noCount('no-count'), comparison: noCount('no-count') }) : undefined),
     [wantsHeadline, diffTree, requests]
   );
   const top = (
@@ -87,16 +91,21 @@ export function ProfileArea(props: Props) {
           {unitNotice}
         </div>
       )}
+      {tables?.notice && (
+        <div className={styles.notice} data-testid={TEST_IDS.truncation} title={tables.notice}>
+          {tables.notice}
+        </div>
+      )}
       {decomposition && diffTree && <Headline decomposition={decomposition} profileUnit={diffTree.unit} rows={changes} unit={unit} />}
     </>
   );
-  const height = areaHeight - (unitNotice ? 20 : 0) - (decomposition ? 22 : 0);
+  const height = areaHeight - (unitNotice ? 20 : 0) - (tables?.notice ? 20 : 0) - (decomposition ? 22 : 0);
   const explorerUnits = (left?: RequestCount, right?: RequestCount) => ({ unit, requests: { left: countOf(left), right: countOf(right) } });
   if (props.kind === 'single') {
     return (
       <>
         {top}
-        <FlameGraphExplorer tree={props.tree} width={width} height={height} options={options} notices={props.notices} {...explorerUnits(requests?.comparison)} />
+        <FlameGraphExplorer tree={props.tree} tableTree={tables?.comparison} width={width} height={height} options={options} notices={props.notices} {...explorerUnits(requests?.comparison)} />
       </>
     );
   }
@@ -106,7 +115,7 @@ export function ProfileArea(props: Props) {
     return comparisonTree ? (
       <>
         {top}
-        <FlameGraphExplorer tree={comparisonTree.tree} width={width} height={height} options={options} notices={foldNotice(comparisonTree, options.maxNodes)} {...explorerUnits(requests?.comparison)} />
+        <FlameGraphExplorer tree={comparisonTree.tree} tableTree={tables?.comparison} width={width} height={height} options={options} notices={foldNotice(comparisonTree, options.maxNodes)} {...explorerUnits(requests?.comparison)} />
       </>
     ) : (
       <div className={styles.center} style={{ height }}>
@@ -122,11 +131,11 @@ export function ProfileArea(props: Props) {
     const half = Math.floor((width - 8) / 2);
     // two graphs side by side: the tables would not fit; the diff view has them
     const sideOptions = { ...options, showTable: false };
-    const column = (caption: string, tree: CollapseResult | undefined, pending: React.ReactNode, count?: RequestCount) => (
+    const column = (caption: string, tree: CollapseResult | undefined, pending: React.ReactNode, count?: RequestCount, tableTree?: Tree) => (
       <div style={{ width: half }}>
         <div className={styles.caption}>{caption}</div>
         {tree ? (
-          <FlameGraphExplorer tree={tree.tree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(tree, options.maxNodes)} {...explorerUnits(count)} />
+          <FlameGraphExplorer tree={tree.tree} tableTree={tableTree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(tree, options.maxNodes)} {...explorerUnits(count)} />
         ) : (
           <div className={styles.center}>{pending}</div>
         )}
@@ -136,8 +145,8 @@ export function ProfileArea(props: Props) {
       <>
         {top}
         <div className={styles.side} data-testid={TEST_IDS.sideBySide} style={{ height }}>
-          {column('Baseline', baselineTree, baselinePending, requests?.baseline)}
-          {column('Selection', comparisonTree, comparisonPending, requests?.comparison)}
+          {column('Baseline', baselineTree, baselinePending, requests?.baseline, tables?.baseline)}
+          {column('Selection', comparisonTree, comparisonPending, requests?.comparison, tables?.comparison)}
         </div>
       </>
     );
@@ -154,7 +163,7 @@ export function ProfileArea(props: Props) {
       <>
         {top}
         <div className={styles.tableWrap} style={{ height }}>
-          <ChangesTable rows={changes} unit={unit} profileUnit={diff.tree.unit} onSelect={() => props.onView('diff')} limit={500} />
+          <ChangesTable rows={changes} unit={unit} profileUnit={diff.tree.unit} onSelect={() => props.onView('diff')} limit={500} diff={diffTree} requests={requests} />
         </div>
       </>
     );
@@ -162,7 +171,7 @@ export function ProfileArea(props: Props) {
   return (
     <>
       {top}
-      <FlameGraphExplorer tree={diff.tree} width={width} height={height} options={options} notices={foldNotice(diff, options.maxNodes)} {...explorerUnits(requests?.baseline, requests?.comparison)} />
+      <FlameGraphExplorer tree={diff.tree} tableTree={tables?.diff} width={width} height={height} options={options} notices={foldNotice(diff, options.maxNodes)} {...explorerUnits(requests?.baseline, requests?.comparison)} />
     </>
   );
 }

@@ -4,9 +4,9 @@ import { useStyles2, useTheme2 } from '@grafana/ui';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 import { TEST_IDS } from '../../constants';
-import { linePath, StripData } from '../../overlay/series';
-import { anomalyAt, dragResult, Grab, grabAt, Scale, timeTicks, toT, toX } from '../../overlay/strip';
-import { Baseline, formatDuration, placement, TimeWindow } from '../../overlay/windows';
+import { linePath, StripData } from '../../windows/series';
+import { anomalyAt, dragResult, Grab, grabAt, Scale, timeTicks, toT, toX } from '../../windows/strip';
+import { Baseline, formatDuration, placement, TimeWindow } from '../../windows/windows';
 import { DiffScheme } from '../../render/colors';
 
 export interface WindowColors {

@@ -1,7 +1,7 @@
 import { locationService as defaultLocationService, LocationService } from '@grafana/runtime';
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 
-import { parseUrlState, ParsedUrlState, UrlState, urlMatches, urlUpdate } from '../../overlay/urlState';
+import { parseUrlState, ParsedUrlState, UrlState, urlMatches, urlUpdate } from '../../windows/urlState';
 
 /**
  * The overlay's windows and view, kept in the dashboard URL through Grafana's locationService

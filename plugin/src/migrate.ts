@@ -10,8 +10,9 @@
  */
 import type { PanelModel } from '@grafana/data';
 
-import { HotpathOptions } from '../options';
-import { BASELINE_MODES, BaselineMode } from './windows';
+import { HotpathOptions } from './options';
+import { DIFF_SCHEMES, DiffScheme } from './render/colors';
+import { BASELINE_MODES, BaselineMode } from './windows/windows';
 
 type Legacy = Partial<HotpathOptions> & {
   timeSeriesRefId?: unknown;
@@ -40,7 +41,7 @@ export function migrateOptions(panel: Pick<PanelModel<HotpathOptions>, 'options'
   if (list !== undefined) {
     out.seriesRefIds = list;
   }
-  if (out.colorScheme === undefined && (diffScheme === 'red-green' || diffScheme === 'colorblind')) {
+  if (out.colorScheme === undefined && DIFF_SCHEMES.includes(diffScheme as DiffScheme)) {
     out.colorScheme = diffScheme;
   }
   if (out.baselineMode !== undefined && !BASELINE_MODES.includes(out.baselineMode as BaselineMode)) {

@@ -22,8 +22,8 @@ import { VALUE_UNITS, ValueUnit } from '../data/perRequest';
 
 import { BASELINE_MODES, BaselineMode, isWindow, TimeWindow } from './windows';
 
-export type ViewKind = 'flame' | 'diff' | 'side' | 'changes';
-export const VIEWS: ViewKind[] = ['flame', 'diff', 'side', 'changes'];
+export const VIEWS = ['flame', 'diff', 'side', 'changes'] as const;
+export type ViewKind = (typeof VIEWS)[number];
 
 export const URL_KEYS = {
   window: 'hotpath-window',
@@ -86,15 +86,15 @@ export function parseUrlState(query: UrlQueryMap): ParsedUrlState {
   }
   if (present(URL_KEYS.baseline)) {
     const raw = String(query[URL_KEYS.baseline]);
-    state.baseline = (BASELINE_MODES as string[]).includes(raw) ? (raw as BaselineMode) : parseWindowParam(raw);
+    state.baseline = (BASELINE_MODES as readonly string[]).includes(raw) ? (raw as BaselineMode) : parseWindowParam(raw);
     if (!state.baseline) {
       problems.push(`${URL_KEYS.baseline}=${raw} is neither <from ms>-<to ms> nor one of ${BASELINE_MODES.join(', ')}`);
     }
   }
   /** a key whose value must be one of a list: the value, or a problem named */
-  const oneOf = <T extends string>(key: string, allowed: T[]): T | undefined => {
+  const oneOf = <T extends string>(key: string, allowed: readonly T[]): T | undefined => {
     const v = String(query[key]);
-    if ((allowed as string[]).includes(v)) {
+    if ((allowed as readonly string[]).includes(v)) {
       return v as T;
     }
     problems.push(`${key}=${v} is not one of ${allowed.join(', ')}`);

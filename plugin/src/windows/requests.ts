@@ -12,7 +12,7 @@
 import { DataFrame, FieldType } from '@grafana/data';
 
 import { isProfileFrame } from '../data/frame';
-import { RequestCount, requestsInWindow } from '../data/perRequest';
+import { noCount, RequestCount, requestsInWindow } from '../data/perRequest';
 
 import { readSeries, StripSeries } from './series';
 import { TimeWindow } from './windows';
@@ -40,10 +40,10 @@ export function findRequestSeries(frames: DataFrame[] | undefined, refId: string
 export function countRequests(series: StripSeries[], w: TimeWindow, keep?: (labels: Record<string, string>) => boolean, what = 'request-rate series'): RequestCount {
   const kept = keep ? series.filter((s) => keep(s.field.labels ?? {})) : series;
   if (series.length === 0) {
-    return { ok: false, message: 'no request-rate series in the panel\'s queries (a query with unit req/s, or the Request-rate query option)' };
+    return noCount('no-series');
   }
   if (kept.length === 0) {
-    return { ok: false, message: `no ${what}` };
+    return noCount('no-series', `no ${what}`);
   }
   let total = 0;
   let any = false;
@@ -54,12 +54,12 @@ export function countRequests(series: StripSeries[], w: TimeWindow, keep?: (labe
     if (c.ok) {
       total += c.count;
       any = true;
-    } else if (!/no request-rate samples/.test(c.message)) {
+    } else if (c.reason !== 'no-samples') {
       any = true;
     }
   }
   if (!any) {
-    return { ok: false, message: `${last && !last.ok ? last.message : 'no samples'} (the request rate is read from the dashboard range)` };
+    return noCount('no-samples', `${last && !last.ok ? last.message : 'no samples'} (the request rate is read from the dashboard range)`);
   }
-  return total > 0 ? { ok: true, count: total } : { ok: false, message: 'zero requests in the window: per request is undefined' };
+  return total > 0 ? { ok: true, count: total } : noCount('zero');
 }

@@ -1,7 +1,7 @@
 import { PanelPlugin } from '@grafana/data';
 
-import { DEFAULT_OPTIONS } from '../options';
-import { plugin } from '../module';
+import { DEFAULT_OPTIONS } from './options';
+import { plugin } from './module';
 
 import { migrateOptions } from './migrate';
 

@@ -18,10 +18,19 @@ import { from, mergeMap, ObservableInput, Subscription } from 'rxjs';
 
 import { isProfileFrame, ProfileError, readOrThrow } from '../data/frame';
 import { Tree } from '../data/tree';
+import { frameTruncation, Truncation } from '../data/truncation';
 
 import { TimeWindow } from './windows';
 
-export type Slot = 'comparison' | 'baseline';
+/**
+ * What a loader fetches: each window's profile as the query asks for it, and the same window
+ * again at a larger maxNodes for exact tables when Pyroscope truncated the first answer
+ * (`…Exact`; `rangeExact` for the dashboard range's profile, which the query runner fetched).
+ */
+const SLOTS = ['comparison', 'baseline', 'comparisonExact', 'baselineExact', 'rangeExact'] as const;
+export type Slot = (typeof SLOTS)[number];
+/** The slots of the two windows themselves (what the status line offers to retry). */
+export type WindowSlot = Extract<Slot, 'comparison' | 'baseline'>;
 
 export type LoadStatus = 'loading' | 'done' | 'empty' | 'error';
 
@@ -32,6 +41,10 @@ export interface WindowProfile {
   tree?: Tree;
   /** empty / error: what happened, in a sentence */
   message?: string;
+  /** done: whether Pyroscope folded nodes into "other", and how much */
+  truncation?: Truncation;
+  /** the maxNodes the query asked for (undefined: the query's own) */
+  maxNodes?: number;
 }
 
 export interface ProfileQuery {
@@ -57,6 +70,8 @@ interface Entry extends WindowProfile {
   matcher: string;
 }
 
+const EMPTY_SLOTS = (): Record<Slot, string | undefined> => Object.fromEntries(SLOTS.map((s) => [s, undefined])) as Record<Slot, string | undefined>;
+
 /**
  * A Pyroscope label selector with one more matcher: `{service_name="api"}` + `instance!="a"` is
  * `{service_name="api", instance!="a"}`. The siblings baseline narrows the panel's own query so.
@@ -78,7 +93,7 @@ export function labelMatcher(label: string, op: '=' | '!=', value: string): stri
 let requestCounter = 0;
 
 /** The DataQueryRequest for one window: the runner's request with the window's range and only the profile target. */
-export function windowRequest(q: ProfileQuery, window: TimeWindow, matcher = ''): DataQueryRequest {
+export function windowRequest(q: ProfileQuery, window: TimeWindow, matcher = '', maxNodes?: number): DataQueryRequest {
   const base = q.base ?? {};
   const fromT = dateTime(window.from);
   const toT = dateTime(window.to);
@@ -99,7 +114,13 @@ export function windowRequest(q: ProfileQuery, window: TimeWindow, matcher = '')
     panelPluginId: base.panelPluginId,
     // a profile, not its time series: the window's flame graph is all the panel needs
     targets: [
-      { ...q.target, queryType: 'profile', ...(matcher ? { labelSelector: withMatcher((q.target as { labelSelector?: string }).labelSelector, matcher) } : {}) } as DataQuery,
+      {
+        ...q.target,
+        queryType: 'profile',
+        ...(matcher ? { labelSelector: withMatcher((q.target as { labelSelector?: string }).labelSelector, matcher) } : {}),
+        // Grafana's Pyroscope query takes maxNodes (16384 when unset); Pyroscope refuses more than its max_flamegraph_nodes_max
+        ...(maxNodes !== undefined ? { maxNodes } : {}),
+      } as DataQuery,
     ],
     startTime: Date.now(),
   };
@@ -129,7 +150,7 @@ function describeFrames(frames: DataFrame[]): string {
 }
 
 /** The profile tree in a response for one window, or what is wrong with it. Never throws. */
-export function readWindowResponse(frames: DataFrame[], refId: string | undefined, where: string): Pick<WindowProfile, 'status' | 'tree' | 'message'> {
+export function readWindowResponse(frames: DataFrame[], refId: string | undefined, where: string): Pick<WindowProfile, 'status' | 'tree' | 'message' | 'truncation'> {
   const profiles = frames.filter(isProfileFrame);
   const frame = profiles.find((f) => f.refId === refId) ?? profiles[0];
   if (!frame) {
@@ -143,7 +164,7 @@ export function readWindowResponse(frames: DataFrame[], refId: string | undefine
     if (tree.total[0] === 0) {
       return { status: 'empty', message: `No samples ${where}.` };
     }
-    return { status: 'done', tree };
+    return { status: 'done', tree, truncation: frameTruncation(frame) };
   } catch (e) {
     if (e instanceof ProfileError && e.kind === 'empty') {
       return { status: 'empty', message: `No samples ${where}.` };
@@ -154,7 +175,7 @@ export function readWindowResponse(frames: DataFrame[], refId: string | undefine
 
 export class ProfileLoader {
   private cache = new Map<string, Entry>();
-  private slots: Record<Slot, string | undefined> = { comparison: undefined, baseline: undefined };
+  private slots: Record<Slot, string | undefined> = EMPTY_SLOTS();
   private query?: ProfileQuery;
   /** fetches started, for tests and the panel's status line */
   fetches = 0;
@@ -171,8 +192,8 @@ export class ProfileLoader {
     this.opts.describe = describe;
   }
 
-  private keyOf(w: TimeWindow, matcher: string) {
-    return `${this.query?.key ?? ''}|${w.from}|${w.to}|${matcher}`;
+  private keyOf(w: TimeWindow, matcher: string, maxNodes?: number) {
+    return `${this.query?.key ?? ''}|${w.from}|${w.to}|${matcher}|${maxNodes ?? ''}`;
   }
 
   setQuery(q: ProfileQuery | undefined) {
@@ -182,12 +203,15 @@ export class ProfileLoader {
   get(slot: Slot): WindowProfile | undefined {
     const key = this.slots[slot];
     const e = key !== undefined ? this.cache.get(key) : undefined;
-    return e && { key: e.key, window: e.window, status: e.status, tree: e.tree, message: e.message };
+    return e && { key: e.key, window: e.window, status: e.status, tree: e.tree, message: e.message, truncation: e.truncation, maxNodes: e.maxNodes };
   }
 
-  /** Points a slot at a window (null: nothing), fetching it unless cached; `matcher` narrows the query (siblings). */
-  load(slot: Slot, window: TimeWindow | null, matcher = '') {
-    const key = window && this.query ? this.keyOf(window, matcher) : undefined;
+  /**
+   * Points a slot at a window (null: nothing), fetching it unless cached; `matcher` narrows the
+   * query (siblings); `maxNodes` overrides the query's node limit (the exact tables' fetch).
+   */
+  load(slot: Slot, window: TimeWindow | null, matcher = '', maxNodes?: number) {
+    const key = window && this.query ? this.keyOf(window, matcher, maxNodes) : undefined;
     const prev = this.slots[slot];
     if (prev === key) {
       return;
@@ -208,7 +232,7 @@ export class ProfileLoader {
       this.opts.onChange();
       return;
     }
-    this.start(key, window, matcher);
+    this.start(key, window, matcher, maxNodes);
   }
 
   /** Fetches a slot's window again (after an error). */
@@ -219,12 +243,12 @@ export class ProfileLoader {
       return;
     }
     this.cache.delete(e.key);
-    this.start(e.key, e.window, e.matcher);
+    this.start(e.key, e.window, e.matcher, e.maxNodes);
   }
 
   /** Cancels what is in flight and forgets everything (the panel unmounted). */
   dispose() {
-    this.slots = { comparison: undefined, baseline: undefined };
+    this.slots = EMPTY_SLOTS();
     for (const e of this.cache.values()) {
       e.sub?.unsubscribe();
     }
@@ -232,7 +256,7 @@ export class ProfileLoader {
   }
 
   private release(key: string) {
-    if (this.slots.comparison === key || this.slots.baseline === key) {
+    if (this.isShown(key)) {
       return;
     }
     const e = this.cache.get(key);
@@ -250,20 +274,24 @@ export class ProfileLoader {
       if (this.cache.size <= max) {
         break;
       }
-      if (e.status !== 'loading' && k !== this.slots.comparison && k !== this.slots.baseline) {
+      if (e.status !== 'loading' && !this.isShown(k)) {
         this.cache.delete(k);
       }
     }
   }
 
-  private start(key: string, window: TimeWindow, matcher: string) {
+  private isShown(key: string) {
+    return SLOTS.some((s) => this.slots[s] === key);
+  }
+
+  private start(key: string, window: TimeWindow, matcher: string, maxNodes?: number) {
     const q = this.query!;
-    const where = `in ${this.describe(window)}${matcher ? ` (${matcher})` : ''}`;
-    const entry: Entry = { key, window, status: 'loading', matcher };
+    const where = `in ${this.describe(window)}${matcher ? ` (${matcher})` : ''}${maxNodes !== undefined ? ` at ${maxNodes.toLocaleString('en-US')} nodes` : ''}`;
+    const entry: Entry = { key, window, status: 'loading', matcher, maxNodes };
     this.cache.set(key, entry);
     this.fetches++;
     let last: DataQueryResponse | undefined;
-    const settle = (patch: Pick<WindowProfile, 'status' | 'tree' | 'message'>) => {
+    const settle = (patch: Pick<WindowProfile, 'status' | 'tree' | 'message' | 'truncation'>) => {
       // a stale entry (cancelled, retried, evicted) must not come back
       if (this.cache.get(key) !== entry || entry.status !== 'loading') {
         return;
@@ -288,7 +316,7 @@ export class ProfileLoader {
       settle({ status: 'error', message: `No datasource service to query ${where}: ${errorMessage(e)}` });
       return;
     }
-    const request = windowRequest(q, window, matcher);
+    const request = windowRequest(q, window, matcher, maxNodes);
     const ref = q.target.datasource ?? null;
     this.opts.onChange();
     entry.sub = from(

@@ -20,9 +20,8 @@ export interface TimeWindow {
  * - siblings: the same window, the same service, every other instance (the profile query gets a
  *   label matcher: instance="<it>" for the selection, instance!="<it>" for the baseline)
  */
-export type BaselineMode = 'auto' | 'day' | 'week' | 'manual' | 'siblings';
-
-export const BASELINE_MODES: BaselineMode[] = ['auto', 'day', 'week', 'manual', 'siblings'];
+export const BASELINE_MODES = ['auto', 'day', 'week', 'manual', 'siblings'] as const;
+export type BaselineMode = (typeof BASELINE_MODES)[number];
 
 export const DAY_MS = 24 * 3600 * 1000;
 export const WEEK_MS = 7 * DAY_MS;

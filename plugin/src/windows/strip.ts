@@ -20,7 +20,9 @@ export const EDGE_PX = 5;
 /** a press that moves less than this is a click */
 export const CLICK_PX = 3;
 
-export type Target = 'selection' | 'baseline';
+/** The windows a press can grab, in the order it tries their edges and bodies. */
+export const TARGETS = ['selection', 'baseline'] as const;
+export type Target = (typeof TARGETS)[number];
 
 export type Grab =
   | { kind: 'new'; target: Target }
@@ -36,8 +38,7 @@ export function grabAt(x: number, scale: Scale, windows: { selection?: TimeWindo
   if (shift) {
     return { kind: 'new', target: 'baseline' };
   }
-  const order: Target[] = ['selection', 'baseline'];
-  for (const target of order) {
+  for (const target of TARGETS) {
     const w = windows[target];
     if (!w) {
       continue;
@@ -51,7 +52,7 @@ export function grabAt(x: number, scale: Scale, windows: { selection?: TimeWindo
       return { kind: 'resize', target, edge: 'to' };
     }
   }
-  for (const target of order) {
+  for (const target of TARGETS) {
     const w = windows[target];
     if (w && x > toX(scale, w.from) && x < toX(scale, w.to)) {
       return { kind: 'move', target };
