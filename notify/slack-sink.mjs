@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A local Slack-compatible incoming webhook for the playground and the tests: it accepts what
-// Slack's incoming webhooks accept (POST, a JSON body with text and/or blocks), answers "ok" as
-// Slack does, and appends each message to a JSON-lines file with the time it arrived.
+// Slack's incoming webhooks accept (POST, a JSON body with text and/or blocks, within Slack's block
+// limits), answers "ok" as Slack does (400 and Slack's error name otherwise), and appends each
+// message to a JSON-lines file with the time it arrived.
 //
 //   node notify/slack-sink.mjs --listen 127.0.0.1:9096 --out .cache/demo/slack.jsonl
 import { appendFileSync, mkdirSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
 
 import { cli } from '../plugin/scripts/headless/cli.mjs';
+import { checkSlackLimits } from './lib/slack-limits.mjs';
 
 const USAGE = 'usage: node notify/slack-sink.mjs --out FILE.jsonl [--listen 127.0.0.1:9096]';
 const { args, fail } = cli('slack-sink', USAGE, { listen: { type: 'string', default: '127.0.0.1:9096' }, out: { type: 'string' } });
@@ -45,6 +47,12 @@ const server = createServer((req, res) => {
     }
     if (size > MAX || !msg || (typeof msg.text !== 'string' && !Array.isArray(msg.blocks))) {
       res.writeHead(400).end('invalid_payload'); // Slack's answer to a malformed message
+      return;
+    }
+    const bad = checkSlackLimits(msg);
+    if (bad) {
+      process.stderr.write(`slack-sink: refused (${bad})\n`);
+      res.writeHead(400).end(bad.split(':')[0]); // invalid_blocks, msg_too_long: as Slack answers
       return;
     }
     appendFileSync(out, JSON.stringify({ receivedAt: new Date().toISOString(), message: msg }) + '\n');

@@ -2,37 +2,53 @@
 // Everything that comes from outside (label values, annotations, function names) is text:
 // escape() makes Slack's mrkdwn control characters literal, and function names sit in code
 // spans, where *bold*, _italic_ and ~strike~ do not apply.
+import { changeText, shortName, TOP_N } from './change-text.mjs';
+import { cutText } from './slack-limits.mjs';
 import { formatDuration } from './windows.mjs';
 
-/** How many changed functions a message lists. */
-export const TOP_N = 5;
 const MAX_FIELD = 300;
 
 /**
  * Slack's escaping (&, <, > as entities: no <!channel>, no <url|links>) plus backticks, replaced
- * by a look-alike (U+02CB) so that a value cannot close a code span or open a code block.
+ * by a look-alike (U+02CB) so that a value cannot close a code span or open a code block. Cut to
+ * MAX_FIELD after escaping (whole entities), so a value of `&`s stays as short as any other.
  */
 export function escape(s) {
-  const v = String(s ?? '');
-  const cut = v.length > MAX_FIELD ? `${v.slice(0, MAX_FIELD)}…` : v;
-  return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/`/g, 'ˋ').replace(/[\r\n]+/g, ' ');
+  const v = String(s ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/`/g, 'ˋ').replace(/[\r\n]+/g, ' ');
+  return cutText(v, MAX_FIELD);
 }
 
-const pct = (v) => `${v > 0 ? '+' : ''}${v.toFixed(1)}%`;
 const hhmm = (ms) => new Date(ms).toISOString().slice(11, 16);
+const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+/** The changes as numbered lines of text, function names escaped. */
+export function changesText(answer) {
+  const alloc = answer.unit === 'bytes';
+  return (answer.changes ?? []).slice(0, TOP_N).map((c, i) => `${i + 1}. ${changeText({ ...c, function: escape(c.function), via: c.via && escape(c.via) }, { alloc, rankedBy: answer.rankedBy })}`);
+}
+
+/** "10:05–10:50 UTC (45m)", with the date when the window is not today's (a day or week earlier). */
+function windowText(w, ref) {
+  const date = day(w.from) !== day(ref) ? `${day(w.from)} ` : '';
+  return `${date}${hhmm(w.from)}–${hhmm(w.to)} UTC`;
+}
+
+/** The line that says which windows were compared and why. */
+export function windowsText(windows) {
+  const { incident, baseline } = windows;
+  return `Compared ${windowText(incident, incident.to)} (${formatDuration(incident.to - incident.from)}) with ${windowText(baseline, incident.to)}: ${escape(windows.reason)}${windows.note ? ` (${escape(windows.note)})` : ''}.`;
+}
 
 /**
- * The changes a message lists: of the snapshot's biggest changes (summary.json's diff.top, by
- * size), the increases first (what got more expensive is the answer), the biggest first.
+ * The busy loop's line: its CPU and traffic against the comparison window's, and where the CPU
+ * goes (the heaviest frame, up to the code that calls it).
  */
-export function topChanges(summary, n = TOP_N) {
-  return [...(summary?.diff?.top ?? [])].sort((a, b) => b.deltaPercent - a.deltaPercent).slice(0, n);
-}
-
-/** The changes as lines of text. */
-export function topChangesText(summary, n = TOP_N) {
-  const rows = topChanges(summary, n);
-  return rows.map((r, i) => `${i + 1}. \`${escape(r.function)}\` ${pct(r.deltaPercent)} of ${summary.unit === 'bytes' ? 'allocated bytes' : 'CPU'} (${r.baselineSelfPercent.toFixed(1)}% → ${r.comparisonSelfPercent.toFixed(1)}%)`);
+export function fixedCostText(f) {
+  const n = (v, digits = 2) => (v === undefined ? '?' : v.toFixed(digits));
+  const at = (x) => `${n(x.cores)} cores${x.rate !== undefined ? ` at ${n(x.rate, x.rate >= 10 ? 0 : 1)} req/s` : ''}`;
+  const was = f.baseline ? ` (was ${at(f.baseline)} ${escape(f.baselineName)})` : '';
+  const where = f.path?.length ? `; ${Math.round(f.share * 100)}% in ${f.path.map((p) => `\`${escape(shortName(p))}\``).join(' ← ')}` : '';
+  return `*Fixed cost:* ${at(f.incident)}${was}${where}`;
 }
 
 /** <url|label> for an http(s) URL; undefined for anything else (javascript:, a Slack <!here>). */
@@ -54,25 +70,40 @@ export function alertTitle(alert) {
 }
 
 /**
- * @param {object} m { alert, status: 'firing'|'resolved', windows, summary?, reason?, imageUrl? }
+ * @param {object} m { alert, status: 'firing'|'resolved', windows, answer?, fixed?, requestsWhy?, reason?, imageUrl? }
+ *   answer: computeAnswer()'s result; fixed: the busy loop's numbers (fixedCostText)
  */
-export function buildMessage({ alert, status, windows, summary, reason, imageUrl }) {
+export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl }) {
   const a = alert.annotations ?? {};
   const icon = status === 'resolved' ? ':white_check_mark: RESOLVED' : ':fire: FIRING';
   const title = `${icon} ${alertTitle(alert)}`;
   const lines = [];
+  if (fixed) {
+    lines.push(fixedCostText(fixed));
+  }
+  if (answer?.headline) {
+    lines.push(`*${answer.headline}*`);
+  }
+  const changes = answer ? changesText(answer) : [];
+  if (changes.length) {
+    const unit = answer.rankedBy === 'per-request' ? 'per request' : answer.rankedBy === 'share' ? 'as a share' : 'over the window';
+    lines.push(`*Got more expensive ${unit}:*`, ...changes);
+  } else if (answer && answer.rankedBy === 'per-request' && answer.driver !== 'per request') {
+    lines.push('*Load, not code:* no function got more expensive per request; the change follows the traffic.');
+  } else if (answer) {
+    lines.push('*No function got more expensive.*');
+  }
+  if (answer && requestsWhy) {
+    lines.push(`_Not per request: ${escape(requestsWhy)}._`);
+  }
+  if (status === 'firing' && reason) {
+    lines.push(`*No profile diff:* ${escape(reason)}`);
+  }
   if (a.summary) {
     lines.push(escape(a.summary));
   }
   if (windows) {
-    const { incident, baseline } = windows;
-    lines.push(`Diff of ${hhmm(incident.from)}–${hhmm(incident.to)} UTC (${formatDuration(incident.to - incident.from)}) against ${hhmm(baseline.from)}–${hhmm(baseline.to)} UTC, ${escape(windows.reason)}.`);
-  }
-  const changes = topChangesText(summary);
-  if (changes.length) {
-    lines.push('*Biggest changes:*', ...changes);
-  } else if (status === 'firing') {
-    lines.push(`*No profile diff:* ${escape(reason ?? 'no change found')}`);
+    lines.push(windowsText(windows));
   }
   const links = [link(a.dashboard_url, 'dashboard'), link(a.runbook_url, 'runbook')].filter(Boolean);
   const body = lines.join('\n');

@@ -1,4 +1,4 @@
-// The panel's own window rules (plugin/src/overlay/windows.ts: windowAt, baselineFor), bundled
+// The panel's own window rules (plugin/src/windows/windows.ts: windowAt, baselineFor), bundled
 // for Node with esbuild, so an alert's message compares exactly the windows the panel would
 // show for that alert's link. Rebuilt when windows.ts is newer than the bundle.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 
 import { PLUGIN_DIR, ROOT, requirePlugin } from '../../plugin/scripts/headless/env.mjs';
 
-const SRC = join(PLUGIN_DIR, 'src', 'overlay', 'windows.ts');
+const SRC = join(PLUGIN_DIR, 'src', 'windows', 'windows.ts');
 const OUT = join(ROOT, '.cache', 'notify', 'windows.mjs');
 
 async function load() {
@@ -27,5 +27,5 @@ async function load() {
   return import(pathToFileURL(OUT).href);
 }
 
-/** { windowAt, baselineFor, formatDuration, MIN_WINDOW_MS, ... } of plugin/src/overlay/windows.ts */
+/** { windowAt, baselineFor, formatDuration, MIN_WINDOW_MS, ... } of plugin/src/windows/windows.ts */
 export const panelWindows = await load();

@@ -7,11 +7,7 @@
 //   200: google.v1.Profile, the pprof message (not gzipped); an error: JSON { code, message }.
 //
 // The playground's profile-store answers the same endpoint (demo/profilestore/querier.go).
-import { gunzipSync } from 'node:zlib';
-
-import { requirePlugin } from '../../plugin/scripts/headless/env.mjs';
-
-const { Profile } = requirePlugin('pprof-format');
+import { decodeProfile } from './decode.mjs';
 
 export const SELECT_MERGE_PROFILE = '/querier.v1.QuerierService/SelectMergeProfile';
 
@@ -60,14 +56,41 @@ export function labelSelector(labels, notEqual = {}) {
   return `{${[...Object.entries(labels).map(([k, v]) => `${k}=${quote(v)}`), ...Object.entries(notEqual).map(([k, v]) => `${k}!=${quote(v)}`)].join(', ')}}`;
 }
 
+/** Reads a response body of at most maxBytes (a longer one is cancelled, not buffered). */
+async function readBounded(res, maxBytes) {
+  const declared = Number(res.headers.get('content-length'));
+  if (declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  const chunks = [];
+  let size = 0;
+  for await (const c of res.body ?? []) {
+    size += c.length;
+    if (size > maxBytes) {
+      await res.body.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(c);
+  }
+  return Buffer.concat(chunks);
+}
+
 /**
  * Fetches the merged profile; returns { bytes, samples, total }. Throws SourceError with a
  * one-line reason for everything the message should say instead of a picture: the source is
- * down or slow, it answered an error, or the window holds no samples.
+ * down or slow (before or after its headers), it answered an error, too much (maxBytes, on the
+ * wire and inflated), something that takes longer than decodeTimeoutMs to decode, or the window
+ * holds no samples. The answer is inflated and decoded in a worker thread (decode.mjs).
  */
-export async function selectMergeProfile(baseUrl, { profileTypeID, labelSelector, start, end }, { timeoutMs = 20_000, maxBytes = 64 << 20, headers = {} } = {}) {
+export async function selectMergeProfile(baseUrl, { profileTypeID, labelSelector, start, end }, { timeoutMs = 20_000, maxBytes = 64 << 20, decodeTimeoutMs = 20_000, headers = {} } = {}) {
   const url = baseUrl.replace(/\/$/, '') + SELECT_MERGE_PROFILE;
+  const unreachable = (e) => {
+    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
+    return new SourceError(`profile source ${baseUrl} unreachable: ${why}`);
+  };
   let res;
+  let body;
   try {
     res = await fetch(url, {
       method: 'POST',
@@ -75,13 +98,13 @@ export async function selectMergeProfile(baseUrl, { profileTypeID, labelSelector
       body: encodeSelectMergeProfile({ profileTypeID, labelSelector, start, end }),
       signal: AbortSignal.timeout(timeoutMs),
     });
+    // the same timeout covers the body: a source that stalls after its headers is as down as one that never answers
+    body = await readBounded(res, maxBytes);
   } catch (e) {
-    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
-    throw new SourceError(`profile source ${baseUrl} unreachable: ${why}`);
+    throw unreachable(e);
   }
-  const body = Buffer.from(await res.arrayBuffer());
   if (!res.ok) {
-    let detail = body.toString('utf8', 0, 300);
+    let detail = (body ?? Buffer.alloc(0)).toString('utf8', 0, 300);
     try {
       const err = JSON.parse(detail);
       detail = `${err.code}: ${err.message}`;
@@ -90,21 +113,12 @@ export async function selectMergeProfile(baseUrl, { profileTypeID, labelSelector
     }
     throw new SourceError(`profile source answered ${res.status}: ${detail.replace(/\s+/g, ' ').trim()}`);
   }
-  if (body.length > maxBytes) {
-    throw new SourceError(`profile of ${body.length} bytes exceeds the ${maxBytes}-byte limit`);
+  if (body === undefined) {
+    throw new SourceError(`profile answer exceeds the ${maxBytes}-byte limit`);
   }
-  const raw = body.length > 1 && body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body) : body;
-  let p;
   try {
-    p = Profile.decode(raw);
+    return await decodeProfile(body, { maxBytes, timeoutMs: decodeTimeoutMs });
   } catch (e) {
-    throw new SourceError(`profile source answered something that is not a pprof: ${e.message}`);
+    throw new SourceError(`profile source answered something unusable: ${e.message}`);
   }
-  let total = 0n;
-  for (const s of p.sample) {
-    for (const v of s.value) {
-      total += BigInt(v);
-    }
-  }
-  return { bytes: raw, samples: p.sample.length, total };
 }

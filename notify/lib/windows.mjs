@@ -1,6 +1,6 @@
 // Which two windows an alert's message compares, derived from the alert alone.
 //
-// The panel's rule (plugin/src/overlay/windows.ts), applied to what a webhook knows:
+// The panel's rule (plugin/src/windows/windows.ts), applied to what a webhook knows:
 // - the anomaly is the alert's pending and firing time: from startsAt minus the rule's `for:`
 //   (Alertmanager only sees an alert once it fires, `for:` after its condition first held) to
 //   now (or endsAt, once resolved);
@@ -15,9 +15,20 @@
 // service over the same window (siblingWindows; the notifier selects instance!="<it>" for the
 // baseline). The diff compares each side's shares, so a sibling set with three times the traffic
 // compares fairly.
+//
+// That rule is the fallback. With Prometheus, onsetWindows() starts from where the alert's own
+// series stepped up (changepoint.mjs): the rule's `for:` says when the alert fired, not when the
+// incident started, and an alert can fire hours after its onset (a busy loop is seen only once
+// traffic swings) or reach a receiver restarted mid-incident.
 import { panelWindows as pw } from './panel-windows.mjs';
 
 export const MINUTE = 60_000;
+export const DAY = 24 * 60 * MINUTE;
+export const WEEK = 7 * DAY;
+/** The recorded series are rate5m: a step shows in them over 5m, so windows keep that far from it. */
+export const RATE_WINDOW_MS = 5 * MINUTE;
+
+const hhmm = (ms) => new Date(ms).toISOString().slice(11, 16);
 
 /**
  * @param {{ startsAt: number, endsAt?: number }} alert times in unix ms (endsAt only when resolved)
@@ -36,13 +47,94 @@ export function alertWindows(alert, { now, pendingMs, minWindowMs, maxWindowMs }
     incident = { from: at - maxWindowMs, to: at };
   }
   const b = pw.baselineFor(incident, 'auto', [anomaly]);
-  return { incident, baseline: b.window, anomaly, reason: b.reason };
+  return { incident, baseline: b.window, anomaly, reason: b.reason, method: 'for' };
+}
+
+/** The rule above, marked approximate and saying why. */
+export function approximateWindows(alert, opts, why) {
+  const w = alertWindows(alert, opts);
+  return { ...w, approximate: true, reason: `${w.reason}; approximate: ${why}, so the anomaly is taken to start ${pw.formatDuration(opts.pendingMs)} (the rules' for:) before the alert fired` };
+}
+
+/**
+ * The same window a day earlier, or a week earlier when a day earlier is not clear of the
+ * onset (a fixed cost that started more than a day ago); undefined when neither is.
+ */
+function earlier(incident, clearBefore) {
+  for (const [ms, name] of [[DAY, 'a day'], [WEEK, 'a week']]) {
+    const b = { from: incident.from - ms, to: incident.to - ms };
+    if (clearBefore === undefined || b.to <= clearBefore) {
+      return { baseline: b, name };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The windows of a fixed cost that can predate its alert by hours: the last maxWindow, against
+ * the same window a day (else a week) earlier, at the same hour, so at the same traffic.
+ * @param {{found: boolean, at?: number}} [onset] where the series stepped up, when known
+ */
+export function sameHourWindows(alert, { now, maxWindowMs }, onset) {
+  const at = Math.min(now, alert.endsAt ?? now);
+  const incident = { from: at - maxWindowMs, to: at };
+  const e = earlier(incident, onset?.found ? onset.at - RATE_WINDOW_MS : undefined) ?? { baseline: { from: incident.from - WEEK, to: incident.to - WEEK }, name: 'a week' };
+  const since = onset?.found ? `; the fixed cost stepped up at ${hhmm(onset.at)} UTC` : '';
+  return { incident, baseline: e.baseline, anomaly: incident, method: 'same hour', reason: `the same hour ${e.name} earlier: a fixed cost can start hours before its alert fires${since}` };
+}
+
+/**
+ * Windows from the onset of the alert's series:
+ * - the incident window starts RATE_WINDOW_MS after the onset and ends now (endsAt once
+ *   resolved), at least minWindowMs and at most maxWindowMs long;
+ * - the baseline has the same length and ends RATE_WINDOW_MS before the onset;
+ * - when the onset is older than maxWindowMs, the incident window is the last maxWindowMs and the
+ *   baseline the same window a day (else a week) earlier, clear of the onset: the hours right
+ *   before the onset are another time of day, with another traffic.
+ * @param {{ at: number, before: number, after: number, firstAt: number }} onset a found onset
+ * @param {string} what the series' name, for the reason
+ * @param {{ earlier?: boolean }} [o] earlier: false keeps the baseline right before the onset
+ *   (the profile source has nothing a day earlier)
+ */
+export function onsetWindows(alert, { now, minWindowMs, maxWindowMs }, onset, what, { earlier: dayOrWeek = true } = {}) {
+  const at = Math.min(now, alert.endsAt ?? now);
+  const step = `${what} stepped up at ${hhmm(onset.at)} UTC (${fmt(onset.before)} → ${fmt(onset.after)})`;
+  const start = onset.at + RATE_WINDOW_MS;
+  if (dayOrWeek && at - start > maxWindowMs) {
+    const incident = { from: at - maxWindowMs, to: at };
+    const e = earlier(incident, onset.at - RATE_WINDOW_MS);
+    if (e) {
+      return { incident, baseline: e.baseline, anomaly: { from: onset.at, to: at }, method: 'change point', onset: onset.at, reason: `${step}, more than ${pw.formatDuration(maxWindowMs)} ago: the same window ${e.name} earlier` };
+    }
+  }
+  const len = Math.min(maxWindowMs, Math.max(minWindowMs, at - start));
+  const incident = { from: at - len, to: at };
+  const baseline = { from: onset.at - RATE_WINDOW_MS - len, to: onset.at - RATE_WINDOW_MS };
+  const clipped = baseline.from < onset.firstAt && baseline.to - onset.firstAt >= minWindowMs;
+  return {
+    incident,
+    baseline: clipped ? { from: onset.firstAt, to: baseline.to } : baseline,
+    anomaly: { from: onset.at, to: at },
+    method: 'change point',
+    onset: onset.at,
+    reason: `${step}: the incident after it against ${clipped ? 'the time before it since the series began' : 'the same length before it'}, ${pw.formatDuration(RATE_WINDOW_MS)} (the rate window) clear of the step`,
+  };
+}
+
+/** A value of a per-request series in few digits: 0.000812 -> 0.000812, 1234.5 -> 1235. */
+function fmt(v) {
+  return Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString();
 }
 
 /** The same windows for the `siblings` baseline: the incident window is also the baseline's. */
 export function siblingWindows(alert, opts) {
   const w = alertWindows(alert, opts);
   return { ...w, baseline: w.incident, reason: 'the other instances of the service over the same window' };
+}
+
+/** Any windows turned into the `siblings` comparison: the baseline is the incident window. */
+export function asSiblings(w) {
+  return { ...w, baseline: w.incident, reason: `the other instances of the service over the same window (${w.reason})` };
 }
 
 export const formatDuration = pw.formatDuration;

@@ -2,15 +2,17 @@
 // playground passes the rules' for: as 2m0s) are accepted.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { ROOT } from '../../plugin/scripts/headless/env.mjs';
 
 /** Runs hotpath-notify until it exits or says it listens (then stops it); resolves { code, out }. */
-function run(args) {
+function run(args, env = {}) {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [join(ROOT, 'notify', 'hotpath-notify.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [join(ROOT, 'notify', 'hotpath-notify.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     const timer = setTimeout(() => p.kill('SIGKILL'), 15_000);
     const take = (d) => {
@@ -28,6 +30,8 @@ function run(args) {
   });
 }
 
+const emptyFile = join(mkdtempSync(join(tmpdir(), 'hotpath-notify-cli-')), 'empty');
+writeFileSync(emptyFile, '\n');
 const base = ['--profiles', 'http://127.0.0.1:9190', '--out-dir', '/tmp/hotpath-notify-cli-test', '--listen', '127.0.0.1:0'];
 
 describe('hotpath-notify flags', () => {
@@ -36,13 +40,31 @@ describe('hotpath-notify flags', () => {
     assert.match(r.out, /listening on http:\/\/127\.0\.0\.1:0\/webhook; profiles from http:\/\/127\.0\.0\.1:9190/);
   });
 
+  it('never runs open: an empty token file or an empty $HOTPATH_NOTIFY_TOKEN stops the start', async () => {
+    for (const [args, env] of [[[...base, '--token-file', emptyFile], {}], [base, { HOTPATH_NOTIFY_TOKEN: '' }], [base, { HOTPATH_NOTIFY_TOKEN: ' ' }]]) {
+      const r = await run(args, env);
+      assert.equal(r.code, 2, r.out);
+      assert.doesNotMatch(r.out, /listening on/);
+      assert.match(r.out, /empty/);
+    }
+  });
+
+  it('shows no more of the Slack webhook URL than its host', async () => {
+    const r = await run([...base, '--slack-webhook', 'https://hooks.slack.com/services/T000/B000/s3cretPath']);
+    assert.match(r.out, /messages to .* and https:\/\/hooks\.slack\.com\/…/);
+    assert.doesNotMatch(r.out, /s3cretPath/);
+  });
+
   it('refuses bad flags with exit 2 and says which', async () => {
     for (const [args, msg] of [
       [[...base, '--pending', '5'], /--pending 5: want a duration/],
       [[...base, '--concurrency', '0'], /--concurrency 0: want a whole number >= 1/],
+      [[...base, '--renderer', 'hot'], /--renderer hot: want cli or warm/],
       [['--out-dir', '/tmp/x'], /--profiles URL is required/],
       [['--profiles', 'http://x'], /say where messages go/],
       [[...base.slice(0, 4), '--listen', 'nowhere'], /--listen nowhere: want HOST:PORT/],
+      [[...base, '--token-file', emptyFile], /--token-file .* is empty: refusing to start/],
+      [[...base, '--slack-webhook-file', emptyFile], /--slack-webhook-file .* is empty: refusing to start/],
     ]) {
       const r = await run(args);
       assert.equal(r.code, 2, r.out);

@@ -33,6 +33,19 @@ describe('Dedupe', () => {
     assert.equal(d.action('a1', 'firing', 's1'), 'fire');
   });
 
+  it('keeps an alert that fires for days as long as Alertmanager repeats it: its resolve is sent', () => {
+    let now = 0;
+    const h = 3600_000;
+    const d = new Dedupe({ ttlMs: 24 * h, now: () => now });
+    assert.equal(run(d, 'a1', 'firing', 's1'), 'fire');
+    for (const at of [4, 20, 40, 60]) {
+      now = at * h; // repeat_interval re-sends
+      assert.equal(run(d, 'a1', 'firing', 's1'), 'skip', `repeat at ${at}h`);
+    }
+    now = 70 * h;
+    assert.equal(run(d, 'a1', 'resolved', 's1'), 'resolve', 'the resolve after 70 h still updates the message');
+  });
+
   it('is bounded in size and age', () => {
     let now = 0;
     const d = new Dedupe({ max: 3, ttlMs: 1000, now: () => now });

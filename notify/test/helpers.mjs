@@ -44,12 +44,18 @@ export async function startSink(statuses = []) {
 export async function startNotifier(cfg) {
   const dir = mkdtempSync(join(tmpdir(), 'hotpath-notify-test-'));
   const logs = [];
-  const notifier = new Notifier({ outDir: join(dir, 'out'), imagesDir: join(dir, 'images'), publicUrl: '', deliveryBaseDelayMs: 20, log: (l) => logs.push(l), ...cfg });
+  // no browser at start unless asked: most tests render nothing, or once
+  const notifier = new Notifier({ outDir: join(dir, 'out'), imagesDir: join(dir, 'images'), publicUrl: '', deliveryBaseDelayMs: 20, log: (l) => logs.push(l), warmAtStart: false, ...cfg });
   const server = createWebhookServer({ notifier, token: cfg.token, maxBodyBytes: cfg.maxBodyBytes });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${server.address().port}`;
   notifier.cfg.publicUrl = url;
-  return { url, close: () => new Promise((r) => server.close(r)), notifier, logs, dir };
+  // closing the notifier closes the warm renderer's Chromium, which would keep the test alive
+  const close = async () => {
+    await new Promise((r) => server.close(r));
+    await notifier.close();
+  };
+  return { url, close, notifier, logs, dir };
 }
 
 export const T0 = Date.now();

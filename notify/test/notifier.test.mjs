@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { requirePlugin } from '../../plugin/scripts/headless/env.mjs';
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
+import { Notifier } from '../lib/notifier.mjs';
 import { SELECT_MERGE_PROFILE } from '../lib/pyroscope.mjs';
 import { alert, downUrl, listen, post, readJSON, startNotifier, startSink, waitFor, webhook } from './helpers.mjs';
 
@@ -151,7 +152,6 @@ describe('hotpath-notify', () => {
     ['the profile source is down', { profilesUrl: 'down' }, alert(), /^profile source http:\/\/127\.0\.0\.1:\d+ unreachable: ECONNREFUSED$/],
     ['the window has no samples', {}, alert({ fingerprint: 'e1' }), /^no cpu samples for \{service_name="api"\} in the (incident|baseline) window \(/],
     ['the source answers an error', {}, alert({ fingerprint: 'e2', job: 'err' }), /^profile source answered 400: invalid_argument: label_selector: bad$/],
-    ['the render times out', { renderTimeoutMs: 5 }, alert({ fingerprint: 'e3' }), /^render timed out after 0s$/],
     ['the alert is about throttling', {}, alert({ alertname: 'CPUThrottlingSustained', job: '', labels: { namespace: 'ns', pod: 'p', container: 'c' } }), /^no profile for this alert: throttling/],
   ]) {
     it(`still sends the message, with a one-line reason, when ${name}`, async () => {
@@ -168,6 +168,31 @@ describe('hotpath-notify', () => {
       } finally {
         await n.close();
         await src.close();
+      }
+    });
+  }
+});
+
+describe('a render that fails', () => {
+  for (const renderer of ['warm', 'cli']) {
+    it(`(${renderer}) still sends the answer as text, saying there is no picture and why`, async () => {
+      const sink = await startSink();
+      const src = await startPyroscope((r) => (r.end > Date.now() - 60_000 ? 'incident' : 'baseline'));
+      const n = await startNotifier({ profilesUrl: src.url, slackUrl: sink.url, renderer, renderTimeoutMs: 5 });
+      try {
+        await post(n.url, webhook([alert({ fingerprint: 'e3' })]));
+        const [m] = await delivered(n);
+        assert.equal(m.reason, undefined, m.reason);
+        assert.equal(m.note, 'No picture: render timed out after 0s. The changes come from the same profiles.');
+        assert.equal(m.imageUrl, undefined);
+        assert.equal(m.changes[0].function, 'google.golang.org/protobuf/internal/encoding/text.appendString');
+        assert.match(m.payload.text, /_No picture: render timed out after 0s\. The changes come from the same profiles\._/);
+        assert.match(m.payload.text, /1\. `google\.golang\.org\/protobuf\/internal\/encoding\/text\.appendString` \+/);
+        assert.ok(!m.payload.blocks.some((b) => b.type === 'image'));
+      } finally {
+        await n.close();
+        await src.close();
+        await sink.close();
       }
     });
   }
@@ -194,7 +219,7 @@ describe('the webhook endpoint', () => {
 
   it('refuses with 503 what the full queue cannot take, and takes it on the retry', async () => {
     const src = await listen(() => {}); // never answers: the first alert holds the only worker
-    const n = await startNotifier({ profilesUrl: src.url, concurrency: 1, queueMax: 1, fetchTimeoutMs: 1500 });
+    const n = await startNotifier({ profilesUrl: src.url, workers: 1, queueMax: 1, fetchTimeoutMs: 1500 });
     try {
       const hook = webhook([alert({ fingerprint: 'f1' }), alert({ fingerprint: 'f2' }), alert({ fingerprint: 'f3' })]);
       const res = await post(n.url, hook);
@@ -233,5 +258,11 @@ describe('delivery', () => {
       await flaky.close();
       await gone.close();
     }
+  });
+});
+
+describe('the renderer', () => {
+  it('refuses one it does not know instead of falling back to the snapshot CLI', () => {
+    assert.throws(() => new Notifier({ renderer: 'hot', imagesDir: '/nonexistent/images', log: () => {} }), /renderer hot: want cli or warm/);
   });
 });

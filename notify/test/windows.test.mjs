@@ -1,4 +1,4 @@
-// Window derivation: the panel's rule (windowAt + baselineFor of plugin/src/overlay/windows.ts)
+// Window derivation: the panel's rule (windowAt + baselineFor of plugin/src/windows/windows.ts)
 // applied to an alert's startsAt, the rules' for:, and now.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,0 +1,68 @@
+// Which windows a message compares, and why: from the alert's own recorded series when
+// Prometheus is given (--prometheus), else from the alert's times, marked approximate.
+import { baselineOf } from './catalogue.mjs';
+import { findOnset } from './changepoint.mjs';
+import { alertSeries, PrometheusError, queryRange } from './prometheus.mjs';
+import { approximateWindows, asSiblings, DAY, onsetWindows, sameHourWindows, WEEK } from './windows.mjs';
+
+/**
+ * Where the onset is searched, finest first: the last 2h at 15s (an alert fires minutes after its
+ * onset, and a shortened for: leaves only a few minutes of the new level), the last day at 2m,
+ * then the last week at 15m (a series high all day: an onset older than a day compares with the
+ * same window a week earlier). The first search that finds a step wins.
+ */
+export const SEARCHES = [
+  { ms: 2 * 3600_000, stepS: 15 },
+  { ms: DAY, stepS: 120 },
+  { ms: WEEK, stepS: 900 },
+];
+
+/**
+ * @param {object} alert Alertmanager's alert (labels, startsAt, endsAt, generatorURL)
+ * @param {object} cfg { prometheusUrl?, pendingMs, minWindowMs, maxWindowMs, fetchTimeoutMs }
+ * @param {number} now unix ms
+ * @returns {Promise<object>} { incident, baseline, anomaly, reason, method, approximate?, onset?, series? }
+ */
+export async function chooseWindows(alert, cfg, now) {
+  const a = { startsAt: Date.parse(alert.startsAt), ...(alert.status === 'resolved' && Date.parse(alert.endsAt) ? { endsAt: Date.parse(alert.endsAt) } : {}) };
+  const name = alert.labels?.alertname;
+  const opts = { ...cfg, now };
+  const siblings = baselineOf(name) === 'siblings' && Boolean(alert.labels?.instance);
+  const fixedCost = baselineOf(name) === 'dayEarlier';
+  const done = (w) => (siblings ? asSiblings(w) : w);
+  const s = alertSeries(alert);
+  if (!cfg.prometheusUrl || !s) {
+    const why = !cfg.prometheusUrl ? 'no Prometheus (--prometheus) to find the onset in' : 'no recorded series of its own for this alert';
+    if (fixedCost) {
+      return { ...sameHourWindows(a, opts), approximate: !cfg.prometheusUrl, ...(cfg.prometheusUrl ? {} : { note: why }), fallback: [approximateWindows(a, opts, why)] };
+    }
+    return done(approximateWindows(a, opts, why));
+  }
+  const seriesName = s.series.slice(0, s.series.indexOf('{'));
+  let onset;
+  try {
+    for (const { ms, stepS } of SEARCHES) {
+      const values = await queryRange(cfg.prometheusUrl, s.series, { start: now - ms, end: now, stepS }, { timeoutMs: cfg.fetchTimeoutMs });
+      const found = findOnset(values, { notAfter: a.startsAt });
+      onset = onset && !found.found ? onset : found;
+      if (found.found) {
+        break;
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof PrometheusError)) {
+      throw e;
+    }
+    return fixedCost ? { ...sameHourWindows(a, opts), approximate: true, note: e.message, fallback: [approximateWindows(a, opts, e.message)] } : done(approximateWindows(a, opts, e.message));
+  }
+  if (fixedCost) {
+    // the same hour a day earlier, else (a profile source that keeps less than a day) the time
+    // right before the onset, else the approximate rule
+    const fallback = [...(onset.found ? [onsetWindows(a, opts, onset, seriesName, { earlier: false })] : []), approximateWindows(a, opts, `${onset.found ? 'no profiles before the onset either' : onset.why} (${seriesName})`)];
+    return { ...sameHourWindows(a, opts, onset), series: seriesName, fallback };
+  }
+  if (!onset.found) {
+    return done({ ...approximateWindows(a, opts, `${onset.why} (${seriesName})`), series: seriesName });
+  }
+  return done({ ...onsetWindows(a, opts, onset, seriesName), series: seriesName });
+}

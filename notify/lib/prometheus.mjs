@@ -1,0 +1,121 @@
+// The Prometheus reads of a message: the alert's recorded series over the last day (where the
+// incident started) and the request rate of both windows (per-request units). Prometheus's
+// HTTP API (GET /api/v1/query_range), which Thanos Query and Mimir answer too.
+import { catalogueAlert } from './catalogue.mjs';
+import { quote } from './pyroscope.mjs';
+
+/** A failure that makes the windows approximate; the message states it in one line. */
+export class PrometheusError extends Error {}
+
+/** The expression of an alert's generatorURL (Prometheus: /graph?g0.expr=...), or ''. */
+export function generatorExpr(generatorURL) {
+  try {
+    return new URL(generatorURL).searchParams.get('g0.expr') ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * What to read for an alert: { series, requests, selector, requestsSelector, cores? } as PromQL,
+ * or undefined for an alert without a recorded series of its own (throttling).
+ */
+export function alertSeries(alert) {
+  const l = alert.labels ?? {};
+  // The catalogue names the recorded series each alert judges, and the request rate the panel
+  // reads beside it (the service dashboard's request-rate query) at the alert's level.
+  const a = catalogueAlert(l.alertname);
+  if (!a || a.series.length === 0) {
+    return undefined;
+  }
+  // Of several series (a fixed cost judged on the recent and the long fit), the one the rule's
+  // expression names first; the first listed when the generatorURL does not say.
+  const expr = generatorExpr(alert.generatorURL);
+  const named = a.series.map((name) => [name, expr.indexOf(name)]).filter(([, at]) => at >= 0);
+  const series = named.length > 0 ? named.reduce((x, y) => (y[1] < x[1] ? y : x))[0] : a.series[0];
+  const sel = (names) => `{${names.filter((k) => l[k]).map((k) => `${k}=${quote(l[k])}`).join(', ')}}`;
+  const requestLabels = a.labels.filter((k) => k !== 'upstream');
+  return {
+    series: `${series}${sel(a.labels)}`,
+    requests: `sum(${a.requests}${sel(requestLabels)})`,
+    cores: a.cores ? `sum(${a.cores}${sel(requestLabels)})` : undefined,
+  };
+}
+
+/** GET /api/v1/query_range; returns the values of the first series ([[unix s, "v"], ...]), [] when none. */
+export async function queryRange(baseUrl, expr, { start, end, stepS }, { timeoutMs = 10_000 } = {}) {
+  const u = new URL(baseUrl.replace(/\/$/, '') + '/api/v1/query_range');
+  u.searchParams.set('query', expr);
+  u.searchParams.set('start', String(start / 1000));
+  u.searchParams.set('end', String(end / 1000));
+  u.searchParams.set('step', `${Math.max(1, Math.round(stepS))}s`);
+  let res;
+  try {
+    res = await fetch(u, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (e) {
+    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
+    throw new PrometheusError(`Prometheus ${baseUrl} unreachable: ${why}`);
+  }
+  const text = await res.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new PrometheusError(`Prometheus answered ${res.status} with something that is not its API: ${text.slice(0, 120).replace(/\s+/g, ' ')}`);
+  }
+  if (body.status !== 'success') {
+    throw new PrometheusError(`Prometheus answered ${res.status}: ${body.errorType ?? ''} ${body.error ?? ''}`.trim());
+  }
+  return body.data?.result?.[0]?.values ?? [];
+}
+
+/**
+ * The mean of a rate series' finite points in (from, to] times the window's seconds: the panel's
+ * requestsInWindow (plugin/src/data/perRequest.ts), so a message's counts are the panel's.
+ * undefined when the window has no point.
+ */
+export function countInWindow(values, { from, to }) {
+  let sum = 0;
+  let n = 0;
+  for (const [t, v] of values) {
+    const ms = t < 1e11 ? t * 1000 : t;
+    const x = Number(v);
+    if (ms > from && ms <= to && Number.isFinite(x) && x >= 0) {
+      sum += x;
+      n++;
+    }
+  }
+  return n ? (sum / n) * ((to - from) / 1000) : undefined;
+}
+
+/** The mean of a series' finite points in (from, to], undefined when none. */
+export function meanInWindow(values, w) {
+  const c = countInWindow(values, w);
+  return c === undefined ? undefined : c / ((w.to - w.from) / 1000);
+}
+
+/** The mean of `expr` over one window, read at ~60 points; undefined when the window has none. */
+async function windowMean(baseUrl, expr, w, timeoutMs) {
+  const values = await queryRange(baseUrl, expr, { start: w.from, end: w.to, stepS: Math.max(15, (w.to - w.from) / 1000 / 60) }, { timeoutMs });
+  return meanInWindow(values, w);
+}
+
+/**
+ * The request rate (req/s) and, for a fixed-cost alert, the CPU (cores) of both windows, from
+ * the series the panel reads. `siblings`: the baseline is every other instance of the service.
+ * @returns {Promise<{ incident: {rate, cores?}, baseline: {rate, cores?} }>}
+ */
+export async function windowLoad(baseUrl, alert, windows, { siblings = false, timeoutMs = 10_000 } = {}) {
+  const s = alertSeries(alert);
+  if (!s) {
+    throw new PrometheusError(`no request-rate series for ${alert.labels?.alertname}`);
+  }
+  const baseExpr = (e) => (siblings ? e.replace(/instance="((?:[^"\\]|\\.)*)"/, 'instance!="$1"') : e);
+  const [ri, rb, ci, cb] = await Promise.all([
+    windowMean(baseUrl, s.requests, windows.incident, timeoutMs),
+    windowMean(baseUrl, baseExpr(s.requests), windows.baseline, timeoutMs),
+    s.cores ? windowMean(baseUrl, s.cores, windows.incident, timeoutMs) : undefined,
+    s.cores ? windowMean(baseUrl, s.cores, windows.baseline, timeoutMs) : undefined,
+  ]);
+  return { incident: { rate: ri, cores: ci }, baseline: { rate: rb, cores: cb } };
+}
