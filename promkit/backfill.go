@@ -91,14 +91,23 @@ func (b *Backfill) pass(ctx context.Context, level int, ruleFile string, start, 
 	if err != nil {
 		return err
 	}
-	out := filepath.Join(b.Dir, fmt.Sprintf("level-%02d-blocks", level))
+	out, err := filepath.Abs(filepath.Join(b.Dir, fmt.Sprintf("level-%02d-blocks", level)))
+	if err != nil {
+		srv.Stop()
+		return err
+	}
 	_ = os.RemoveAll(out)
-	err = run(ctx, 5*time.Minute, b.Promtool, "tsdb", "create-blocks-from", "rules", "--quiet",
+	// The rule file by its name alone, from its own directory: promtool
+	// evaluates each group at an offset within its interval that Prometheus
+	// derives from the group's name and the file's path as given, so a
+	// scratch directory's random path would move every evaluation from run
+	// to run (and the verdicts of anything judged on them).
+	err = runIn(ctx, filepath.Dir(ruleFile), 5*time.Minute, b.Promtool, "tsdb", "create-blocks-from", "rules", "--quiet",
 		"--url="+srv.URL,
 		"--start="+strconv.FormatInt(start.Unix(), 10),
 		"--end="+strconv.FormatInt(end.Unix(), 10),
 		"--output-dir="+out,
-		ruleFile)
+		filepath.Base(ruleFile))
 	srv.Stop()
 	if err != nil {
 		return err
@@ -108,9 +117,23 @@ func (b *Backfill) pass(ctx context.Context, level int, ruleFile string, start, 
 
 // run runs a tool with a bounded wait; its output is returned in the error.
 func run(ctx context.Context, timeout time.Duration, bin string, args ...string) error {
+	return runIn(ctx, "", timeout, bin, args...)
+}
+
+// runIn is run in the working directory dir ("": this process's).
+func runIn(ctx context.Context, dir string, timeout time.Duration, bin string, args ...string) error {
+	if dir != "" && strings.ContainsRune(bin, os.PathSeparator) && !filepath.IsAbs(bin) {
+		// a relative binary would be looked up from dir
+		abs, err := filepath.Abs(bin)
+		if err != nil {
+			return err
+		}
+		bin = abs
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

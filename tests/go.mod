@@ -9,7 +9,7 @@ require (
 	github.com/prometheus/prometheus v0.309.1
 )
 
-require gopkg.in/yaml.v3 v3.0.1 // indirect
+require gopkg.in/yaml.v3 v3.0.1
 
 require (
 	cloud.google.com/go/auth v0.17.0 // indirect

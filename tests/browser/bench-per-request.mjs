@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The per-request diff against today's diff (issue 14): two generated 200k-node profiles (the
+// The per-request diff against the plain diff: two generated 200k-node profiles (the
 // same ones bench.mjs diffs), in Chromium, from the built plugin/dist/module.js, in the same run:
 //   today's:     diffTrees + biggestChanges (shares)
 //   per request: diffTrees + decompose + perRequestTree (both sides divided) + changesByUnit
@@ -65,7 +65,7 @@ await h.close();
 const f = (v) => v.toFixed(1);
 const verdict = results.perRequest.medianMs <= BUDGET_MS ? 'met' : `missed by ${f(results.perRequest.medianMs - BUDGET_MS)} ms`;
 const report = [
-  '# Benchmark: the per-request diff (issue 14)',
+  '# Benchmark: the per-request diff',
   '',
   `Recorded by \`node tests/browser/bench-per-request.mjs --write\`, ${new Date().toISOString().slice(0, 10)}; ${browser} (Debian chromium, headless), load average ${load.toFixed(1)} at the start (2 shared cores: numbers move by tens of percent between runs). The two generated 200k-node profiles of BENCHMARK.md's diff, ${results.today.nodes.toLocaleString('en-US')} nodes in the union; median of ${RUNS} runs, the better of two alternating rounds.`,
   '',

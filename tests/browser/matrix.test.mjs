@@ -11,7 +11,7 @@ import { CHROMIUM, requirePlugin } from '../../plugin/scripts/headless/env.mjs';
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
 import { CHROMIUM_ARGS } from '../../plugin/scripts/headless/harness.mjs';
 import { HOSTS, hostVersions, MATRIX_DIST, openMatrixHost } from './lib/hosts.mjs';
-import { canvasColours, dragWindow, showView, topChanges, waitForWindows } from './lib/overlay.mjs';
+import { callTreeRows, canvasColours, dragWindow, showPanes, showView, topChanges, waitForWindows } from '../../plugin/scripts/headless/overlay.mjs';
 
 const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
 const { chromium } = requirePlugin('playwright-core');
@@ -97,6 +97,29 @@ for (const name of HOSTS) {
       assert.ok(pct > 30 && pct < 100, `fmt.Println share ${pct}%`);
       await h.screenshot('2-search');
       await byId(TEST_IDS.search).fill('');
+    });
+
+    it('the call tree: its pane, the keyboard, in step with the flame graph', async () => {
+      await showPanes(h.page, 'Graph + tree');
+      await byId(TEST_IDS.callTree).waitFor();
+      const grid = h.page.getByRole('treegrid');
+      assert.equal(await grid.count(), 1);
+      await grid.focus();
+      await h.page.keyboard.press('ArrowDown');
+      await h.page.keyboard.press('ArrowDown');
+      const picked = (await callTreeRows(h.page)).find((r) => r.selected);
+      assert.equal(picked.level, 3);
+      await h.page.keyboard.press('Enter');
+      assert.ok((await byId(TEST_IDS.focusPath).innerText()).endsWith(`› ${picked.name}`), 'Enter focuses the flame graph on the row');
+      await byId(TEST_IDS.resetFocus).click();
+      const box = await byId(TEST_IDS.overlay).boundingBox();
+      await h.page.mouse.click(box.x + 20, box.y + 4 * 20 + 10);
+      const path = (await byId(TEST_IDS.focusPath).innerText()).replace(/^Focus: /, '').split(' › ');
+      const selected = (await callTreeRows(h.page)).find((r) => r.selected);
+      assert.deepEqual([selected?.name, selected?.level], [path[path.length - 1], path.length + 1], 'a click in the flame graph selects its row');
+      await h.screenshot('2b-call-tree');
+      await byId(TEST_IDS.resetFocus).click();
+      await showPanes(h.page, 'Graph + table');
     });
 
     it('drag a window on the strip: diff view and the changes table', async () => {

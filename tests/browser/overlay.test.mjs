@@ -1,4 +1,4 @@
-// Browser tests of the overlay (issue 5): the real plugin/dist/module.js in Chromium, a
+// Browser tests of the overlay: the real plugin/dist/module.js in Chromium, a
 // stand-in Pyroscope datasource (getDataSourceSrv) answering each window's query with frames
 // built from the real pprof captures in tests/fixtures, windows dragged with the mouse.
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
 import { openHost } from '../../plugin/scripts/headless/harness.mjs';
-import { dragWindow, showView, shownWindows, topChanges, waitForWindows } from './lib/overlay.mjs';
+import { dragWindow, showView, shownWindows, topChanges, waitForWindows } from '../../plugin/scripts/headless/overlay.mjs';
 
 const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
 

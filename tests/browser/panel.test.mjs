@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { fixturePath, pprofFrame } from './lib/frames.mjs';
 import { openHost } from '../../plugin/scripts/headless/harness.mjs';
-import { canvasColours as canvasColoursOf } from './lib/overlay.mjs';
+import { canvasColours as canvasColoursOf } from '../../plugin/scripts/headless/overlay.mjs';
 
 const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
 
@@ -236,7 +236,7 @@ describe('bad input never crashes the panel', () => {
   });
 });
 
-describe('host page hooks for issue 5', () => {
+describe('host page hooks for the overlay', () => {
   it('supplies a stand-in getDataSourceSrv() answered from Node', async () => {
     const got = await h.page.evaluate(async () => {
       window.hotpathHost.useStandInDataSources([{ uid: 'pyro', type: 'grafana-pyroscope-datasource' }]);

@@ -1,4 +1,4 @@
-// Browser tests of per-request profiles (issue 14): the real plugin/dist/module.js in Chromium,
+// Browser tests of per-request profiles: the real plugin/dist/module.js in Chromium,
 // the overlay on the println captures (tests/fixtures) with a request-rate series (req/s, as the
 // service dashboard's query D) on the strip. Asserts the three units, the load x per-request
 // headline, the siblings baseline's queries and the sandwich view, on what the page renders.
@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { at, fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
 import { SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
 import { openHost } from '../../plugin/scripts/headless/harness.mjs';
-import { showView, topChanges, waitForWindows } from './lib/overlay.mjs';
+import { showView, topChanges, waitForWindows } from '../../plugin/scripts/headless/overlay.mjs';
 
 const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { BROWSER_DIR, CACHE_DIR, ROOT } from '../../plugin/scripts/headless/env.mjs';
+import { CACHE_DIR, ROOT } from '../../plugin/scripts/headless/env.mjs';
 import { startFakeDemo } from './lib/fake-demo.mjs';
 
 const MIN = 60_000;
@@ -18,6 +18,7 @@ const now = Date.now();
 const T = { profilesFrom: now - 50 * MIN, incidentFrom: now - 20 * MIN, alertFrom: now - 17 * MIN };
 const OUT = join(CACHE_DIR, 'screenshots', 'sandbox');
 const SANDBOX = join(ROOT, 'demo', 'sandbox', 'sandbox.mjs');
+const DEMO_CHECK = join(ROOT, 'demo', 'sandbox', 'demo-check.mjs');
 
 let fake;
 let sandbox;
@@ -40,7 +41,7 @@ function run(args, { env = {}, timeoutMs = 120_000 } = {}) {
   });
 }
 
-const check = (extra) => run([join(BROWSER_DIR, 'demo-check.mjs'), '--sandbox', sandboxURL, ...extra]);
+const check = (extra) => run([DEMO_CHECK, '--sandbox', sandboxURL, ...extra]);
 
 before(async () => {
   fake = await startFakeDemo(T);
@@ -152,7 +153,7 @@ describe('demo-check against the sandbox', () => {
     const file = join(tmp, 'incidents.json');
     const inc = (Story, Service, Alert) => ({ Story, Service, Alert, FromMs: T.incidentFrom, ToMs: now - MIN });
     writeFileSync(file, JSON.stringify([inc('println', 'api', 'CPUPerRequestAboveUpstream'), inc('epoll', 'poller', 'CPUNotTrackingLoad'), inc('cfs', 'worker', 'CPUThrottlingSustained')]));
-    const r = await run([join(BROWSER_DIR, 'demo-check.mjs'), '--out', join(OUT, 'incidents')], { env: { HOTPATH_INCIDENTS: file, HOTPATH_SANDBOX_URL: sandboxURL, HOTPATH_PROMETHEUS_URL: fake.url, HOTPATH_PROFILES_URL: fake.url } });
+    const r = await run([DEMO_CHECK, '--out', join(OUT, 'incidents')], { env: { HOTPATH_INCIDENTS: file, HOTPATH_SANDBOX_URL: sandboxURL, HOTPATH_PROMETHEUS_URL: fake.url, HOTPATH_PROFILES_URL: fake.url } });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /PASS println\/api \(cpu\): .*the headline blames per request: "CPU \+\d+% = load.*; summary\.json too \(\d+ -> \d+ requests\)/);
     assert.match(r.stdout, /PASS epoll\/poller \(cpu\): the biggest increase is .*(EpollWait|Syscall6|epoll)/);

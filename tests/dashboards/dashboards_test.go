@@ -124,7 +124,7 @@ func (d dashboard) queries(t *testing.T) []query {
 }
 
 // The sample values the tests put in for Grafana's variables: the service
-// variable gets a real service of the test fleet, multi-value variables
+// variable gets a real service of the scenario, multi-value variables
 // their "All" value.
 const sampleService = "api"
 

@@ -18,7 +18,7 @@ import (
 )
 
 // Every query of every shipped dashboard returns at least one series from the
-// real Prometheus running the generated rules over a scripted fleet with
+// real Prometheus running the generated rules over the scenario with
 // backfilled history (raw and recorded), long enough for the baselines. So a
 // typo in a selector, a label or a recorded name fails here.
 func TestEveryQueryReturnsData(t *testing.T) {
@@ -32,18 +32,18 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	alerts := withoutForDurations(t, alertRules)
 
 	now := time.Now().Truncate(time.Minute)
-	f := fleet{start: now.Add(-history(t)), regressAt: now.Add(-40 * time.Minute)}
+	sc := scenario{start: now.Add(-history(t)), regressAt: now.Add(-40 * time.Minute)}
 	dataDir := filepath.Join(t.TempDir(), "data")
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	harness.BackfillOpenMetrics(t, dataDir, f.model().OpenMetrics(f.start, now, time.Minute))
-	harness.BackfillRules(t, dataDir, []string{rules}, f.start, now)
-	t.Logf("backfilled %s of raw and recorded history in %s", now.Sub(f.start), time.Since(began).Round(time.Second))
+	harness.BackfillOpenMetrics(t, dataDir, sc.model().OpenMetrics(sc.start, now, time.Minute))
+	harness.BackfillRules(t, dataDir, []string{rules}, sc.start, now)
+	t.Logf("backfilled %s of raw and recorded history in %s", now.Sub(sc.start), time.Since(began).Round(time.Second))
 
 	exp := harness.NewExporter(t, "")
-	exp.Follow(t, 250*time.Millisecond, f.model().Page)
+	exp.Follow(t, 250*time.Millisecond, sc.model().Page)
 	p := harness.StartPrometheus(t, harness.PromConfig{
 		DataDir:   dataDir,
 		RuleFiles: []string{rules, alerts},
@@ -88,7 +88,7 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	})
 }
 
-// history is how much history the fleet gets: the rule pack's
+// history is how much history the scenario gets: the rule pack's
 // baselineMinHistory (with less, a service has no baseline series at all)
 // plus 2h, so the baseline and cost-model panels have data. Not the full 1d
 // window: the rules backfill evaluates one dependency level per pass over the
@@ -144,7 +144,7 @@ func countSeries(p *harness.Prometheus, q string, instant bool) (int, error) {
 
 // withoutForDurations writes a test overlay of the alert rules: the same
 // groups and expressions with every `for:` set to 0 and evaluated every 5s,
-// so alerts the scripted fleet triggers fire within seconds and the
+// so alerts the scenario triggers fire within seconds and the
 // ALERTS-based queries (annotations, counts, the overlay's anomalies) have
 // firing series to return.
 func withoutForDurations(t *testing.T, path string) string {

@@ -3,17 +3,16 @@ package dashboards
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	shapes "github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
 // Every dashboard query and every recording rule runs without an error on
-// the label shapes of real fleets (promkit/fleet: pods serving two jobs, jobs
+// the label shapes of real fleets (promkit/synth: pods serving two jobs, jobs
 // without pod or namespace, pause and pod-level cgroups, cluster on some
 // series only, request counters with extra labels, a job with no traffic,
 // kube-prometheus-stack's dropped series), and the joined panels put each
@@ -23,15 +22,14 @@ func TestRealFleetShapes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Prometheus")
 	}
-	rendered := harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "realrules", "testdata", "fast-intervals.jsonnet"))
-	ruleFiles := harness.RuleFiles(rendered)
-	p := harness.ServeFleet(t, shapes.RealShapes(time.Now().Add(-time.Hour)).At, ruleFiles)
+	ruleFiles := harness.FastRuleFiles(t, "fast-intervals.jsonnet")
+	p := harness.ServeModel(t, synth.RealShapes(time.Now().Add(-time.Hour)).At, ruleFiles)
 	ctx := context.Background()
 
 	harness.WaitFor(t, 60*time.Second, "every service recorded, throttling recorded", func() (bool, string) {
 		s, err := p.Query(ctx, `job:requests:rate5m`)
-		if err != nil || len(s) < len(shapes.Jobs) {
-			return false, fmt.Sprintf("job:requests:rate5m: %d series, want %d (%v)", len(s), len(shapes.Jobs), err)
+		if err != nil || len(s) < len(synth.Jobs) {
+			return false, fmt.Sprintf("job:requests:rate5m: %d series, want %d (%v)", len(s), len(synth.Jobs), err)
 		}
 		s, err = p.Query(ctx, `container:cpu_cfs_throttled_seconds:rate5m > 0`)
 		return err == nil && len(s) >= 2, fmt.Sprintf("throttled containers: %v %v", s, err)
@@ -50,10 +48,10 @@ func TestRealFleetShapes(t *testing.T) {
 			got[x.Metric["job"]] = fmt.Sprint(x.Metric)
 			rates[x.Metric["job"]] = x.Value
 		}
-		for _, problem := range harness.CompareRates(rates, shapes.ExpectedRequests) {
+		for _, problem := range harness.CompareRates(rates, synth.ExpectedRequests) {
 			t.Errorf("job:requests:rate5m: %s", problem)
 		}
-		for job, labels := range shapes.Jobs {
+		for job, labels := range synth.Jobs {
 			if got[job] != fmt.Sprint(labels) {
 				t.Errorf("job:requests:rate5m for %s: %s, want %v", job, got[job], labels)
 			}
@@ -108,7 +106,7 @@ func TestRealFleetShapes(t *testing.T) {
 				}
 				rows[x.Metric["job"]] = x.Value
 			}
-			for _, problem := range harness.CompareRates(rows, shapes.ExpectedThrottled) {
+			for _, problem := range harness.CompareRates(rows, synth.ExpectedThrottled) {
 				t.Errorf("%s %q: row %s", c.file, c.panel, problem)
 			}
 		}

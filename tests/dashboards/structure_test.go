@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
 
+	"github.com/hotpath/hotpath/promkit"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
@@ -374,9 +375,11 @@ func TestServiceDashboardWhereInTheCode(t *testing.T) {
 	if ts := targets["A"]; ts == nil || !strings.HasPrefix(ts["expr"].(string), "job:cpu_seconds_per_request:ratio_rate5m{") {
 		t.Errorf("refId A is not CPU per request: %v", ts)
 	}
-	if !strings.Contains(an["expr"].(string), `alertname=~"CPUPerRequest.*|AllocationsPerRequestRegression|CPUNotTrackingLoad"`) ||
+	// The anomalies are the alerts that carry the service label (the catalogue's); the
+	// container alerts have none to select by.
+	if want := `alertname=~"` + strings.Join(serviceAlertNames(t), "|") + `"`; !strings.Contains(an["expr"].(string), want) ||
 		!strings.Contains(an["expr"].(string), `job="$job"`) {
-		t.Errorf("anomaly query: %v", an["expr"])
+		t.Errorf("anomaly query: %v, want %s and job=\"$job\"", an["expr"], want)
 	}
 	wantProfile := map[string]any{
 		"datasource":    map[string]any{"type": "grafana-pyroscope-datasource", "uid": "${profiles}"},
@@ -398,26 +401,21 @@ func TestServiceDashboardWhereInTheCode(t *testing.T) {
 	}
 }
 
-// The alert names the dashboards show (annotations, counts) are exactly the
-// alerts the rule pack defines.
+// The alert names the dashboards show (annotations, counts) and the catalogue
+// lists are exactly the alerts the rule pack defines.
 func TestAlertNamesMatchRulePack(t *testing.T) {
 	path := filepath.Join(harness.RepoRoot(), "rules", "hotpath-alerts.yaml")
 	groups, errs := rulefmt.ParseFile(path, false, model.UTF8Validation)
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", path, errs)
 	}
-	var defined []string
-	for _, g := range groups.Groups {
-		for _, r := range g.Rules {
-			if r.Alert != "" {
-				defined = append(defined, r.Alert)
-			}
-		}
-	}
+	defined := promkit.AlertNames(groups.Groups)
 	if len(defined) == 0 {
 		t.Skip("rules/hotpath-alerts.yaml defines no alert yet")
 	}
-	sort.Strings(defined)
+	if listed := catalogueAlertNames(t); !reflect.DeepEqual(listed, defined) {
+		t.Errorf("catalogue/catalogue.json lists %v; the rule pack defines %v", listed, defined)
+	}
 	plain, _ := shipped(t)
 	re := regexp.MustCompile(`alertname=~"([^"]+)"`)
 	for name, d := range plain {
@@ -428,19 +426,9 @@ func TestAlertNamesMatchRulePack(t *testing.T) {
 			}
 			shown := strings.Split(m[1], "|")
 			sort.Strings(shown)
-			if !reflect.DeepEqual(shown, dedupe(defined)) {
+			if !reflect.DeepEqual(shown, defined) {
 				t.Errorf("%s %s shows %v; the rule pack defines %v", name, q.where, shown, defined)
 			}
 		}
 	}
-}
-
-func dedupe(s []string) []string {
-	var out []string
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }

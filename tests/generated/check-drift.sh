@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Fails when rules/ or dashboards/ differ from what jsonnet/ generates, or hold
-# files that are stale, uncommitted or untracked: generated files are never
-# edited by hand (run `make generate` and commit the result).
+# Fails when a generated file (rules/, dashboards/, deploy/kubernetes/,
+# deploy/grafana/, catalogue/, docs/reference.md) differs from what jsonnet/
+# generates, or when those folders hold files that are stale, uncommitted or
+# untracked: generated files are never edited by hand (run `make generate` and
+# commit the result).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -9,14 +11,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tools/render-mixin.sh jsonnet/generate.jsonnet "$tmp"
 status=0
-for dir in rules dashboards; do
+for dir in rules dashboards catalogue deploy/kubernetes deploy/grafana; do
   mkdir -p "$tmp/$dir"
   if ! diff -r -u "$tmp/$dir" "$dir"; then
     echo "drift: $dir/ differs from jsonnet/ (diff above: generated vs committed); run 'make generate'" >&2
     status=1
   fi
 done
-dirty=$(git status --porcelain --untracked-files=all -- rules dashboards)
+for file in docs/reference.md; do
+  if ! diff -u "$tmp/$file" "$file"; then
+    echo "drift: $file differs from jsonnet/ (diff above: generated vs committed); run 'make generate'" >&2
+    status=1
+  fi
+done
+dirty=$(git status --porcelain --untracked-files=all -- rules dashboards catalogue deploy/kubernetes deploy/grafana docs/reference.md)
 if [ -n "$dirty" ]; then
   printf 'drift: generated files not committed:\n%s\n' "$dirty" >&2
   status=1

@@ -67,6 +67,15 @@ func RuleFiles(dir string) []string {
 	return []string{filepath.Join(dir, "rules", "hotpath-rules.yaml"), filepath.Join(dir, "rules", "hotpath-alerts.yaml")}
 }
 
+// FastRuleFiles renders the shipped pack with only its groups' evaluation
+// intervals shortened, so a test sees every group evaluate within seconds:
+// overlay is one of tests/realrules/testdata (fast-intervals.jsonnet, or
+// fast-intervals-cadvisor.jsonnet for Kubernetes mode).
+func FastRuleFiles(t testing.TB, overlay string) []string {
+	t.Helper()
+	return RuleFiles(Render(t, filepath.Join(RepoRoot(), "tests", "realrules", "testdata", overlay)))
+}
+
 // ParseRules reads rule files with Prometheus's own parser (promkit.ReadRules),
 // failing the test on any error; ShippedRules are the committed rules/ of
 // this repository.

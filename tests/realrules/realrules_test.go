@@ -12,20 +12,20 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
 // The rule pack in the real Prometheus: every group evaluates without an
 // error, every recorded series appears with its labels, the deterministic
-// values are what the fleet implies, and the incidents' alerts go pending
+// values are what the scripted services imply, and the incidents' alerts go pending
 // while the healthy service stays quiet. A day of the 1m series the baseline
 // reads is backfilled; the rest is scraped live from a scripted exporter.
 func TestRulePackInRealPrometheus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Prometheus with a backfilled day of history")
 	}
-	ruleFiles := harness.RuleFiles(harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "realrules", "testdata", "fast-intervals.jsonnet")))
+	ruleFiles := harness.FastRuleFiles(t, "fast-intervals.jsonnet")
 
 	now := time.Now().Truncate(time.Minute)
 	dataDir := filepath.Join(t.TempDir(), "data")
@@ -42,14 +42,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}})
 	ctx := context.Background()
 
-	var records []string
-	for _, g := range harness.ParseRules(t, ruleFiles[:1]) {
-		for _, r := range g.Rules {
-			if r.Record != "" {
-				records = append(records, r.Record)
-			}
-		}
-	}
+	records := promkit.RecordedNames(harness.ParseRules(t, ruleFiles[:1]))
 	if len(records) < 40 {
 		t.Fatalf("%s: only %d recording rules", ruleFiles[0], len(records))
 	}
@@ -115,7 +108,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 		// rate5m averages the last five minutes, and the diurnal rate steps
 		// at the hour: just after one it still holds the hour before.
 		if scripted := meanRequestRate(services[0], time.Now(), 5*time.Minute); math.Abs(live-scripted) > 0.1*scripted {
-			t.Errorf("job:requests:rate5m{job=\"healthy\"} = %g, the fleet served %g req/s over the last 5m", live, scripted)
+			t.Errorf("job:requests:rate5m{job=\"healthy\"} = %g, the scripted service served %g req/s over the last 5m", live, scripted)
 		}
 		for _, c := range []struct {
 			query  string
@@ -123,16 +116,16 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			want   float64
 			tol    float64 // relative
 		}{
-			{`job:cpu_seconds:baseline_fixed{job="healthy"}`, svc("healthy"), fleet.Typical.FixedCPU, 0.02},
-			{`job:cpu_seconds_per_request:baseline_marginal{job="healthy"}`, svc("healthy"), fleet.Typical.CPUPerRequest, 0.02},
-			{`job:alloc_bytes:baseline_fixed{job="healthy"}`, svc("healthy"), fleet.Typical.FixedAlloc, 0.02},
-			{`job:alloc_bytes_per_request:baseline_marginal{job="healthy"}`, svc("healthy"), fleet.Typical.AllocPerRequest, 0.02},
-			{`job:cpu_seconds:baseline_predicted{job="healthy"}`, svc("healthy"), fleet.Typical.FixedCPU + fleet.Typical.CPUPerRequest*live, 0.02},
+			{`job:cpu_seconds:baseline_fixed{job="healthy"}`, svc("healthy"), synth.Typical.FixedCPU, 0.02},
+			{`job:cpu_seconds_per_request:baseline_marginal{job="healthy"}`, svc("healthy"), synth.Typical.CPUPerRequest, 0.02},
+			{`job:alloc_bytes:baseline_fixed{job="healthy"}`, svc("healthy"), synth.Typical.FixedAlloc, 0.02},
+			{`job:alloc_bytes_per_request:baseline_marginal{job="healthy"}`, svc("healthy"), synth.Typical.AllocPerRequest, 0.02},
+			{`job:cpu_seconds:baseline_predicted{job="healthy"}`, svc("healthy"), synth.Typical.FixedCPU + synth.Typical.CPUPerRequest*live, 0.02},
 			{`job:cpu_seconds_per_request:baseline_ratio{job="cache"}`, svc("cache"), 0.03125 / 16, 0.01},
 			{`job:cpu_seconds_per_request:ratio_to_upstream`, svc("api", "upstream", "cache"), 10, 0.02},
 			{`job:cpu_seconds_per_request:ratio_to_upstream_baseline_median`, svc("api", "upstream", "cache"), 10, 0.01},
 			{`job_upstream:edges:group`, map[string]string{"job": "api", "upstream": "cache"}, 1, 0},
-			{`job:cpu_seconds_per_request:recent_marginal{job="swing"}`, svc("swing"), fleet.Typical.CPUPerRequest, 0.05},
+			{`job:cpu_seconds_per_request:recent_marginal{job="swing"}`, svc("swing"), synth.Typical.CPUPerRequest, 0.05},
 			{`container:cpu_limit_cores:ratio`, map[string]string{"cluster": "eu1", "namespace": "ci", "pod": "ci-operator-1", "container": "app"}, 0.3, 1e-9},
 			{`container:cpu_cfs_throttled_periods:ratio_rate5m`, map[string]string{"cluster": "eu1", "namespace": "ci", "pod": "ci-operator-1", "container": "app"}, 0.5, 0.02},
 		} {

@@ -3,24 +3,23 @@ package realrules
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
-	shapes "github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
 // The rule pack in Kubernetes mode (cpuSource: cadvisor) on the label shapes
-// of real fleets (promkit/fleet): every rule evaluates without an error, and
+// of real fleets (promkit/synth): every rule evaluates without an error, and
 // each service gets the CPU of its own pods' containers, a two-job pod's for
 // both of its jobs, none for the jobs outside Kubernetes.
 func TestRealFleetShapesCadvisorMode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Prometheus")
 	}
-	ruleFiles := harness.RuleFiles(harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "realrules", "testdata", "fast-intervals-cadvisor.jsonnet")))
-	p := harness.ServeFleet(t, shapes.RealShapes(time.Now().Add(-time.Hour)).At, ruleFiles)
+	ruleFiles := harness.FastRuleFiles(t, "fast-intervals-cadvisor.jsonnet")
+	p := harness.ServeModel(t, synth.RealShapes(time.Now().Add(-time.Hour)).At, ruleFiles)
 	ctx := context.Background()
 
 	got := map[string]float64{}
@@ -33,9 +32,9 @@ func TestRealFleetShapesCadvisorMode(t *testing.T) {
 		for _, x := range s {
 			got[x.Metric["job"]] = x.Value
 		}
-		return len(got) >= len(shapes.ExpectedCadvisorCPU), fmt.Sprintf("%v", got)
+		return len(got) >= len(synth.ExpectedCadvisorCPU), fmt.Sprintf("%v", got)
 	})
-	for _, problem := range harness.CompareRates(got, shapes.ExpectedCadvisorCPU) {
+	for _, problem := range harness.CompareRates(got, synth.ExpectedCadvisorCPU) {
 		t.Errorf("job:cpu_seconds:rate5m: %s", problem)
 	}
 	harness.RulesHealthy(t, p)

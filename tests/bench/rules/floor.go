@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// floorGroup is the floor the pack is measured against (issue 11): the
+// floorGroup is the floor the pack is measured against: the
 // cheapest honest read of the same inputs, one
 // `sum by (<identity labels>) (rate(<input>[5m]))` per input counter, at the
 // identity the pack aggregates that input to, evaluated in the same

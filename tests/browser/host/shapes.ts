@@ -1,5 +1,5 @@
 /**
- * The frame shapes the benchmark renders (issue 19): the same generator (plugin/src/data/generate.ts)
+ * The frame shapes the benchmark renders: the same generator (plugin/src/data/generate.ts)
  * bent into the shapes users get from their datasources. Each returns a nested-set frame as
  * Grafana's datasources hand it to panels.
  */
@@ -10,8 +10,8 @@ import { treeToFrame } from '../../../plugin/src/data/frame';
 import { generateTree } from '../../../plugin/src/data/generate';
 import { Interner, ROOT_NAME, Tree, TreeBuilder } from '../../../plugin/src/data/tree';
 
-export type Shape = 'pyroscope' | 'strings' | 'deep' | 'wide' | 'truncated';
-export const SHAPES: Shape[] = ['pyroscope', 'strings', 'deep', 'wide', 'truncated'];
+export const SHAPES = ['pyroscope', 'strings', 'deep', 'wide', 'truncated'] as const;
+export type Shape = (typeof SHAPES)[number];
 
 /** What each shape stands for, for the report. */
 export const SHAPE_NOTES: Record<Shape, string> = {

@@ -1,6 +1,12 @@
 // fast-intervals.jsonnet in Kubernetes mode (cpuSource: cadvisor): CPU from
 // cAdvisor joined to services through (namespace, pod). Only the intervals
 // and the CPU source differ from the shipped rules.
-(import 'lib/render.libsonnet')(
-  (import 'mixin.libsonnet') + { _config+:: { evaluationInterval: '2s', baselineInterval: '4s', cpuSource: 'cadvisor' } }
-)
+local mixin = (import 'mixin.libsonnet') + { _config+:: { evaluationInterval: '2s', baselineInterval: '4s', regressionNoiseInterval: '15m', cpuSource: 'cadvisor' } };
+(import 'lib/render.libsonnet')(mixin {
+  prometheusRules+:: {
+    groups: [
+      if g.name == 'hotpath-noise' then g { interval: '4s' } else g
+      for g in super.groups
+    ],
+  },
+})

@@ -34,6 +34,7 @@ func suites() []*suite {
 		throttlingSuite(),
 		cadvisorSuite(),
 		costModelSuite(),
+		noiseSuite(),
 		notTrackingLoadSuite(),
 		outlierSuite(),
 		upstreamSuite(),

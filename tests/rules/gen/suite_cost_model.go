@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 )
 
 // The self baseline: a day of diurnal traffic (10x lower at night) through
@@ -12,13 +12,13 @@ import (
 // incidents. The clock starts at 10:00, so the 24h mark is 10:00 again and the
 // incidents hit the daily peak with a full day of history behind them.
 
-// The typical cost line and the diurnal day of every test fleet
-// (promkit/fleet).
+// The typical cost line and the diurnal day of every synthetic service
+// (promkit/synth).
 var (
-	fixedCPU      = fleet.Typical.FixedCPU
-	marginalCPU   = fleet.Typical.CPUPerRequest
-	fixedAlloc    = fleet.Typical.FixedAlloc
-	marginalAlloc = fleet.Typical.AllocPerRequest
+	fixedCPU      = synth.Typical.FixedCPU
+	marginalCPU   = synth.Typical.CPUPerRequest
+	fixedAlloc    = synth.Typical.FixedAlloc
+	marginalAlloc = synth.Typical.AllocPerRequest
 )
 
 const day = 24 * 60
@@ -27,7 +27,7 @@ func hourOfDay(t int) int { return (10 + t/60) % 24 }
 
 // healthy is the cost model at the traffic of minute t, times `traffic`.
 func healthy(t int, traffic float64) rates {
-	r := fleet.Diurnal[hourOfDay(t)] * traffic
+	r := synth.Diurnal[hourOfDay(t)] * traffic
 	return rates{r, fixedCPU + marginalCPU*r, fixedAlloc + marginalAlloc*r}
 }
 
@@ -60,7 +60,7 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 	plain := func(t int) rates { return healthy(t, 1) }
 	g.addService(steady, "steady: the healthy diurnal service", timeline{total: total, at: plain})
 	g.addService(regressed, "regressed: from 24h each request costs twice the CPU (1/16 s)", timeline{total: total, at: costlier(2, 1, onset, total)})
-	g.addService(gzip, "gzip (story 003): from 24h each request allocates 10x (640 KiB)", timeline{total: total, at: costlier(1, 10, onset, total)})
+	g.addService(gzip, "gzip (the gzip story): from 24h each request allocates 10x (640 KiB)", timeline{total: total, at: costlier(1, 10, onset, total)})
 	g.addService(follows, "follows: from 24h twice the traffic (beyond anything in its history), CPU following its cost model", timeline{total: total, at: func(t int) rates {
 		if t >= onset {
 			return healthy(t, 2)
@@ -196,7 +196,7 @@ be drawn into it (baselineHalfQuantile: 0.5 fails here); the low quantile still 
 
 	return &suite{
 		file:      "cost-model.yaml",
-		comment:   "The cost-model baseline (hotpath-baseline, hotpath-cost-model) and the alerts judged against it: CPUPerRequestRegression, AllocationsPerRequestRegression.",
+		comment:   "The cost-model baseline (hotpath-baseline, hotpath-load-fit) and the alerts judged against it: CPUPerRequestRegression, AllocationsPerRequestRegression.",
 		ruleFiles: shippedRules,
 		groups:    []*group{g},
 	}

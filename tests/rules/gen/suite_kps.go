@@ -28,7 +28,7 @@ func kubePrometheusStackSuite() *suite {
 		g.add("", c.sel("container_cpu_cfs_throttled_periods_total"), (&seq{}).rate(m, throttled).String())
 		g.add("", c.sel("container_cpu_usage_seconds_total"), (&seq{}).rate(m, usage).String())
 	}
-	cfs(ci, "ci-operator (story 002): throttled in half of its 10 periods a second; limit 0.3 cores, uses 0.25", 10, 5, 0.25)
+	cfs(ci, "ci-operator (the cfs story): throttled in half of its 10 periods a second; limit 0.3 cores, uses 0.25", 10, 5, 0.25)
 	ksm(ci, "cpu", "core", 0.3)
 	ksm(ci, "memory", "byte", 536870912)
 	cfs(idle, "cron (mostly idle): 75% of its few periods throttled, at most 0.0375 s/s", 0.5, 0.375, 0.0078125)

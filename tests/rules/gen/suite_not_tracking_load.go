@@ -2,7 +2,7 @@ package main
 
 import "fmt"
 
-// CPUNotTrackingLoad (story 001, the epoll busy loop) and the recent fit.
+// CPUNotTrackingLoad (the epoll story, the epoll busy loop) and the recent fit.
 // Traffic swings as a square wave, 4 and 48 req/s, 5 minutes each; the busy
 // service uses 1/128 + req/s / 512 cores (0.016-0.1) until a loop adds 1 core.
 
@@ -119,7 +119,7 @@ and fresh (15 minutes of history)`,
 
 	return &suite{
 		file:      "not-tracking-load.yaml",
-		comment:   "The recent least-squares fit (hotpath-cost-model) and CPUNotTrackingLoad.",
+		comment:   "The recent least-squares fit (hotpath-load-fit) and CPUNotTrackingLoad.",
 		ruleFiles: shippedRules,
 		groups:    []*group{g},
 	}

@@ -16,12 +16,12 @@ func onsetSuite() *suite {
 		comment: "Flat traffic, so the self baseline is the plain median (the cost model's line needs a day of traffic to fit).",
 	}
 	after := func(before, incident rates) func(int) rates { return switchAt(onset, before, incident) }
-	g.addService(regressed, "story 000/004: each request costs twice the CPU", timeline{total: total, at: after(rates{8, 0.5, 1048576}, rates{8, 1, 1048576})})
-	g.addService(gzip, "story 003: 10x the allocations", timeline{total: total, at: after(rates{8, 0.5, 1048576}, rates{8, 0.5, 10485760})})
-	g.addService(api, "story 000: the println ships; api goes from its cache's CPU per request to 10x", timeline{total: total, at: after(rates{16, 0.03125, 0}, rates{16, 0.3125, 0})})
+	g.addService(regressed, "each request costs twice the CPU", timeline{total: total, at: after(rates{8, 0.5, 1048576}, rates{8, 1, 1048576})})
+	g.addService(gzip, "the gzip story: 10x the allocations", timeline{total: total, at: after(rates{8, 0.5, 1048576}, rates{8, 0.5, 10485760})})
+	g.addService(api, "the println story: the println ships; api goes from its cache's CPU per request to 10x", timeline{total: total, at: after(rates{16, 0.03125, 0}, rates{16, 0.3125, 0})})
 	g.addService(cache, "", timeline{total: total, at: func(int) rates { return rates{16, 0.03125, 0} }})
 	edge(g, "", "api", "cache", total)
-	g.addService(busy, "story 001: the busy loop under swinging traffic; first scraped an hour before (the fit needs two 30m windows, and no self baseline judges it)",
+	g.addService(busy, "the epoll story: the busy loop under swinging traffic; first scraped an hour before (the fit needs two 30m windows, and no self baseline judges it)",
 		timeline{from: onset - 60, total: total, at: func(t int) rates { return busyRates(t, onset) }})
 	for _, i := range []string{"i1", "i2", "i3"} {
 		tl := timeline{total: total, at: func(int) rates { return rates{16, 0.25, 0} }}
@@ -35,7 +35,7 @@ func onsetSuite() *suite {
 	cfs := func(before, incident float64) string {
 		return (&seq{}).rate(onset, before).rate(total-onset, incident).String()
 	}
-	g.add("story 002: the container starts being throttled", throttled.sel("container_cpu_cfs_periods_total"), (&seq{}).rate(total, 10).String())
+	g.add("the cfs story: the container starts being throttled", throttled.sel("container_cpu_cfs_periods_total"), (&seq{}).rate(total, 10).String())
 	g.add("", throttled.sel("container_cpu_cfs_throttled_periods_total"), cfs(0, 5))
 	g.add("", throttled.sel("container_cpu_cfs_throttled_seconds_total"), cfs(0, 0.5))
 

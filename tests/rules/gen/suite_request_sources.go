@@ -28,7 +28,7 @@ func requestSourcesSuite() *suite {
 	cpu(billing, 0.125)
 	counter("ledger: gRPC (go-grpc-prometheus)", ledger.sel("grpc_server_handled_total", `instance="i1"`, `grpc_service="ledger.v1.Ledger"`, `grpc_method="Post"`, `grpc_code="OK"`, `grpc_type="unary"`), 16)
 	cpu(ledger, 1)
-	counter("fluentd (story 004): records emitted to Elasticsearch; its stdout output is left out by the selector",
+	counter("fluentd: records emitted to Elasticsearch; its stdout output is left out by the selector",
 		logs.sel("fluentd_output_status_emit_records", `instance="i1"`, `plugin_id="es"`, `type="elasticsearch"`), 1024)
 	counter("", logs.sel("fluentd_output_status_emit_records", `instance="i1"`, `plugin_id="debug"`, `type="stdout"`), 1024)
 	cpu(logs, 0.75)

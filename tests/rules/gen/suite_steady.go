@@ -67,7 +67,7 @@ func steadySuite() *suite {
 		comment: `Traffic: 2 -> 20 -> 2 req/s every 6h in 10-minute stairs. CPU = 1/16 + req/s / 64 cores.
 Walks read the firing state at every minute from the incident's start to its fix.`,
 	}
-	g.addService(busy, "busy (story 001): a busy loop adds 0.875 cores from 4h to 17h", timeline{total: total, at: during(loopOn, loopOff, cost, func(t int) rates {
+	g.addService(busy, "busy (the epoll story): a busy loop adds 0.875 cores from 4h to 17h", timeline{total: total, at: during(loopOn, loopOff, cost, func(t int) rates {
 		r := cost(t)
 		r.cpu += loop
 		return r
@@ -90,18 +90,18 @@ Walks read the firing state at every minute from the incident's start to its fix
 		}
 		return rates{r, 0.25 + r/32, 1048576}
 	}})
-	g.addService(regressed, "regressed (stories 000/004): each request costs 3x the CPU from 6h30m to 9h30m", timeline{total: total, at: during(onset, fix, cost, func(t int) rates {
+	g.addService(regressed, "regressed : each request costs 3x the CPU from 6h30m to 9h30m", timeline{total: total, at: during(onset, fix, cost, func(t int) rates {
 		r := cost(t)
 		r.cpu = fixed + 3*marginal*r.req
 		return r
 	})})
-	g.addService(gzip, "gzip (story 003): 10x the allocations per request from 6h30m to 9h30m", timeline{total: total, at: during(onset, fix, cost, func(t int) rates {
+	g.addService(gzip, "gzip (the gzip story): 10x the allocations per request from 6h30m to 9h30m", timeline{total: total, at: during(onset, fix, cost, func(t int) rates {
 		r := cost(t)
 		r.alloc = 1048576 + 10*65536*r.req
 		return r
 	})})
 	g.addService(cache, "cache: cheap per request", timeline{total: total, at: func(t int) rates { return rates{slow(t), slow(t) / 512, 0} }})
-	g.addService(api, "api (story 000): 10x its cache's CPU per request from 6h30m to 9h30m, as cheap before", timeline{total: total, at: during(onset, fix,
+	g.addService(api, "api (the println story): 10x its cache's CPU per request from 6h30m to 9h30m, as cheap before", timeline{total: total, at: during(onset, fix,
 		func(t int) rates { return rates{slow(t), slow(t) / 512, 0} },
 		func(t int) rates { return rates{slow(t), 10 * slow(t) / 512, 0} })})
 	edge(g, "", "api", "cache", total)
@@ -114,7 +114,7 @@ Walks read the firing state at every minute from the incident's start to its fix
 		g.add("outlier: one instance of three at twice the CPU from 6h30m to 9h30m", outlier.sel("http_requests_total", `instance="`+i+`"`), req.String())
 		g.add("", outlier.sel("process_cpu_seconds_total", `instance="`+i+`"`), cpu.String())
 	}
-	g.add("worker (story 002): throttled from 6h30m to 9h30m, 0.25-1.25 s/s following the traffic",
+	g.add("worker (the cfs story): throttled from 6h30m to 9h30m, 0.25-1.25 s/s following the traffic",
 		throttled.sel("container_cpu_cfs_periods_total"), (&seq{}).rate(total, 10).String())
 	thr, secs := &seq{}, &seq{}
 	thr.rate(onset, 0)

@@ -24,7 +24,7 @@ func throttlingSuite() *suite {
 		return *(&seq{}).rate(m, periods), *(&seq{}).rate(m, throttled), *(&seq{}).rate(m, seconds)
 	}
 	p, t, s := steady(10, 5, 0.5)
-	cfs(ci, "ci-operator (story 002): throttled in half its periods, 0.5 s/s, limit 0.3 cores, uses 0.25", p, t, s)
+	cfs(ci, "ci-operator (the cfs story): throttled in half its periods, 0.5 s/s, limit 0.3 cores, uses 0.25", p, t, s)
 	g.add("", ci.sel("container_cpu_usage_seconds_total"), (&seq{}).rate(m, 0.25).String())
 	g.add("", ci.sel("container_spec_cpu_quota"), (&seq{}).hold(m, 30000).String())
 	g.add("", ci.sel("container_spec_cpu_period"), (&seq{}).hold(m, 100000).String())

@@ -2,7 +2,7 @@ package main
 
 import "fmt"
 
-// CPU per request relative to upstreams (story 000: the API spent 10x the CPU
+// CPU per request relative to upstreams (the println story: the API spent 10x the CPU
 // per request of the cache it streams from) and CPUPerRequestAboveUpstream.
 func upstreamSuite() *suite {
 	return &suite{

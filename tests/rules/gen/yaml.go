@@ -17,7 +17,7 @@ type suite struct {
 
 // groupOrder lists the rule groups in dependency order.
 var groupOrder = []string{
-	"hotpath-requests-cpu", "hotpath-throttling", "hotpath-baseline", "hotpath-cost-model",
+	"hotpath-requests-cpu", "hotpath-throttling", "hotpath-baseline", "hotpath-load-fit-long", "hotpath-load-fit", "hotpath-noise",
 	"hotpath-upstream", "hotpath-efficiency", "hotpath-throttling-alerts",
 }
 

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"time"
 
-	fl "github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 )
 
-// fleet is a small scripted Kubernetes fleet holding every input series the
+// scenario is a small scripted Kubernetes cluster holding every input series the
 // dashboards and rules read, as a function of time, so one model serves both
 // the backfilled history and the live /metrics page without a counter reset:
 //   - api (4 pods) calls cache (2 pods), seen by the service graph;
@@ -19,7 +19,7 @@ import (
 //   - api's 4th pod costs 3x per request (CPUPerRequestOutlier);
 //   - from regressAt on, every api request costs 2.5x (CPUPerRequestRegression);
 //   - api's first pod is CFS-throttled (CPUThrottlingSustained).
-type fleet struct {
+type scenario struct {
 	start     time.Time // counters are 0 here
 	regressAt time.Time
 }
@@ -46,8 +46,8 @@ const day = 24 * time.Hour
 // rate * (1 + 0.3 sin(2πt/day) + 0.5 sin(2πt/20m)), never below 0.2x. The
 // 20-minute swing gives the recent fit (last 30 minutes) the variation it
 // needs (loadFitMinVariation: a coefficient of variation of 0.25).
-func (f fleet) requests(p pod, t time.Time) float64 {
-	s := t.Sub(f.start).Seconds()
+func (sc scenario) requests(p pod, t time.Time) float64 {
+	s := t.Sub(sc.start).Seconds()
 	swing := func(share float64, period time.Duration) float64 {
 		w := 2 * math.Pi / period.Seconds()
 		return share * (1 - math.Cos(w*s)) / w
@@ -56,23 +56,23 @@ func (f fleet) requests(p pod, t time.Time) float64 {
 }
 
 // cpu is a pod's CPU seconds counter at t.
-func (f fleet) cpu(p pod, t time.Time) float64 {
-	c := p.fixed*t.Sub(f.start).Seconds() + p.perRequest*f.requests(p, t)
-	if p.job == "api" && t.After(f.regressAt) {
-		c += 1.5 * p.perRequest * (f.requests(p, t) - f.requests(p, f.regressAt))
+func (sc scenario) cpu(p pod, t time.Time) float64 {
+	c := p.fixed*t.Sub(sc.start).Seconds() + p.perRequest*sc.requests(p, t)
+	if p.job == "api" && t.After(sc.regressAt) {
+		c += 1.5 * p.perRequest * (sc.requests(p, t) - sc.requests(p, sc.regressAt))
 	}
 	return c
 }
 
-// series is every series of the fleet at t (a fleet.Model).
-func (f fleet) series(t time.Time) map[string]float64 {
+// series is every series of the scenario at t (a synth.Model).
+func (sc scenario) series(t time.Time) map[string]float64 {
 	out := map[string]float64{}
 	add := func(name, labels string, v float64) { out[name+"{"+labels+"}"] = v }
-	secs := t.Sub(f.start).Seconds()
+	secs := t.Sub(sc.start).Seconds()
 	for i, p := range pods {
 		target := fmt.Sprintf(`cluster="c1",namespace="shop",pod=%q,instance="10.0.0.%d:8080"`, p.name, i+1)
 		svc := fmt.Sprintf(`job=%q,%s`, p.job, target)
-		req, cpu := f.requests(p, t), f.cpu(p, t)
+		req, cpu := sc.requests(p, t), sc.cpu(p, t)
 		add("http_requests_total", svc+`,code="200"`, req)
 		add("process_cpu_seconds_total", svc, cpu)
 		add("go_memstats_alloc_bytes_total", svc, 20000*req)
@@ -97,14 +97,14 @@ func (f fleet) series(t time.Time) map[string]float64 {
 	var apiReq float64
 	for _, p := range pods {
 		if p.job == "api" {
-			apiReq += f.requests(p, t)
+			apiReq += sc.requests(p, t)
 		}
 	}
 	add("traces_service_graph_request_total", `client="api",server="cache"`, apiReq)
 	return out
 }
 
-// model is the fleet for the live page and the backfilled history.
-func (f fleet) model() fl.Model { return f.series }
+// model is the scenario for the live page and the backfilled history.
+func (sc scenario) model() synth.Model { return sc.series }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

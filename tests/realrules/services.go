@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 )
 
-// The fleet the test scrapes: every service in cluster eu1, namespace shop,
-// on the typical cost line (fleet.Typical) over a diurnal day (fleet.Diurnal:
+// The services the test scrapes: every service in cluster eu1, namespace shop,
+// on the typical cost line (synth.Typical) over a diurnal day (synth.Diurnal:
 // 2 req/s at night, 20 at the peak).
 
 // swing is a square wave, 4 and 48 req/s, 5 minutes each: traffic that
@@ -31,21 +31,21 @@ type service struct {
 }
 
 func costModel(r float64) (req, cpu, alloc float64) {
-	cpu, alloc = fleet.Typical.At(r)
+	cpu, alloc = synth.Typical.At(r)
 	return r, cpu, alloc
 }
 
 var services = []service{
-	{"healthy", func(t time.Time, _ bool) (float64, float64, float64) { return costModel(fleet.DiurnalAt(t)) }},
+	{"healthy", func(t time.Time, _ bool) (float64, float64, float64) { return costModel(synth.DiurnalAt(t)) }},
 	{"regressed", func(t time.Time, live bool) (float64, float64, float64) {
-		req, cpu, alloc := costModel(fleet.DiurnalAt(t))
+		req, cpu, alloc := costModel(synth.DiurnalAt(t))
 		if live { // everything costs twice the CPU, day and night
 			cpu *= 2
 		}
 		return req, cpu, alloc
 	}},
-	{"api", func(time.Time, bool) (float64, float64, float64) { return 16, 0.3125, fleet.Typical.FixedAlloc }},    // 10x its cache
-	{"cache", func(time.Time, bool) (float64, float64, float64) { return 16, 0.03125, fleet.Typical.FixedAlloc }}, // per request
+	{"api", func(time.Time, bool) (float64, float64, float64) { return 16, 0.3125, synth.Typical.FixedAlloc }},    // 10x its cache
+	{"cache", func(time.Time, bool) (float64, float64, float64) { return 16, 0.03125, synth.Typical.FixedAlloc }}, // per request
 	{"swing", func(t time.Time, _ bool) (float64, float64, float64) { return costModel(swing(t)) }},
 }
 
@@ -56,7 +56,7 @@ func labels(job string, extra ...string) string {
 // counters integrates the live rates into the scraped counters: each update
 // adds rate * elapsed, so the counters stay monotonic when a rate changes
 // (the hour turns) and rate() reads back the live rates. They start at
-// fleet.CounterBase;
+// synth.CounterBase;
 // rawHistory writes the minutes before, so rate windows are full at once.
 type counters struct {
 	last   time.Time
@@ -72,7 +72,7 @@ func (c *counters) page(now time.Time) string {
 	var b strings.Builder
 	each(now, func(key string, perSecond float64) {
 		c.values[key] += perSecond * dt
-		fmt.Fprintf(&b, "%s %g\n", key, fleet.CounterBase+c.values[key])
+		fmt.Fprintf(&b, "%s %g\n", key, synth.CounterBase+c.values[key])
 	})
 	ct := `cluster="eu1",namespace="ci",pod="ci-operator-1",container="app"`
 	fmt.Fprintf(&b, "container_spec_cpu_quota{%s} 30000\n", ct)
@@ -81,7 +81,7 @@ func (c *counters) page(now time.Time) string {
 }
 
 // rawHistory is the scraped counters over [from, start), every 15s, ending
-// where the live ones begin (fleet.CounterBase at start): integrated backwards from start,
+// where the live ones begin (synth.CounterBase at start): integrated backwards from start,
 // each 15s step at its own rates.
 func rawHistory(from, start time.Time) string {
 	const step = 15 * time.Second
@@ -91,7 +91,7 @@ func rawHistory(from, start time.Time) string {
 	for t := start.Add(-step); !t.Before(from); t = t.Add(-step) {
 		each(t, func(key string, perSecond float64) {
 			if _, ok := value[key]; !ok {
-				value[key] = fleet.CounterBase
+				value[key] = synth.CounterBase
 				keys = append(keys, key)
 			}
 			value[key] -= perSecond * step.Seconds()
@@ -125,10 +125,10 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 }
 
 // history is what the 1m groups would have recorded over [from, to)
-// (fleet.Job), ending in "# EOF".
+// (synth.Job), ending in "# EOF".
 func history(from, to time.Time) string {
 	series := map[string][]string{} // name -> lines
-	add := func(r fleet.Record, ls string, t time.Time) {
+	add := func(r synth.Record, ls string, t time.Time) {
 		if r.Half != "" {
 			ls += fmt.Sprintf(",half=%q", r.Half)
 		}
@@ -138,19 +138,19 @@ func history(from, to time.Time) string {
 		l := labels(s.job)
 		for t := from; t.Before(to); t = t.Add(time.Minute) {
 			req, cpu, alloc := s.rates(t, false)
-			j := fleet.Job{Req: req, CPU: cpu, Alloc: alloc}
+			j := synth.Job{Req: req, CPU: cpu, Alloc: alloc}
 			for _, r := range j.Recorded() {
 				add(r, l, t)
 			}
 			if t.Sub(from)%(5*time.Minute) == 0 { // the baseline group's interval
-				for _, r := range j.Sampled(req >= fleet.DiurnalMedian) {
+				for _, r := range j.Sampled(req >= synth.DiurnalMedian) {
 					add(r, l, t)
 				}
 			}
 		}
 	}
 	for t := from; t.Before(to); t = t.Add(time.Minute) {
-		for _, r := range fleet.Upstream(10, t.Sub(from)%(5*time.Minute) == 0) {
+		for _, r := range synth.Upstream(10, t.Sub(from)%(5*time.Minute) == 0) {
 			add(r, labels("api", `upstream="cache"`), t)
 		}
 	}

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 )
 
-// ServeFleet backfills a fleet's last 6 minutes, every second as scraped,
+// ServeModel backfills a model's last 6 minutes, every second as scraped,
 // serves its page and starts the real Prometheus on it with ruleFiles
 // loaded.
-func ServeFleet(t testing.TB, m fleet.Model, ruleFiles []string) *Prometheus {
+func ServeModel(t testing.TB, m synth.Model, ruleFiles []string) *Prometheus {
 	t.Helper()
 	now := time.Now().Truncate(time.Second)
 	dataDir := filepath.Join(t.TempDir(), "data")
@@ -49,7 +49,7 @@ func RulesHealthy(t *testing.T, p *Prometheus) {
 	}
 }
 
-// CompareRates checks rates read back from Prometheus against the fleet's: the
+// CompareRates checks rates read back from Prometheus against the model's: the
 // same services, each at its rate. Every rate is read over a 5m window that
 // holds the same gap (the server's start, between the backfill and the
 // first scrape), which lowers all of them by one factor: Compare finds that
@@ -81,7 +81,7 @@ func CompareRates(got, want map[string]float64) []string {
 	sort.Float64s(ratios)
 	factor := ratios[len(ratios)/2]
 	if factor < 0.8 || factor > 1.02 {
-		problems = append(problems, fmt.Sprintf("rates at %.3fx the fleet's", factor))
+		problems = append(problems, fmt.Sprintf("rates at %.3fx the model's", factor))
 	}
 	for k, w := range want {
 		if g, ok := got[k]; ok && w > 0 && (g/w < factor*0.99 || g/w > factor*1.01) {

@@ -1,4 +1,4 @@
-package fleet
+package synth
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// Model is a fleet as a function of time: every series' value at t, keyed
-// by its series, name{labels} with no spaces (as OpenMetrics wants). One
+// Model is a set of services as a function of time: every series' value at
+// t, keyed by its series, name{labels} with no spaces (as OpenMetrics wants). One
 // model serves both the backfilled history and the live /metrics page, so
 // the two meet without a counter reset.
 type Model func(t time.Time) map[string]float64

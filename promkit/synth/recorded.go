@@ -1,4 +1,4 @@
-package fleet
+package synth
 
 // What the pack's job-level groups record, written directly into a test's
 // history instead of replayed with `promtool tsdb create-blocks-from rules`
@@ -30,7 +30,9 @@ func (j Job) Recorded() []Record {
 
 // Sampled are what the baseline group (every 5m in the shipped pack)
 // records from a service: its traffic, and its rates in the half of the day
-// its traffic is in (upper: at or above the day's median).
+// its traffic is in (upper: at or above the day's median); and what the noise
+// group (at the same interval by default) samples: the residuals of its cost
+// models, 1 for a history on its cost line (measured = predicted).
 func (j Job) Sampled(upper bool) []Record {
 	half := "lower"
 	if upper {
@@ -41,6 +43,8 @@ func (j Job) Sampled(upper bool) []Record {
 		{Name: "job:requests:rate5m_by_half", Half: half, Value: j.Req},
 		{Name: "job:cpu_seconds:rate5m_by_half", Half: half, Value: j.CPU},
 		{Name: "job:alloc_bytes:rate5m_by_half", Half: half, Value: j.Alloc},
+		{Name: "job:cpu_seconds:baseline_residual_sampled", Value: 1},
+		{Name: "job:alloc_bytes:baseline_residual_sampled", Value: 1},
 	}
 }
 

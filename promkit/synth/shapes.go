@@ -1,4 +1,4 @@
-package fleet
+package synth
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The label shapes of real fleets that the scripted test fleets lacked, for
+// The label shapes of real fleets that the scripted test services lacked, for
 // every real-Prometheus test (tests/dashboards, tests/realrules): pods serving
 // two jobs, jobs scraped outside Kubernetes (no pod or namespace label), the
 // pause container (container="POD") and the pod-level cgroup
@@ -26,15 +26,15 @@ type Series struct {
 	Value        float64
 }
 
-// Fleet is a set of series and the moment their counters started.
-type Fleet struct {
+// SeriesSet is a set of series and the moment their counters started.
+type SeriesSet struct {
 	Start  time.Time
 	Series []Series
 }
 
 // At is every series' value at t (see Model): counters on their line from
 // CounterBase at Start.
-func (f *Fleet) At(t time.Time) map[string]float64 {
+func (f *SeriesSet) At(t time.Time) map[string]float64 {
 	out := make(map[string]float64, len(f.Series))
 	for _, s := range f.Series {
 		v := s.Value
@@ -61,7 +61,7 @@ func cadvisor(ns, pod, container string) string {
 	return fmt.Sprintf(`%s, namespace=%q, pod=%q, container=%q, id="/kubepods/%s/%s"`, kubelet, ns, pod, container, pod, container)
 }
 
-// RealShapes is the fleet. What each service should show:
+// RealShapes is those series. What each service should show:
 //   - shop/api: two pods; requests split by code, method and route; api-1's
 //     app container throttled 0.5 s/s on a full cAdvisor install; an
 //     istio-proxy sidecar, the pause container and the pod-level cgroup too.
@@ -73,8 +73,8 @@ func cadvisor(ns, pod, container string) string {
 //   - blackbox, pushgateway, billing-vm: scraped outside Kubernetes, with no
 //     cluster, namespace or pod label.
 //   - shop/idle-worker: a request counter that does not move.
-func RealShapes(start time.Time) *Fleet {
-	f := &Fleet{Start: start}
+func RealShapes(start time.Time) *SeriesSet {
+	f := &SeriesSet{Start: start}
 	add := func(name, labels string, rate float64) {
 		f.Series = append(f.Series, Series{Name: name, Labels: labels, Rate: rate})
 	}
@@ -156,7 +156,7 @@ var ExpectedThrottled = map[string]float64{
 	"cart-exporter": 0.25,
 }
 
-// Jobs are the services of the fleet, with the identity labels their
+// Jobs are the services of RealShapes, with the identity labels their
 // recorded series carry.
 var Jobs = map[string]map[string]string{
 	"api":           {"cluster": "eu1", "namespace": "shop", "job": "api"},

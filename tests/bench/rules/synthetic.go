@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/tsdb"
 )
@@ -28,7 +28,7 @@ const (
 
 type synthetic struct{ services int }
 
-func newFleet(inputSeries int) synthetic {
+func newSynthetic(inputSeries int) synthetic {
 	return synthetic{services: int(math.Round(float64(inputSeries) / (instancesPerService*seriesPerInstance + 2)))}
 }
 
@@ -38,14 +38,14 @@ func (f synthetic) scope(s int) (cluster, namespace, job string) {
 	return fmt.Sprintf("c%d", s%2), fmt.Sprintf("ns%d", s%20), fmt.Sprintf("svc%d", s)
 }
 
-// scale is service s's share of the diurnal day (fleet.Diurnal): its
+// scale is service s's share of the diurnal day (synth.Diurnal): its
 // instances' req/s at t are DiurnalAt(t) x scale.
 func scale(s int) float64 { return (1 + float64(s%7)) / 4 }
 
-func (f synthetic) req(s int, t time.Time) float64 { return fleet.DiurnalAt(t) * scale(s) }
+func (f synthetic) req(s int, t time.Time) float64 { return synth.DiurnalAt(t) * scale(s) }
 
 // cost is every instance's cost line: 0.05 cores + 1/200 per req/s.
-var cost = fleet.CostModel{FixedCPU: 0.05, CPUPerRequest: 1.0 / 200, FixedAlloc: 1 << 20, AllocPerRequest: 1 << 15}
+var cost = synth.CostModel{FixedCPU: 0.05, CPUPerRequest: 1.0 / 200, FixedAlloc: 1 << 20, AllocPerRequest: 1 << 15}
 
 func cpuOf(req float64) float64 {
 	cpu, _ := cost.At(req)
@@ -122,7 +122,7 @@ func (f synthetic) gauges() []counter {
 func (f synthetic) page(start, t time.Time) string {
 	var b strings.Builder
 	for _, c := range f.counters(start) {
-		fmt.Fprintf(&b, "%s %g\n", exposition(c.labels), fleet.CounterAt(start, t, c.rate))
+		fmt.Fprintf(&b, "%s %g\n", exposition(c.labels), synth.CounterAt(start, t, c.rate))
 	}
 	for _, g := range f.gauges() {
 		fmt.Fprintf(&b, "%s %g\n", exposition(g.labels), g.rate)
@@ -177,7 +177,7 @@ func (f synthetic) backfill(dir string, start time.Time) error {
 	}
 	for _, c := range f.counters(start) {
 		for t := start.Add(-time.Hour); t.Before(start); t = t.Add(scrape) {
-			if err := add(c.labels, t, fleet.CounterAt(start, t, c.rate)); err != nil {
+			if err := add(c.labels, t, synth.CounterAt(start, t, c.rate)); err != nil {
 				return err
 			}
 		}
@@ -197,10 +197,15 @@ func (f synthetic) backfill(dir string, start time.Time) error {
 		for t := start.Add(-24 * time.Hour); t.Before(start); t = t.Add(time.Minute) {
 			r := f.req(s, t) * instancesPerService
 			c, a := cpuOf(r/instancesPerService)*instancesPerService, allocOf(r/instancesPerService)*instancesPerService
-			j := fleet.Job{Req: r, CPU: c, Alloc: a}
+			j := synth.Job{Req: r, CPU: c, Alloc: a}
 			records := j.Recorded()
 			if t.Minute()%5 == 0 {
-				records = append(records, j.Sampled(f.req(s, t) >= fleet.DiurnalMedian*scale(s))...)
+				for _, rec := range j.Sampled(f.req(s, t) >= synth.DiurnalMedian*scale(s)) {
+					// the noise model samples every 15m (regressionNoiseInterval): its day reads 96 samples
+					if !strings.HasSuffix(rec.Name, ":baseline_residual_sampled") || t.Minute()%15 == 0 {
+						records = append(records, rec)
+					}
+				}
 			}
 			for _, rec := range records {
 				var extra []string
@@ -213,7 +218,7 @@ func (f synthetic) backfill(dir string, start time.Time) error {
 			}
 			for _, to := range []int{(s + 1) % f.services, (s + 7) % f.services} {
 				_, _, server := f.scope(to)
-				for _, rec := range fleet.Upstream(1, t.Minute()%5 == 0) {
+				for _, rec := range synth.Upstream(1, t.Minute()%5 == 0) {
 					if err := add(series(rec.Name, "upstream", server), t, rec.Value); err != nil {
 						return err
 					}

@@ -1,4 +1,4 @@
-package fleet
+package synth
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The traffic and cost models the test fleets are built from: one daily
+// The traffic and cost models the synthetic services are built from: one daily
 // curve, one cost line, one counter, one way to write labels.
 
 // Diurnal is a day of req/s, hour by hour (UTC): 2 at night, 20 from 10h to
@@ -36,7 +36,7 @@ func (m CostModel) At(req float64) (cpu, alloc float64) {
 // 1/32 core per req/s, 1 MiB/s plus 64 KiB per request.
 var Typical = CostModel{FixedCPU: 0.25, CPUPerRequest: 1.0 / 32, FixedAlloc: 1 << 20, AllocPerRequest: 1 << 16}
 
-// CounterBase is every scripted counter's value at its fleet's start.
+// CounterBase is every scripted counter's value at its series' start.
 const CounterBase = 1e6
 
 // CounterAt is a counter growing perSecond at t: CounterBase at start, on its

@@ -1,4 +1,4 @@
-package fleet
+package synth
 
 import (
 	"regexp"
@@ -58,6 +58,7 @@ func TestRecorded(t *testing.T) {
 		"job:cpu_seconds_times_requests:rate5m/": 2, "job:requests_squared:rate5m/": 16,
 		"job:requests:rate5m_sampled/": 4, "job:requests:rate5m_by_half/lower": 4,
 		"job:cpu_seconds:rate5m_by_half/lower": 0.5, "job:alloc_bytes:rate5m_by_half/lower": 1 << 20,
+		"job:cpu_seconds:baseline_residual_sampled/": 1, "job:alloc_bytes:baseline_residual_sampled/": 1,
 	}
 	if len(got) != len(want) {
 		t.Errorf("%v, want %v", got, want)

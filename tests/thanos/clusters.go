@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 )
 
 // Two clusters, each with the incidents realrules uses: a service that
@@ -27,7 +27,7 @@ var clusters = []string{"us1", "eu1"}
 
 const namespace = "shop"
 
-// Costs follow the typical cost line (fleet.Typical).
+// Costs follow the typical cost line (synth.Typical).
 
 // historyTraffic is the recorded history's req/s (times each service's
 // scale), hour by hour back from the start: the spread the baseline fits its
@@ -90,12 +90,12 @@ func (s service) rates(live bool, ago time.Duration) (req, cpu, alloc float64) {
 	return req, cpu, alloc
 }
 
-func modelled(req float64, _ bool) (float64, float64) { return fleet.Typical.At(req) }
+func modelled(req float64, _ bool) (float64, float64) { return synth.Typical.At(req) }
 
 // perRequest costs cpu seconds per request and nothing fixed.
 func perRequest(cpu float64) func(float64, bool) (float64, float64) {
 	return func(req float64, _ bool) (float64, float64) {
-		_, alloc := fleet.Typical.At(req)
+		_, alloc := synth.Typical.At(req)
 		return cpu * req, alloc
 	}
 }
@@ -133,7 +133,7 @@ func labels(cluster string, kv ...string) string {
 	if cluster != "" {
 		kv = append([]string{"cluster", cluster}, kv...)
 	}
-	return fleet.Labels(kv...)
+	return synth.Labels(kv...)
 }
 
 // counters calls f with every scraped counter of one cluster and its live
@@ -166,7 +166,7 @@ func page(cluster string, start, now time.Time) string {
 	now = now.Truncate(time.Millisecond)
 	var b strings.Builder
 	counters(cluster, "", func(series string, perSecond float64) {
-		fmt.Fprintf(&b, "%s %s %d\n", series, fmtFloat(fleet.CounterAt(start, now, perSecond)), now.UnixMilli())
+		fmt.Fprintf(&b, "%s %s %d\n", series, fmtFloat(synth.CounterAt(start, now, perSecond)), now.UnixMilli())
 	})
 	ct := labels("", "job", "cadvisor", "instance", "node-1", "namespace", "ci", "pod", "ci-operator-1", "container", "app")
 	fmt.Fprintf(&b, "container_spec_cpu_quota{%s} 30000 %d\n", ct, now.UnixMilli())
@@ -206,7 +206,7 @@ func rawHistory(from, until, start time.Time, only string, withCluster bool) str
 				if _, ok := lines[series]; !ok {
 					keys = append(keys, series)
 				}
-				lines[series] = append(lines[series], fmt.Sprintf("%s %s %d", series, fmtFloat(fleet.CounterAt(start, t, perSecond)), t.Unix()))
+				lines[series] = append(lines[series], fmt.Sprintf("%s %s %d", series, fmtFloat(synth.CounterAt(start, t, perSecond)), t.Unix()))
 			})
 		}
 	})
@@ -224,7 +224,7 @@ func rawHistory(from, until, start time.Time, only string, withCluster bool) str
 // their cluster (recorded globally, or in one Prometheus holding both).
 func recordedHistory(from, start time.Time, only string, withCluster bool) string {
 	series := map[string][]string{}
-	add := func(r fleet.Record, ls string, t time.Time) {
+	add := func(r synth.Record, ls string, t time.Time) {
 		if r.Half != "" {
 			ls += fmt.Sprintf(",half=%q", r.Half)
 		}
@@ -236,7 +236,7 @@ func recordedHistory(from, start time.Time, only string, withCluster bool) strin
 			l := labels(cl, "namespace", namespace, "job", s.job)
 			for t := from; t.Before(start); t = t.Add(time.Minute) {
 				req, cpu, alloc := s.rates(false, start.Sub(t))
-				j := fleet.Job{Req: req, CPU: cpu, Alloc: alloc}
+				j := synth.Job{Req: req, CPU: cpu, Alloc: alloc}
 				for _, r := range j.Recorded() {
 					add(r, l, t)
 				}
@@ -253,7 +253,7 @@ func recordedHistory(from, start time.Time, only string, withCluster bool) strin
 		for _, e := range edges(c) {
 			l := labels(cl, "namespace", namespace, "job", e[0], "upstream", e[1])
 			for t := from; t.Before(start); t = t.Add(time.Minute) {
-				for _, r := range fleet.Upstream(ratios[e[1]], t.Sub(from)%(5*time.Minute) == 0) {
+				for _, r := range synth.Upstream(ratios[e[1]], t.Sub(from)%(5*time.Minute) == 0) {
 					add(r, l, t)
 				}
 			}

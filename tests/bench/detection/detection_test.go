@@ -1,0 +1,199 @@
+//go:build bench
+
+// Package detection benchmarks how the regression alerts detect: a generated
+// fleet (diurnal traffic, noise, deploys, traffic doubling) with regressions
+// of +10% to +100% in CPU per request and allocations per request, days of it
+// backfilled into the real Prometheus and the rules evaluated over them
+// (promtool tsdb create-blocks-from rules, one dependency level per pass),
+// three detectors side by side on the same data. Not a test: `make
+// bench-detection` runs it and writes tests/bench/RESULTS-detection.md.
+package detection
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/prometheus/model/rulefmt"
+
+	"github.com/hotpath/hotpath/promkit"
+	"github.com/hotpath/hotpath/tests/harness"
+)
+
+// The fleets: one per seed, side by side in one backfill (their services
+// named apart). The report sums them and lists each seed's false alarms.
+var (
+	seedsFlag = flag.String("seeds", "27", "comma-separated seeds, one generated fleet each")
+	keepFlag  = flag.String("keep", "", "keep the backfilled data directory here (emptied first), to query it afterwards")
+)
+
+func seeds(t *testing.T) []uint64 {
+	var out []uint64
+	for _, f := range strings.Split(*seedsFlag, ",") {
+		n, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			t.Fatalf("-seeds %q: %v", *seedsFlag, err)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func TestEpisodes(t *testing.T) {
+	run := func(from, n int) []int {
+		var out []int
+		for i := range n {
+			out = append(out, from+i)
+		}
+		return out
+	}
+	// 15 minutes held: pending only; 16 evaluations: fires at the 16th
+	if got := episodes(run(100, 15)); len(got) != 0 {
+		t.Errorf("15 minutes: %v, want none", got)
+	}
+	if got := episodes(append(run(100, 16), run(200, 30)...)); !slices.Equal(got, []int{115, 215}) {
+		t.Errorf("got %v, want [115 215]", got)
+	}
+	if got := firingMinutes(append(run(100, 16), 117)); !slices.Equal(got, []int{115}) {
+		t.Errorf("firing %v, want [115] (a gap resets)", got)
+	}
+}
+
+func TestBenchDetection(t *testing.T) {
+	began := time.Now()
+	root := harness.RepoRoot()
+	dir := t.TempDir()
+	if *keepFlag != "" {
+		dir, _ = filepath.Abs(*keepFlag)
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dataDir := filepath.Join(dir, "data")
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	// The detectors' rules: the shipped pack's recording groups, its two
+	// regression alerts as conditions, the same for the pack with the noise
+	// path switched off (today's fixed factors), and the PAD bands.
+	shipped := harness.ShippedRules(t)
+	fixed := fixedOnly(harness.ParseRules(t, harness.RuleFiles(harness.Render(t, filepath.Join(root, "tests", "bench", "detection", "testdata", "fixed-only.jsonnet")))))
+	bands, padConditions := padRules()
+	conds := []rulefmt.RuleGroup{padConditions}
+	for _, c := range []struct {
+		detector string
+		pack     []rulefmt.RuleGroup
+	}{{DetectorNoise, shipped}, {DetectorFixed, fixed}} {
+		g, err := conditions(c.detector, c.pack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conds = append(conds, g)
+	}
+	groups, err := needed(append(append(recordingGroups(shipped), recordingGroups(fixed)...), bands), conds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("backfilling %d recording rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
+	groups = append(groups, conds...)
+	ruleFile := harness.WriteRules(t, groups, "detection-rules.yaml")
+
+	// The fleet, ending an hour before now (blocks in the past, whole
+	// minutes, the 5m groups aligned).
+	end := time.Now().Truncate(time.Hour).Add(-time.Hour)
+	start := end.Add(-days * 24 * time.Hour)
+	seedList := seeds(t)
+	var fleet []Service
+	var om strings.Builder
+	for _, seed := range seedList {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		for _, s := range Fleet(seed) {
+			if len(seedList) > 1 {
+				s.Job = fmt.Sprintf("s%d-%s", seed, s.Job)
+			}
+			s.OpenMetrics(&om, start, rng)
+			fleet = append(fleet, s)
+		}
+	}
+	om.WriteString("# EOF\n")
+	t.Logf("fleet: seeds %v, %d services, %d days, %.0f MB of OpenMetrics", seedList, len(fleet), days, float64(om.Len())/1e6)
+	harness.BackfillOpenMetrics(t, dataDir, om.String())
+	raw := time.Since(began)
+	harness.BackfillRules(t, dataDir, []string{ruleFile}, start, end.Add(-time.Minute))
+	backfilled := time.Since(began)
+
+	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, Args: harness.LeaveOverlappingBlocks})
+	ctx := context.Background()
+	// Every backfilled series has a value for every service mid-run, or a
+	// detector would be judged on rules that never ran.
+	mid := start.Add(judgedFrom + 12*time.Hour)
+	for _, name := range promkit.RecordedNames(groups) {
+		got, err := p.QueryRange(ctx, fmt.Sprintf("count(last_over_time(%s[30m]))", name), mid, mid, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || len(got[0].Points) == 0 {
+			t.Errorf("%s: no series at hour %.0f", name, mid.Sub(start).Hours())
+		} else {
+			t.Logf("%s: %g series at hour %.0f", name, got[0].Points[0][1], mid.Sub(start).Hours())
+		}
+	}
+	verdicts := map[string]Verdict{}
+	for _, d := range Detectors {
+		seen := map[string]map[string][]int{}
+		// one evaluation a minute, at the group's own offset within it: a
+		// (left-open) minute's window holds exactly that minute's sample
+		series, err := p.QueryRange(ctx, fmt.Sprintf(`count_over_time(bench:regression:condition{detector=%q}[1m])`, d), start.Add(judgedFrom-time.Hour), end.Add(-time.Minute), time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range series {
+			job, kind := s.Metric["job"], s.Metric["kind"]
+			if seen[job] == nil {
+				seen[job] = map[string][]int{}
+			}
+			for _, pt := range s.Points {
+				seen[job][kind] = append(seen[job][kind], int((time.Unix(int64(pt[0]), 0).Sub(start))/time.Minute))
+			}
+		}
+		verdicts[d] = judge(fleet, seen)
+	}
+
+	load, _ := os.ReadFile("/proc/loadavg")
+	if *keepFlag != "" {
+		t.Logf("data kept in %s (start %s, %d): prometheus --storage.tsdb.path=%s %s", dataDir, start.UTC().Format(time.RFC3339), start.Unix(), dataDir, strings.Join(promkit.LeaveOverlappingBlocks, " "))
+	}
+	report := render(fleet, seedList, verdicts, runInfo{
+		cpu: cpuModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
+		raw: raw, rules: backfilled - raw, total: time.Since(began),
+	})
+	t.Log("\n" + report)
+	if path := os.Getenv("BENCH_OUT"); path != "" {
+		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if name, ok := strings.CutPrefix(line, "model name"); ok {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":"))
+		}
+	}
+	return "unknown CPU"
+}

@@ -1,0 +1,130 @@
+//go:build bench
+
+package detection
+
+import (
+	"slices"
+	"time"
+)
+
+// forDuration is the regression alerts' `for:`: a condition fires once it
+// has held at every evaluation for this long (Prometheus: pending at the
+// first evaluation that sees it, firing at the first evaluation forDuration
+// or more later; one evaluation without it resets).
+const forDuration = 15 * time.Minute
+
+// episodes are the firing starts of a condition seen at the given minutes
+// (since the fleet's start, one evaluation a minute, sorted): each run of
+// consecutive minutes that lasts forDuration fires once, at its start +
+// forDuration.
+func episodes(minutes []int) []int {
+	hold := int(forDuration / time.Minute)
+	var out []int
+	for i := 0; i < len(minutes); {
+		j := i
+		for j+1 < len(minutes) && minutes[j+1] == minutes[j]+1 {
+			j++
+		}
+		if minutes[j]-minutes[i] >= hold {
+			out = append(out, minutes[i]+hold)
+		}
+		i = j + 1
+	}
+	return out
+}
+
+// Cell is the outcome for one detector on one (kind, size) of regression.
+type Cell struct {
+	Injected, Detected, WithinHour int
+	TTD                            []time.Duration // of the detected ones
+}
+
+// MedianTTD is the median time to detect, 0 with none detected.
+func (c Cell) MedianTTD() time.Duration {
+	if len(c.TTD) == 0 {
+		return 0
+	}
+	s := slices.Clone(c.TTD)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// Verdict is one detector's outcome over the fleet.
+type Verdict struct {
+	Cells map[string]map[float64]*Cell // kind -> size -> cell
+	// False alarms: firings of either alert on a service before its
+	// regression (any time on a clean one), within the judged time.
+	FalseAlarms int
+	FalseByJob  map[string]int
+	FalseAt     map[string][]int // when they fired, minutes since the fleet's start
+	CleanDays   float64          // service-days judged without a regression
+}
+
+// judge applies one detector's firings (job -> kind -> condition minutes)
+// to the fleet, from judgedFrom to the end of the run.
+func judge(fleet []Service, seen map[string]map[string][]int) Verdict {
+	v := Verdict{Cells: map[string]map[float64]*Cell{}, FalseByJob: map[string]int{}, FalseAt: map[string][]int{}}
+	for _, k := range []string{KindCPU, KindAlloc} {
+		v.Cells[k] = map[float64]*Cell{}
+		for _, s := range Sizes {
+			v.Cells[k][s] = &Cell{}
+		}
+	}
+	from := int(judgedFrom / time.Minute)
+	end := days * 24 * 60
+	for _, s := range fleet {
+		cleanUntil := end
+		if s.Kind != "" {
+			cleanUntil = int(s.Onset / time.Minute)
+		}
+		v.CleanDays += float64(cleanUntil-from) / (24 * 60)
+		for _, kind := range []string{KindCPU, KindAlloc} {
+			for _, at := range episodes(seen[s.Job][kind]) {
+				if at >= from && at < cleanUntil {
+					v.FalseAlarms++
+					v.FalseByJob[s.Job]++
+					v.FalseAt[s.Job] = append(v.FalseAt[s.Job], at)
+				}
+			}
+		}
+		if s.Kind == "" {
+			continue
+		}
+		c := v.Cells[s.Kind][s.Size]
+		c.Injected++
+		onset := int(s.Onset / time.Minute)
+		// the first firing minute at or after the onset: an episode that
+		// starts then, or one already firing that continues past it
+		firing := firingMinutes(seen[s.Job][s.Kind])
+		if i, _ := slices.BinarySearch(firing, onset); i < len(firing) {
+			ttd := time.Duration(firing[i]-onset) * time.Minute
+			c.Detected++
+			c.TTD = append(c.TTD, ttd)
+			if ttd <= time.Hour {
+				c.WithinHour++
+			}
+		}
+	}
+	return v
+}
+
+// firingMinutes are the minutes a condition seen at `minutes` is firing.
+func firingMinutes(minutes []int) []int {
+	hold := int(forDuration / time.Minute)
+	var out []int
+	run := 0
+	for i, m := range minutes {
+		if i > 0 && m == minutes[i-1]+1 {
+			run++
+		} else {
+			run = 0
+		}
+		if run >= hold {
+			out = append(out, m)
+		}
+	}
+	return out
+}

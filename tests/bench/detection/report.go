@@ -1,0 +1,167 @@
+//go:build bench
+
+package detection
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+type runInfo struct {
+	cpu               string
+	cores             int
+	load              string
+	raw, rules, total time.Duration
+}
+
+var detectorNames = map[string]string{
+	DetectorFixed: "(a) fixed factors (before the noise model)",
+	DetectorPAD:   "(b) median ± 3·MAD of the cost per request",
+	DetectorNoise: "(c) noise model (shipped)",
+}
+
+// render writes the results file: detection by kind and size, time to
+// detect, false alarms, one column group per detector.
+func render(fleet []Service, seeds []uint64, v map[string]Verdict, info runInfo) string {
+	var b strings.Builder
+	injected, cleanJobs := 0, 0
+	for _, s := range fleet {
+		if s.Kind == "" {
+			cleanJobs++
+		} else {
+			injected++
+		}
+	}
+	fmt.Fprintf(&b, "# Regression detection benchmark\n\nWritten by `make bench-detection` (tests/bench/detection) on %s: %s, %d cores (shared with other work; load average %s), Prometheus v0.309.1. Backfill of the raw series %s, of the rules %s; %s in all.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), info.cpu, info.cores, info.load, info.raw.Round(time.Second), info.rules.Round(time.Second), info.total.Round(time.Second))
+	seedList := make([]string, len(seeds))
+	for i, s := range seeds {
+		seedList[i] = fmt.Sprint(s)
+	}
+	fleets := fmt.Sprintf("seed %s", seedList[0])
+	if len(seeds) > 1 {
+		fleets = fmt.Sprintf("%d fleets, seeds %s, side by side; their services named s<seed>-svc-NNN", len(seeds), strings.Join(seedList, ", "))
+	}
+	fmt.Fprintf(&b, "**The fleet** (%s, `fleet.go`, `make bench-detection SEEDS=...`): %d services over %d days, one sample a minute, in the real Prometheus; the rules evaluated over those days by `promtool tsdb create-blocks-from rules`. "+
+		"Each service: a diurnal curve (peak 3-300 req/s, the night at 10-40%% of it, Poisson counting noise), a cost line (0.05-0.5 cores fixed + 0.5-10 ms per request; 0.5-8 MiB/s + 8-256 KiB per request), "+
+		"noise on CPU and allocations of 2, 5, 10 or 20%% a minute (standard deviation) plus 0, 2 or 4%% that lasts (30 minutes' correlation), "+
+		"a deploy a day (a missed scrape, counters from 0, %s at %.1fx CPU and allocations), and on a third of them traffic doubled for 2h (costs following). "+
+		"%d services get one regression each (%d per kind and size and fleet), from a random minute between hour %d and %d to the end; %d stay clean.\n\n",
+		fleets, len(fleet), days, warmUp, warmUpFactor, injected, perCell, int(onsetFrom.Hours()), int((onsetFrom + onsetSpan).Hours()), cleanJobs)
+	fmt.Fprintf(&b, "**Judged** from hour %d (a day of history first) to the end, with the alerts' `for:` %s applied to each detector's condition as Prometheus does (held at every 1m evaluation). "+
+		"Detected: the alert of the regressed cost fires at or after the onset, before the end (at least %dh later). False alarm: either alert firing on a service before its regression (any time on a clean one).\n\n",
+		int(judgedFrom.Hours()), forDuration, int((days*24*time.Hour - onsetFrom - onsetSpan).Hours()))
+	b.WriteString("**Deterministic**: the same seeds give the same data and the same verdicts. Each pass of the rules backfill evaluates a group at an offset within its interval that Prometheus derives from the group's name and its file's path, and promtool reads each level's file by its name alone (`level-NN.yaml`), the same in every run and checkout.\n\n")
+	b.WriteString("**Detectors**, on the same data: (a) today's fixed factors, CPU >= 1.5x and allocations >= 2x what the cost model predicts (the shipped pack with its noise floors set out of reach); (b) PAD-style robust bands: the cost per request above its own median over a day + 3 median absolute deviations (a rolling MAD, 5m samples), at >= 1 req/s; (c) the shipped pack: the fixed factors or the noise threshold.\n\n")
+
+	b.WriteString("## Detection rate (within an hour / by the end) and median time to detect\n\n")
+	b.WriteString("| regression |")
+	for _, d := range Detectors {
+		fmt.Fprintf(&b, " %s |", detectorNames[d])
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", len(Detectors)) + "\n")
+	for _, kind := range []string{KindCPU, KindAlloc} {
+		for _, size := range Sizes {
+			what := "CPU per request"
+			if kind == KindAlloc {
+				what = "allocations per request"
+			}
+			fmt.Fprintf(&b, "| +%.0f%% %s |", (size-1)*100, what)
+			for _, d := range Detectors {
+				c := v[d].Cells[kind][size]
+				ttd := "-"
+				if c.Detected > 0 {
+					ttd = c.MedianTTD().Round(time.Minute).String()
+					ttd = strings.TrimSuffix(ttd, "0s")
+				}
+				fmt.Fprintf(&b, " %d/%d / %d/%d, %s |", c.WithinHour, c.Injected, c.Detected, c.Injected, ttd)
+			}
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\n## False alarms\n\n| detector | false alarms | service-days judged clean | per service-day | services with any |\n|---|---:|---:|---:|---:|\n")
+	for _, d := range Detectors {
+		x := v[d]
+		fmt.Fprintf(&b, "| %s | %d | %.1f | %.3f | %d |\n", detectorNames[d], x.FalseAlarms, x.CleanDays, float64(x.FalseAlarms)/x.CleanDays, len(x.FalseByJob))
+	}
+	if len(seeds) > 1 {
+		b.WriteString("\nBy fleet (false alarms / services with any):\n\n| detector |")
+		for _, s := range seedList {
+			fmt.Fprintf(&b, " seed %s |", s)
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---:|", len(seeds)) + "\n")
+		for _, d := range Detectors {
+			fmt.Fprintf(&b, "| %s |", detectorNames[d])
+			for _, seed := range seeds {
+				n, jobs := 0, 0
+				for _, s := range fleet {
+					if s.Seed == seed && v[d].FalseByJob[s.Job] > 0 {
+						n += v[d].FalseByJob[s.Job]
+						jobs++
+					}
+				}
+				fmt.Fprintf(&b, " %d / %d |", n, jobs)
+			}
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\n" + smallest(v) + "\n")
+	b.WriteString("\nWhere the false alarms were (service: count; its noise a minute and lasting, its peak; when they fired and the service's events, hours since the start):\n\n")
+	for _, d := range Detectors {
+		var where []string
+		for _, s := range fleet {
+			if n := v[d].FalseByJob[s.Job]; n > 0 {
+				where = append(where, fmt.Sprintf("%s: %d (%.0f%%, %.0f%%, %.0f req/s; %s)", s.Job, n, s.noiseMinute*100, s.noiseLasting*100, s.peak, s.events(v[d].FalseAt[s.Job])))
+			}
+		}
+		if len(where) == 0 {
+			where = []string{"none"}
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", detectorNames[d], strings.Join(where, "; "))
+	}
+	return b.String()
+}
+
+// smallest names, for each detector, the smallest regression of each kind
+// that every injected service detected within the hour, beside its false
+// alarms: the claim a detector can make on this fleet.
+func smallest(v map[string]Verdict) string {
+	var b strings.Builder
+	b.WriteString("**Smallest regression detected within the hour on every service that had it**, beside the false alarms:\n\n")
+	for _, d := range Detectors {
+		var parts []string
+		for _, kind := range []string{KindCPU, KindAlloc} {
+			what := "CPU per request"
+			if kind == KindAlloc {
+				what = "allocations per request"
+			}
+			got := "none"
+			for _, size := range Sizes {
+				if c := v[d].Cells[kind][size]; c.Injected > 0 && c.WithinHour == c.Injected {
+					got = fmt.Sprintf("+%.0f%%", (size-1)*100)
+					break
+				}
+			}
+			parts = append(parts, got+" "+what)
+		}
+		fmt.Fprintf(&b, "- %s: %s; %d false alarms\n", detectorNames[d], strings.Join(parts, ", "), v[d].FalseAlarms)
+	}
+	return b.String()
+}
+
+// events describes when alarms fired and what the service went through then.
+func (s Service) events(at []int) string {
+	var fired, deploys []string
+	for _, m := range at {
+		fired = append(fired, fmt.Sprintf("%.1f", float64(m)/60))
+	}
+	for _, d := range s.deploys {
+		deploys = append(deploys, fmt.Sprintf("%.1f", d.Hours()))
+	}
+	out := "fired at " + strings.Join(fired, ", ") + "; deploys at " + strings.Join(deploys, ", ")
+	if s.doubledAt > 0 {
+		out += fmt.Sprintf("; traffic doubled %.1f-%.1f", s.doubledAt.Hours(), (s.doubledAt + doubling).Hours())
+	}
+	return out
+}

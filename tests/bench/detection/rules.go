@@ -1,0 +1,206 @@
+//go:build bench
+
+package detection
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/rulefmt"
+	"github.com/prometheus/prometheus/promql/parser"
+	"gopkg.in/yaml.v3"
+)
+
+// The three detectors, each as a recording rule of its alert's condition
+// (backfilling evaluates recording rules only; `for:` is applied when
+// judging): bench:regression:condition{detector, kind}.
+const (
+	DetectorFixed = "fixed" // today's fixed factors: the pack with the noise path switched off
+	DetectorPAD   = "pad"   // median +- 3 MAD bands on the cost per request
+	DetectorNoise = "noise" // the shipped pack: the fixed factors or the noise threshold
+)
+
+var Detectors = []string{DetectorFixed, DetectorPAD, DetectorNoise}
+
+// alertKind maps the pack's two regression alerts to the kind they judge.
+var alertKind = map[string]string{
+	"CPUPerRequestRegression":         KindCPU,
+	"AllocationsPerRequestRegression": KindAlloc,
+}
+
+// padRules is the PAD-style detector (the robust band of
+// grafana/promql-anomaly-detection): the cost per request against its own
+// median over a day, +- 3 median absolute deviations, with the pack's
+// traffic floor (1 req/s). The day-long reads take a 5m copy, as the pack's
+// baseline does.
+func padRules() (bands, conditions rulefmt.RuleGroup) {
+	key := "cluster, namespace, job"
+	var slow, fast []rulefmt.Rule
+	for _, c := range []struct{ kind, perRequest, stem string }{
+		{KindCPU, "job:cpu_seconds_per_request:ratio_rate5m", "bench:cpu_seconds_per_request"},
+		{KindAlloc, "job:alloc_bytes_per_request:ratio_rate5m", "bench:alloc_bytes_per_request"},
+	} {
+		slow = append(slow,
+			record(c.stem+":sampled", c.perRequest),
+			record(c.stem+":median_1d", fmt.Sprintf("quantile_over_time(0.5, %s:sampled[1d])", c.stem)),
+			record(c.stem+":abs_deviation", fmt.Sprintf("abs(%s:sampled - %s:median_1d)", c.stem, c.stem)),
+			record(c.stem+":mad_1d", fmt.Sprintf("quantile_over_time(0.5, %s:abs_deviation[1d])", c.stem)),
+		)
+		fast = append(fast, condition(DetectorPAD, c.kind, fmt.Sprintf(
+			"%s > on (%s) (last_over_time(%s:median_1d[10m]) + on (%s) 3 * last_over_time(%s:mad_1d[10m])) and on (%s) job:requests:rate5m >= 1",
+			c.perRequest, key, c.stem, key, c.stem, key)))
+	}
+	return rulefmt.RuleGroup{Name: "bench-pad", Interval: model.Duration(5 * 60e9), Rules: slow},
+		rulefmt.RuleGroup{Name: "bench-pad-conditions", Interval: model.Duration(60e9), Rules: fast}
+}
+
+// conditions turns a pack's two regression alerts into recording rules of
+// their conditions, labelled with the detector.
+func conditions(detector string, groups []rulefmt.RuleGroup) (rulefmt.RuleGroup, error) {
+	g := rulefmt.RuleGroup{Name: "bench-" + detector + "-conditions", Interval: model.Duration(60e9)}
+	for _, grp := range groups {
+		for _, r := range grp.Rules {
+			if kind, ok := alertKind[r.Alert]; ok {
+				if r.For != model.Duration(forDuration) {
+					return g, fmt.Errorf("%s: for %s, the judge applies %s", r.Alert, r.For, forDuration)
+				}
+				g.Rules = append(g.Rules, condition(detector, kind, r.Expr))
+			}
+		}
+	}
+	if len(g.Rules) != 2 {
+		return g, fmt.Errorf("%s: found %d of the 2 regression alerts", detector, len(g.Rules))
+	}
+	return g, nil
+}
+
+// fixedOnly renames, in the pack rendered with its noise floors out of reach,
+// the noise thresholds and what reads them, so they do not collide with the
+// shipped pack's: its alerts then read thresholds no residual reaches.
+func fixedOnly(groups []rulefmt.RuleGroup) []rulefmt.RuleGroup {
+	var out []rulefmt.RuleGroup
+	for _, g := range groups {
+		keep := g
+		keep.Name += "-fixed-only"
+		keep.Rules = nil
+		for _, r := range g.Rules {
+			r.Expr = strings.ReplaceAll(r.Expr, thresholdSuffix, thresholdSuffix+"_fixed_only")
+			switch {
+			case strings.HasSuffix(r.Record, thresholdSuffix):
+				r.Record += "_fixed_only"
+			case r.Record != "":
+				continue
+			}
+			keep.Rules = append(keep.Rules, r)
+		}
+		if len(keep.Rules) > 0 {
+			out = append(out, keep)
+		}
+	}
+	return out
+}
+
+const thresholdSuffix = ":baseline_residual_threshold"
+
+func record(name, expr string) rulefmt.Rule {
+	return rulefmt.Rule{Record: name, Expr: expr}
+}
+
+// condition records expr as bench:regression:condition. Times 1: arithmetic
+// drops every series' metric name. An alert of the form `a >= x or b >= y`
+// yields a series named a where its left side holds and an unnamed one
+// where only its right side does; an alert sees one series either way (the
+// name is not part of its labels), but a backfill's range query returns
+// two, which the recorded name makes one series written twice, and only
+// one of them is kept: the noise path's minutes of a shipped alert were lost
+// wherever its fixed factor also held at times.
+func condition(detector, kind, expr string) rulefmt.Rule {
+	return rulefmt.Rule{Record: "bench:regression:condition", Expr: "(" + strings.TrimSpace(expr) + ") * 1", Labels: map[string]string{"detector": detector, "kind": kind}}
+}
+
+// needed keeps, of the recording rules in groups, those the conditions read,
+// directly or through other recorded series: backfilling evaluates each rule
+// over every minute of the run, so the rest would only cost time.
+func needed(groups []rulefmt.RuleGroup, conditions []rulefmt.RuleGroup) ([]rulefmt.RuleGroup, error) {
+	byName := map[string]bool{}
+	for _, g := range groups {
+		for _, r := range g.Rules {
+			byName[r.Record] = false
+		}
+	}
+	var reads func(expr string) error
+	reads = func(expr string) error {
+		e, err := parser.ParseExpr(expr)
+		if err != nil {
+			return fmt.Errorf("%q: %w", expr, err)
+		}
+		var names []string
+		parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+			if vs, ok := n.(*parser.VectorSelector); ok {
+				names = append(names, vs.Name)
+			}
+			return nil
+		})
+		for _, name := range names {
+			if seen, ok := byName[name]; ok && !seen {
+				byName[name] = true
+				for _, g := range groups {
+					for _, r := range g.Rules {
+						if r.Record == name {
+							if err := reads(r.Expr); err != nil {
+								return err
+							}
+						}
+					}
+				}
+			}
+		}
+		return nil
+	}
+	for _, g := range conditions {
+		for _, r := range g.Rules {
+			if err := reads(r.Expr); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var out []rulefmt.RuleGroup
+	for _, g := range groups {
+		keep := g
+		keep.Rules = nil
+		for _, r := range g.Rules {
+			if byName[r.Record] {
+				keep.Rules = append(keep.Rules, r)
+			}
+		}
+		if len(keep.Rules) > 0 {
+			out = append(out, keep)
+		}
+	}
+	return out, nil
+}
+
+// recordingGroups are the recording groups of a pack (its alerts left out).
+func recordingGroups(groups []rulefmt.RuleGroup) []rulefmt.RuleGroup {
+	var out []rulefmt.RuleGroup
+	for _, g := range groups {
+		keep := g
+		keep.Rules = nil
+		for _, r := range g.Rules {
+			if r.Record != "" {
+				keep.Rules = append(keep.Rules, r)
+			}
+		}
+		if len(keep.Rules) > 0 {
+			out = append(out, keep)
+		}
+	}
+	return out
+}
+
+// marshal renders groups as a rule file's text (for the record).
+func marshal(groups []rulefmt.RuleGroup) (string, error) {
+	b, err := yaml.Marshal(rulefmt.RuleGroups{Groups: groups})
+	return string(b), err
+}
