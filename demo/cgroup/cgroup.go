@@ -1,5 +1,5 @@
 // Package cgroup puts demo processes under a real CFS quota with the cgroup
-// v1 cpu controller, the mechanism behind Kubernetes CPU limits (story 002).
+// v1 cpu controller, the mechanism behind Kubernetes CPU limits (the cfs story).
 // Groups live under one parent per demo (/sys/fs/cgroup/cpu/hotpath-demo/...)
 // and are mirrored in the cpuacct hierarchy where it is mounted apart, so that
 // a container exporter finds both the throttling (cpu.stat) and the usage

@@ -49,7 +49,7 @@ func (c *CacheClient) Get(ctx context.Context, key string) (*wrapperspb.BytesVal
 }
 
 // APIHandler streams the blob it fetches from the cache to the client. With
-// the incident on it also prints the fetched message, exactly as story 000's
+// the incident on it also prints the fetched message, exactly as the println story's
 // forgotten debug line did: fmt.Println calls the message's String method,
 // which text-marshals it (google.golang.org/protobuf/encoding/prototext),
 // escaping every byte of the payload. That one line is the whole incident.

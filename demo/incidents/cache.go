@@ -24,7 +24,7 @@ func NewBlob(size int, seed int64) []byte {
 
 // CacheHandler serves one blob, marshalled once at start-up as a
 // wrapperspb.BytesValue: the cache's CPU per request is then the cost of
-// writing bytes to a socket, the "10% of the API's CPU" baseline of story 000.
+// writing bytes to a socket, the "10% of the API's CPU" baseline of the println story.
 //
 //go:noinline
 func CacheHandler(blob []byte) http.Handler {

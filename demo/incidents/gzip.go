@@ -9,7 +9,7 @@ import (
 	"sync"
 )
 
-// Compress is story 003's compression middleware: it gzips responses for
+// Compress is the gzip story's compression middleware: it gzips responses for
 // clients that accept it. Healthy, it reuses writers from a sync.Pool
 // (Reset keeps the ~1 MB flate compressor). With the incident on it creates a
 // writer per response, as chi's middleware did: gzip.NewWriterLevel, whose
@@ -86,7 +86,7 @@ func FlagsDocument(n int) []byte {
 	return b
 }
 
-// FlagsHandler writes the document; behind Compress it is story 003's API.
+// FlagsHandler writes the document; behind Compress it is the gzip story's API.
 //
 //go:noinline
 func FlagsHandler(doc []byte) http.Handler {

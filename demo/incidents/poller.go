@@ -13,7 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// EventLoop is story 001's streaming core: one goroutine blocked in a real
+// EventLoop is the epoll story's streaming core: one goroutine blocked in a real
 // epoll_wait(2) on an eventfd that clients signal. Healthy, epoll_wait blocks
 // until there is work or the next housekeeping tick, so CPU tracks the number
 // of events. With the incident on, the timeout function returns 0 ("do not

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// WorkerPool runs jobs on a fixed set of goroutines: story 002's operator
+// WorkerPool runs jobs on a fixed set of goroutines: the cfs story's operator
 // workers. Inside a CFS-limited cgroup, as many busy workers as the pool has
 // compete for the container's quota, not for the machine's cores.
 type WorkerPool struct {

@@ -19,11 +19,13 @@ import (
 // startAlerting once, before Prometheus restarts with the rules.
 
 // DefaultNotify and DefaultSlackSink are the commands the playground runs;
-// {profiles}, {addr}, {out}, {slack} and {pending} are replaced.
+// {profiles}, {prometheus}, {addr}, {out}, {slack} and {pending} are
+// replaced. --prometheus: the alert's series gives the incident's onset and
+// the request rate the per-request units.
 // --profile-labels instance: the profile store has no namespace label (the
 // poller's and worker's alerts carry one), only service_name and instance.
 const (
-	DefaultNotify = "node notify/hotpath-notify.mjs --profiles {profiles} --listen {addr} --out-dir {out} " +
+	DefaultNotify = "node notify/hotpath-notify.mjs --profiles {profiles} --prometheus {prometheus} --listen {addr} --out-dir {out} " +
 		"--slack-webhook {slack} --pending {pending} --min-window 3m --profile-labels instance --concurrency 1"
 	DefaultSlackSink = "node notify/slack-sink.mjs --listen {addr} --out {out}"
 )
@@ -78,7 +80,7 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 		if err := promkit.WaitHTTP(ctx, sink, "http://"+sinkAddr+"/", 20*time.Second); err != nil {
 			return fmt.Errorf("slack-sink: %w", err)
 		}
-		argv := expand(o.Opt.Notify, "{profiles}", fmt.Sprintf("http://127.0.0.1:%d", p.Profiles), "{addr}", notifyAddr,
+		argv := expand(o.Opt.Notify, "{profiles}", fmt.Sprintf("http://127.0.0.1:%d", p.Profiles), "{prometheus}", o.World.rulesURL(), "{addr}", notifyAddr,
 			"{out}", o.NotifyDir(), "{slack}", "http://"+sinkAddr+"/", "{pending}", o.Opt.NotifyPending.String())
 		notify, err := o.Sup.Start("hotpath-notify", false, nil, argv...)
 		if err != nil {
@@ -128,6 +130,16 @@ func (o *Orchestrator) alertPathOff(name string) bool {
 		return o.AlertingOff != ""
 	}
 	return false
+}
+
+// rulesURL is where the recorded series are read once the rule pack runs:
+// Prometheus, or Thanos Query over Prometheus and Thanos Ruler (started after
+// the alert path, on this fixed port).
+func (w *World) rulesURL() string {
+	if w.Thanos {
+		return fmt.Sprintf("http://127.0.0.1:%d", w.Ports.Thanos.Query)
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d", w.Ports.Prometheus)
 }
 
 // notifyPorts names the alert path's ports for the "port in use" error.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hotpath/hotpath/demo/load"
 	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/promkit/fleet"
+	"github.com/hotpath/hotpath/promkit/synth"
 )
 
 // History is the synthetic day of normal traffic the playground backfills
@@ -217,7 +217,7 @@ func (h *History) series() ([]histSeries, error) {
 }
 
 // WriteOpenMetrics writes the history as OpenMetrics text for `promtool tsdb
-// create-blocks-from openmetrics` (through fleet.Model, as the test fleets'
+// create-blocks-from openmetrics` (through synth.Model, as the tests'
 // histories are written). It returns the series and sample counts.
 func (h *History) WriteOpenMetrics(path string) (int, int, error) {
 	series, err := h.series()
@@ -226,7 +226,7 @@ func (h *History) WriteOpenMetrics(path string) (int, int, error) {
 	}
 	n := int(h.Length / h.Step)
 	first := h.End.Add(-time.Duration(n) * h.Step)
-	model := fleet.Model(func(t time.Time) map[string]float64 {
+	model := synth.Model(func(t time.Time) map[string]float64 {
 		k := int(t.Sub(first) / h.Step)
 		at := make(map[string]float64, len(series))
 		for _, s := range series {

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/hotpath/hotpath/demo/catalogue"
 	"github.com/hotpath/hotpath/promkit"
 )
 
@@ -18,9 +20,9 @@ import (
 // messages, as it wrote them to NotifyDir()/messages.jsonl and as the Slack
 // sink received them.
 
-// textMarshalling are the println story's frames: fmt printing a protobuf
-// message through its text marshalling (the browser check's own pattern).
-var textMarshalling = regexp.MustCompile(`internal/encoding/text|prototext|protobuf|fmt\.`)
+// perRequestLine is a message's first change line with its size per request
+// ("1. `fn` +349 µs/req (...)"); sibling comparisons are shares.
+var perRequestLine = regexp.MustCompile(`(?m)^1\. .* [+−][\d.]+ (ns|µs|ms|s|B|KiB|MiB|GiB)/req `)
 
 // notifyRecord is the part of a messages.jsonl line the check reads.
 type notifyRecord struct {
@@ -29,9 +31,15 @@ type notifyRecord struct {
 	Reason    string            `json:"reason"`
 	LatencyMs float64           `json:"latencyMs"`
 	Changes   []struct {
-		Function     string  `json:"function"`
-		DeltaPercent float64 `json:"deltaPercent"`
+		Function        string   `json:"function"`
+		Via             string   `json:"via"`
+		DeltaPercent    float64  `json:"deltaPercent"`
+		PerRequestDelta *float64 `json:"perRequestDelta"`
+		Unit            string   `json:"unit"`
 	} `json:"changes"`
+	Payload struct {
+		Text string `json:"text"`
+	} `json:"payload"`
 }
 
 func readJSONLines[T any](path string) ([]T, error) {
@@ -64,50 +72,37 @@ type NotifyReport struct {
 	Latencies []time.Duration
 }
 
-// notifyCheck waits (at most `wait`) for the println incident's message and
-// checks it names the text-marshalling frames among its top changes; no
-// message may concern a healthy service; every message reached the sink.
+// notifyCheck waits (at most `wait`) for a message of every incident whose
+// alert carries a profile, and checks each names its story's culprit in its
+// first change line, per request (shares for the outlier, compared with its
+// siblings); no message may concern a healthy service; every message reached
+// the sink.
 func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) NotifyReport {
 	if o.AlertmanagerAt == "" {
 		return NotifyReport{Verdict: "FAILED: the alert path did not run: " + o.AlertingOff}
 	}
-	pl := o.World.StoryService("println")
-	if pl == nil {
-		return NotifyReport{Verdict: "not run: no println service"}
+	want := o.culpritExpectations()
+	if len(want) == 0 {
+		return NotifyReport{Verdict: "not run: no incident with a profile"}
 	}
 	var recs []notifyRecord
 	var err error
 	deadline := time.Now().Add(wait)
-	found := func() bool {
-		for _, r := range recs {
-			if r.Status == "firing" && r.Labels["job"] == pl.Job {
-				return true
-			}
-		}
-		return false
-	}
 	for {
 		recs, err = readJSONLines[notifyRecord](o.NotifyDir() + "/messages.jsonl")
 		if err != nil {
 			return NotifyReport{Verdict: "FAILED: " + err.Error()}
 		}
-		if found() || time.Now().After(deadline) || ctx.Err() != nil {
+		if len(missingMessages(want, recs)) == 0 || time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}
 		time.Sleep(2 * time.Second)
 	}
 	rep := NotifyReport{}
 	var fails []string
-	printlnOK := false
 	for _, r := range recs {
 		a := promkit.Alert{Labels: r.Labels}
-		var top []string
-		for i, c := range r.Changes {
-			if i < 5 {
-				top = append(top, fmt.Sprintf("%s %+.1f%%", c.Function, c.DeltaPercent))
-			}
-		}
-		what := strings.Join(top, ", ")
+		what := answerLines(r.Payload.Text)
 		if r.Reason != "" {
 			what = "no diff: " + r.Reason
 		}
@@ -123,18 +118,16 @@ func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) Noti
 				rep.Latencies = append(rep.Latencies, time.Duration(r.LatencyMs*float64(time.Millisecond)))
 			}
 		}
-		if r.Labels["job"] == pl.Job {
-			for i, c := range r.Changes {
-				if i < 5 && c.DeltaPercent > 0 && textMarshalling.MatchString(c.Function) {
-					printlnOK = true
+		for _, c := range want {
+			if r.Labels["job"] == c.Job && (r.Labels["alertname"] == c.Alert || slices.Contains(c.Also, r.Labels["alertname"])) {
+				if why := culpritProblem(r, c); why != "" {
+					fails = append(fails, fmt.Sprintf("the %s incident's %s message %s", c.Story, r.Labels["alertname"], why))
 				}
 			}
 		}
 	}
-	if !found() {
-		fails = append(fails, fmt.Sprintf("no message for the println incident (job %s) within %s of the browser check's end", pl.Job, wait))
-	} else if !printlnOK {
-		fails = append(fails, "the println incident's message does not name the text-marshalling frames among its top 5 changes")
+	for _, c := range missingMessages(want, recs) {
+		fails = append(fails, fmt.Sprintf("no message for the %s incident (%s job=%s) within %s of the browser check's end", c.Story, c.Alert, c.Job, wait))
 	}
 	sink, err := readJSONLines[json.RawMessage](o.SlackFile())
 	if err != nil {
@@ -145,9 +138,106 @@ func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) Noti
 	if len(fails) > 0 {
 		rep.Verdict = "FAILED: " + strings.Join(fails, "; ")
 	} else {
-		rep.Verdict = fmt.Sprintf("passed: %d messages, the println incident's names the text marshalling; none for a healthy service", len(recs))
+		var stories []string
+		for _, c := range want {
+			stories = append(stories, c.Story)
+		}
+		rep.Verdict = fmt.Sprintf("passed: %d messages, each incident's (%s) names its culprit first, per request; none for a healthy service", len(recs), strings.Join(stories, ", "))
 	}
 	return rep
+}
+
+// culpritExpectation is an incident whose messages must name Culprit first:
+// its own alert's, and those of the other alerts its service fires for the
+// same code (Also).
+type culpritExpectation struct {
+	Story, Alert, Job string
+	Also              []string
+	Culprit           *regexp.Regexp
+	// Shares: compared with sibling instances, in shares, not per request.
+	Shares bool
+}
+
+// culpritExpectations are the incidents of Expectations whose cause is a code
+// path (throttling's is the CPU quota): the catalogue's answer, the code
+// hotpath-notify charges runtime and syscall time to.
+func (o *Orchestrator) culpritExpectations() []culpritExpectation {
+	var out []culpritExpectation
+	for _, e := range o.Expectations() {
+		inc := catalogue.Story(e.Story)
+		if re := inc.AnswerRegexp(); re != nil {
+			out = append(out, culpritExpectation{Story: e.Story, Alert: e.Alert, Job: e.Labels["job"], Also: inc.AlsoAnswers, Culprit: re,
+				Shares: catalogue.AlertNamed(e.Alert).Baseline == "siblings"})
+		}
+	}
+	return out
+}
+
+// missingMessages are the expectations without a firing message of their
+// alert and job.
+func missingMessages(want []culpritExpectation, recs []notifyRecord) []culpritExpectation {
+	var out []culpritExpectation
+	for _, c := range want {
+		found := false
+		for _, r := range recs {
+			found = found || (r.Status == "firing" && r.Labels["alertname"] == c.Alert && r.Labels["job"] == c.Job)
+		}
+		if !found {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// culpritProblem says what is wrong with a firing message of an incident's
+// service ("" when it names the culprit first, per request).
+func culpritProblem(r notifyRecord, c culpritExpectation) string {
+	if r.Reason != "" {
+		return "has no diff: " + r.Reason
+	}
+	if len(r.Changes) == 0 {
+		return "names no change"
+	}
+	first := r.Changes[0]
+	if !c.Culprit.MatchString(first.Function) {
+		return fmt.Sprintf("names %s first, not the culprit (%s)", first.Function, c.Culprit)
+	}
+	if c.Shares {
+		return ""
+	}
+	if first.PerRequestDelta == nil || *first.PerRequestDelta <= 0 || !perRequestLine.MatchString(r.Payload.Text) {
+		return fmt.Sprintf("names %s first but not its size per request", first.Function)
+	}
+	return ""
+}
+
+// answerLines is what on-call reads first in a message: the line under the
+// title (the headline, or the busy loop's fixed cost) and the first change
+// line, joined by " | ".
+func answerLines(text string) string {
+	lines := strings.Split(strings.ReplaceAll(text, "`", ""), "\n")
+	var out []string
+	if len(lines) > 1 {
+		out = append(out, unbold(lines[1]))
+	}
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "1. ") {
+			out = append(out, l)
+			break
+		}
+	}
+	return strings.Join(out, " | ")
+}
+
+// unbold drops the Slack bold markers of a line that opens bold ("*Fixed
+// cost:* ..." or "*CPU +288% = ...*"), keeping the stars of Go's (*T).M names.
+func unbold(l string) string {
+	if rest, ok := strings.CutPrefix(l, "*"); ok {
+		if i := strings.Index(rest, "*"); i >= 0 && (i == len(rest)-1 || rest[i+1] == ' ') {
+			return rest[:i] + rest[i+1:]
+		}
+	}
+	return l
 }
 
 // LatencySummary is "median X, worst Y over N messages".

@@ -33,43 +33,102 @@ func writeNotify(t *testing.T, o *Orchestrator, recs []map[string]any, sinkLines
 	}
 }
 
-func printlnMessage(fn string, latencyMs float64) map[string]any {
-	return map[string]any{"status": "firing", "latencyMs": latencyMs,
-		"labels":  map[string]string{"alertname": "CPUPerRequestAboveUpstream", "job": "api", "upstream": "cache"},
-		"changes": []map[string]any{{"function": "runtime.memmove", "deltaPercent": 2.0}, {"function": fn, "deltaPercent": 30.5}}}
+// incidentMessage is a firing message as hotpath-notify records it: its
+// changes, the first with its size per request unless perRequest is false
+// (then the line has none), and the message text.
+func incidentMessage(alert, job string, labels map[string]string, first string, perRequest bool, latencyMs float64) map[string]any {
+	l := map[string]string{"alertname": alert, "job": job}
+	for k, v := range labels {
+		l[k] = v
+	}
+	c := map[string]any{"function": first, "deltaPercent": 30.5, "unit": "ns/req"}
+	line := "1. `" + first + "` +22.1 pts of CPU (0.0% → 22.1%)"
+	if perRequest {
+		c["perRequestDelta"] = 17100.0
+		line = "1. `" + first + "` +17.1 µs/req (0 s → 17.1 µs per request) · +22.1 pts of CPU (0.0% → 22.1%)"
+	}
+	return map[string]any{"status": "firing", "latencyMs": latencyMs, "labels": l,
+		"changes": []map[string]any{c, {"function": "runtime.memmove", "deltaPercent": 2.0}},
+		"payload": map[string]any{"text": ":fire: FIRING " + alert + "\n*CPU +374% = load ~0% × per request +374%*\n*Got more expensive per request:*\n" + line}}
 }
 
-func TestNotifyCheckPassesOnThePrintlnMessageAndMeasuresLatency(t *testing.T) {
+// allIncidents are messages naming each story's culprit first, as the
+// replayed incidents do (notify/test/replay.test.mjs).
+func allIncidents(o *Orchestrator) []map[string]any {
+	outlier := o.World.StoryService("outlier")
+	return []map[string]any{
+		incidentMessage("CPUPerRequestAboveUpstream", "api", map[string]string{"upstream": "cache"}, "google.golang.org/protobuf/internal/encoding/text.appendString", true, 4000),
+		incidentMessage("CPUNotTrackingLoad", "poller", nil, "github.com/hotpath/hotpath/demo/incidents.(*EventLoop).Run", true, 5000),
+		incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 9000),
+		incidentMessage("CPUPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 6000),
+		incidentMessage("CPUPerRequestOutlier", outlier.Job, map[string]string{"instance": outlier.Instances[o.World.OutlierInstance].Addr()}, "crypto/internal/fips140/sha256.blockSHANI", false, 7000),
+		// not the incident's own: a service's other alerts are not asserted
+		incidentMessage("AllocationsPerRequestRegression", "api", nil, "encoding/json.Marshal", false, 8000),
+	}
+}
+
+func TestNotifyCheckPassesWhenEveryIncidentNamesItsCulpritAndMeasuresLatency(t *testing.T) {
 	o := New(Options{StateDir: t.TempDir()}, testWorld())
 	o.AlertmanagerAt = "http://127.0.0.1:9093"
-	gzip := map[string]any{"status": "firing", "latencyMs": 9000.0, "labels": map[string]string{"alertname": "AllocationsPerRequestRegression", "job": "gzipper"},
-		"changes": []map[string]any{{"function": "compress/flate.NewWriter", "deltaPercent": 60.0}}}
-	writeNotify(t, o, []map[string]any{printlnMessage("google.golang.org/protobuf/internal/encoding/text.appendString", 4000), gzip}, 2)
+	writeNotify(t, o, allIncidents(o), 6)
 	r := o.notifyCheck(context.Background(), time.Second)
-	if !strings.HasPrefix(r.Verdict, "passed: 2 messages") {
+	if r.Verdict != "passed: 6 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; none for a healthy service" {
 		t.Fatalf("verdict %q\n%s", r.Verdict, strings.Join(r.Lines, "\n"))
 	}
-	if got := r.LatencySummary(); got != "median 6.5s, worst 9s over 2 incident messages" {
+	// gzip's CPU message is not an expectation of its own (the CPU alert may not fire)
+	if got := r.LatencySummary(); got != "median 6s, worst 9s over 4 incident messages" {
 		t.Errorf("latency %q", got)
 	}
 }
 
 func TestNotifyCheckFails(t *testing.T) {
 	cache := map[string]any{"status": "firing", "labels": map[string]string{"alertname": "CPUPerRequestRegression", "job": "cache"}}
+	replace := func(o *Orchestrator, i int, m map[string]any) []map[string]any {
+		all := allIncidents(o)
+		if m == nil {
+			return append(all[:i], all[i+1:]...)
+		}
+		all[i] = m
+		return all
+	}
+	noDiff := incidentMessage("CPUNotTrackingLoad", "poller", nil, "x", true, 1)
+	noDiff["reason"] = "no cpu samples for {service_name=\"poller\"} in the baseline window"
+	noDiff["changes"] = []any{}
 	for _, c := range []struct {
 		name string
-		recs []map[string]any
+		recs func(o *Orchestrator) []map[string]any
 		sink int
 		want string
 	}{
-		{"no println message", nil, 0, "no message for the println incident (job api)"},
-		{"println without the text marshalling", []map[string]any{printlnMessage("syscall.Syscall", 1000)}, 1, "does not name the text-marshalling frames"},
-		{"a message for a healthy service", []map[string]any{printlnMessage("fmt.Fprintln", 1000), cache}, 2, "a message for a healthy service cache"},
-		{"the sink missed one", []map[string]any{printlnMessage("fmt.Fprintln", 1000)}, 0, "the Slack sink received 0 of the 1 messages"},
+		{"no message at all", func(*Orchestrator) []map[string]any { return nil }, 0, "no message for the println incident (CPUPerRequestAboveUpstream job=api)"},
+		{"no epoll message", func(o *Orchestrator) []map[string]any { return replace(o, 1, nil) }, 5, "no message for the epoll incident (CPUNotTrackingLoad job=poller)"},
+		{"println names a runtime frame first", func(o *Orchestrator) []map[string]any {
+			return replace(o, 0, incidentMessage("CPUPerRequestAboveUpstream", "api", map[string]string{"upstream": "cache"}, "runtime.memmove", true, 1))
+		}, 6, "the println incident's CPUPerRequestAboveUpstream message names runtime.memmove first, not the culprit"},
+		{"epoll names the syscall, not the loop", func(o *Orchestrator) []map[string]any {
+			return replace(o, 1, incidentMessage("CPUNotTrackingLoad", "poller", nil, "runtime.exitsyscall", true, 1))
+		}, 6, "the epoll incident's CPUNotTrackingLoad message names runtime.exitsyscall first"},
+		{"epoll without a diff", func(o *Orchestrator) []map[string]any { return replace(o, 1, noDiff) }, 6, "the epoll incident's CPUNotTrackingLoad message has no diff: no cpu samples"},
+		{"gzip allocations as a share only", func(o *Orchestrator) []map[string]any {
+			return replace(o, 2, incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", false, 1))
+		}, 6, "the gzip incident's AllocationsPerRequestRegression message names compress/flate.NewWriter first but not its size per request"},
+		{"gzip CPU names the runtime", func(o *Orchestrator) []map[string]any {
+			return replace(o, 3, incidentMessage("CPUPerRequestRegression", "gzipper", nil, "runtime.memclrNoHeapPointers", true, 1))
+		}, 6, "the gzip incident's CPUPerRequestRegression message names runtime.memclrNoHeapPointers first"},
+		{"the outlier names the wrong code", func(o *Orchestrator) []map[string]any {
+			outlier := o.World.StoryService("outlier")
+			return replace(o, 4, incidentMessage("CPUPerRequestOutlier", outlier.Job, map[string]string{"instance": outlier.Instances[o.World.OutlierInstance].Addr()}, "main.handler", false, 1))
+		}, 6, "the outlier incident's CPUPerRequestOutlier message names main.handler first"},
+		{"the outlier's CPU regression names the wrong code", func(o *Orchestrator) []map[string]any {
+			outlier := o.World.StoryService("outlier")
+			return append(allIncidents(o), incidentMessage("CPUPerRequestRegression", outlier.Job, nil, "main.handler", true, 1))
+		}, 7, "the outlier incident's CPUPerRequestRegression message names main.handler first"},
+		{"a message for a healthy service", func(o *Orchestrator) []map[string]any { return append(allIncidents(o), cache) }, 7, "a message for a healthy service cache"},
+		{"the sink missed one", func(o *Orchestrator) []map[string]any { return allIncidents(o) }, 5, "the Slack sink received 5 of the 6 messages"},
 	} {
 		o := New(Options{StateDir: t.TempDir()}, testWorld())
 		o.AlertmanagerAt = "http://127.0.0.1:9093"
-		writeNotify(t, o, c.recs, c.sink)
+		writeNotify(t, o, c.recs(o), c.sink)
 		r := o.notifyCheck(context.Background(), 10*time.Millisecond)
 		if !strings.HasPrefix(r.Verdict, "FAILED") || !strings.Contains(r.Verdict, c.want) {
 			t.Errorf("%s: verdict %q, want FAILED ... %q", c.name, r.Verdict, c.want)
@@ -95,5 +154,28 @@ func TestPromConfigHasAlertingOnlyWithAlertmanager(t *testing.T) {
 	}
 	if !strings.Contains(alertmanagerConfig("127.0.0.1:29095"), "url: http://127.0.0.1:29095/webhook") {
 		t.Error("Alertmanager's receiver is not hotpath-notify")
+	}
+}
+
+func TestNotifyReportLinesShowTheHeadlineAndTheFirstChangeAsSent(t *testing.T) {
+	o := New(Options{StateDir: t.TempDir()}, testWorld())
+	o.AlertmanagerAt = "http://127.0.0.1:9093"
+	writeNotify(t, o, allIncidents(o)[2:3], 1)
+	r := o.notifyCheck(context.Background(), time.Second)
+	want := "AllocationsPerRequestRegression{job=gzipper} firing after 9.0s: CPU +374% = load ~0% × per request +374% | 1. compress/flate.NewWriter +17.1 µs/req (0 s → 17.1 µs per request) · +22.1 pts of CPU (0.0% → 22.1%)"
+	if len(r.Lines) != 1 || r.Lines[0] != want {
+		t.Errorf("lines %q, want [%q]", r.Lines, want)
+	}
+}
+
+func TestUnboldKeepsGoMethodStars(t *testing.T) {
+	for in, want := range map[string]string{
+		"*CPU +374% = load ~0% × per request +374%*":                  "CPU +374% = load ~0% × per request +374%",
+		"*Fixed cost:* 0.49 cores; 75% in incidents.(*EventLoop).Run": "Fixed cost: 0.49 cores; 75% in incidents.(*EventLoop).Run",
+		"_Not per request: no counts._":                               "_Not per request: no counts._",
+	} {
+		if got := unbold(in); got != want {
+			t.Errorf("unbold(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/hotpath/hotpath/demo/catalogue"
 	"github.com/hotpath/hotpath/promkit"
 )
 
@@ -94,7 +95,8 @@ type World struct {
 	// TrafficStepJob is demo-test's benign change: when the incidents start,
 	// a second load generator doubles this healthy service's constant traffic
 	// and nothing else changes. No alert may fire for it, and the panel's
-	// diff must read "load", not "per request" (issue 14's negative case).
+	// diff must read "load", not "per request" (the negative case of the
+	// per-request split).
 	TrafficStepJob string
 	// Alertmanager is the address Prometheus sends alerts to, once the
 	// alert path runs (alerting.go); "" before.
@@ -157,8 +159,9 @@ func (w *World) Service(job string) *Service {
 	return nil
 }
 
-// Stories are the incidents, in the order `make demo` switches them.
-var Stories = []string{"println", "epoll", "cfs", "gzip", "outlier"}
+// Stories are the incidents, in the order `make demo` switches them
+// (catalogue/catalogue.json).
+var Stories = catalogue.Stories()
 
 // StoryService is the service an incident is switched on.
 func (w *World) StoryService(story string) *Service {

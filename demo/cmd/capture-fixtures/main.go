@@ -41,7 +41,7 @@ func main() {
 
 	var stories []fixtures.Story
 	if *only == "" {
-		stories = fixtures.Stories
+		stories = fixtures.Captures
 	} else {
 		for _, n := range strings.Split(*only, ",") {
 			s, ok := fixtures.Lookup(n)
@@ -107,7 +107,7 @@ func captureStory(s fixtures.Story, dir string, warmup, d time.Duration) error {
 
 func names() string {
 	var n []string
-	for _, s := range fixtures.Stories {
+	for _, s := range fixtures.Captures {
 		n = append(n, s.Name)
 	}
 	return strings.Join(n, ",")

@@ -37,6 +37,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/hotpath/hotpath/demo/cgroup"
+	"github.com/hotpath/hotpath/demo/httpserve"
 )
 
 func main() {
@@ -67,15 +68,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "container-exporter: listen on %s: %v\n", *listen, err)
 		os.Exit(1)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	go func() {
-		<-ctx.Done()
-		_ = srv.Close()
-	}()
 	fmt.Fprintf(os.Stderr, "container-exporter: cAdvisor v0.52.1 watching /%s, serving http://%s/metrics\n", *parent, *listen)
-	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+	if err := httpserve.Serve(ctx, ln, mux); err != nil {
 		fmt.Fprintf(os.Stderr, "container-exporter: %v\n", err)
 		os.Exit(1)
 	}

@@ -1,10 +1,10 @@
 // Command demo-service runs one of the playground's services:
 //
-//	demo-service api     [-listen 127.0.0.1:9101] [-cache-url http://127.0.0.1:9102]  story 000, println
+//	demo-service api     [-listen 127.0.0.1:9101] [-cache-url http://127.0.0.1:9102]  the println story
 //	demo-service cache   [-listen 127.0.0.1:9102] [-blob-size 65536]                   api's upstream
-//	demo-service poller  [-listen 127.0.0.1:9103] [-tick 100ms]                        story 001, epoll
-//	demo-service worker  [-listen 127.0.0.1:9104] [-pool 4] [-job-cpu 12ms]            story 002, CFS
-//	demo-service gzipper [-listen 127.0.0.1:9105] [-level 6] [-flags 40]               story 003, gzip
+//	demo-service poller  [-listen 127.0.0.1:9103] [-tick 100ms]                        the epoll story
+//	demo-service worker  [-listen 127.0.0.1:9104] [-pool 4] [-job-cpu 12ms]            the cfs story
+//	demo-service gzipper [-listen 127.0.0.1:9105] [-level 6] [-flags 40]               the gzip story
 //	demo-service catalog [-listen 127.0.0.1:9106]                                      healthy control
 //
 // Every service also takes -incident (start with the incident on) and

@@ -37,7 +37,7 @@ const overlayEntry = "demo/overlay-short-for.jsonnet"
 // (tools/install-chromium.sh). The Makefile targets provide them.
 const (
 	defaultSandbox      = "node demo/sandbox/sandbox.mjs --prometheus {prometheus} --profiles {profiles} --listen {addr}"
-	defaultBrowserCheck = "node tests/browser/demo-check.mjs --out {out}"
+	defaultBrowserCheck = "node demo/sandbox/demo-check.mjs --out {out}"
 )
 
 func main() {

@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hotpath/hotpath/demo/httpserve"
 	"github.com/hotpath/hotpath/demo/profilestore"
 )
 
@@ -61,13 +62,8 @@ func main() {
 		Client: &http.Client{Timeout: *window + 15*time.Second}}
 	go c.Run(ctx, targets)
 
-	srv := &http.Server{Handler: profilestore.Handler(store), ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		<-ctx.Done()
-		_ = srv.Close()
-	}()
 	fmt.Fprintf(os.Stderr, "profile-store (a Pyroscope stand-in): %d services, %s profiles, serving http://%s\n", len(targets), *window, *listen)
-	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+	if err := httpserve.Serve(ctx, ln, profilestore.Handler(store)); err != nil {
 		fail(1, "%v", err)
 	}
 }

@@ -1,0 +1,107 @@
+package playground
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+)
+
+// costCheck says how well the live series continue the history: each
+// service's CPU and allocation rate over the cost model's prediction.
+func (o *Orchestrator) costCheck(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	cpu, err1 := o.Prom.Query(ctx, "job:cpu_seconds:rate5m / job:cpu_seconds:baseline_predicted")
+	alloc, err2 := o.Prom.Query(ctx, "job:alloc_bytes:rate5m / job:alloc_bytes:baseline_predicted")
+	if err1 != nil || err2 != nil {
+		return fmt.Sprintf("unavailable (%v %v)", err1, err2)
+	}
+	a := map[string]float64{}
+	for _, s := range alloc {
+		a[s.Metric["job"]] = s.Value
+	}
+	var parts []string
+	for _, s := range cpu {
+		parts = append(parts, fmt.Sprintf("%s CPU %.2f alloc %.2f", s.Metric["job"], s.Value, a[s.Metric["job"]]))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}
+
+// browserCheck runs the check command with the incidents' windows (each
+// from the incidents' start to now) and returns its outcome; its verdict
+// lines ("demo-check: ...") go into rep.BrowserLines.
+func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir string, rep *TestReport) string {
+	type incident struct {
+		Story, Service, Alert string
+		FromMs, ToMs          int64
+	}
+	var incs []incident
+	for _, r := range rep.Results {
+		s := o.World.StoryService(r.Story)
+		incs = append(incs, incident{r.Story, s.Job, r.Alert, rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
+	}
+	if rep.TrafficStep != "" {
+		// demo-check's "traffic" story: the panel must say load, not per request
+		incs = append(incs, incident{"traffic", rep.TrafficStep, "", rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
+	}
+	b, _ := json.MarshalIndent(incs, "", "  ")
+	path := o.path("run", "incidents.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return "FAILED: " + err.Error()
+	}
+	if outDir != "" {
+		// Only this run's screenshots: `make demo-screenshots` copies from here.
+		if err := os.RemoveAll(outDir); err != nil {
+			return "FAILED: " + err.Error()
+		}
+	}
+	args := expand(argv, "{out}", outDir)
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Dir = o.Opt.Root
+	cmd.Env = append(os.Environ(),
+		"HOTPATH_PROMETHEUS_URL="+o.Prom.URL,
+		fmt.Sprintf("HOTPATH_PROFILES_URL=http://127.0.0.1:%d", o.World.Ports.Profiles),
+		"HOTPATH_SANDBOX_URL="+o.SandboxAt,
+		"HOTPATH_INCIDENTS="+path)
+	var out strings.Builder
+	cmd.Stdout = io.MultiWriter(o.Opt.Out, &out)
+	cmd.Stderr = cmd.Stdout
+	err := cmd.Run()
+	rep.BrowserLines = verdictLines(out.String())
+	if err != nil {
+		return "FAILED: " + err.Error()
+	}
+	return "passed"
+}
+
+// verdictLines are the check's "demo-check: ..." lines, or, from another
+// command, its last lines.
+func verdictLines(out string) []string {
+	var lines, all []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if l == "" {
+			continue
+		}
+		all = append(all, l)
+		if strings.HasPrefix(l, "demo-check:") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 && len(all) > 5 {
+		return all[len(all)-5:]
+	}
+	if len(lines) == 0 {
+		return all
+	}
+	return lines
+}

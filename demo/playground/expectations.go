@@ -1,0 +1,95 @@
+package playground
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/hotpath/hotpath/demo/catalogue"
+	"github.com/hotpath/hotpath/promkit"
+)
+
+// Expectation is the alert an incident must fire, with the labels that say
+// it fired for the right service.
+type Expectation struct {
+	Story  string
+	Alert  string
+	Labels map[string]string
+}
+
+// Expectations are demo-test's assertions, one per story that runs here.
+func (o *Orchestrator) Expectations() []Expectation {
+	w := o.World
+	var out []Expectation
+	for _, story := range Stories {
+		s := w.StoryService(story)
+		if s == nil {
+			continue
+		}
+		alert := catalogue.Story(story).Alert
+		switch story {
+		case "println":
+			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job, "upstream": "cache"}})
+		case "epoll":
+			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job}})
+		case "cfs":
+			if o.Cgroups == nil || s.Cgroup == nil {
+				continue
+			}
+			out = append(out, Expectation{story, alert, map[string]string{
+				"namespace": w.Namespace, "pod": s.Cgroup.Pod, "container": s.Cgroup.Container}})
+		case "gzip":
+			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job}})
+		case "outlier":
+			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job, "instance": s.Instances[w.OutlierInstance].Addr()}})
+		}
+	}
+	return out
+}
+
+func (e Expectation) matches(a promkit.Alert) bool {
+	if a.Labels["alertname"] != e.Alert {
+		return false
+	}
+	for k, v := range e.Labels {
+		if a.Labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// healthyReason says why an alert concerns a healthy service or instance
+// ("" when it does not): the control and the cache, the outlier service's
+// other instances, and any container but the throttled one.
+func (o *Orchestrator) healthyReason(a promkit.Alert) string {
+	w := o.World
+	for _, s := range w.Services {
+		if s.Healthy && a.Labels["job"] == s.Job {
+			return "healthy service " + s.Job
+		}
+	}
+	if out := w.StoryService("outlier"); out != nil && a.Labels["job"] == out.Job && a.Labels["instance"] != "" {
+		if a.Labels["instance"] != out.Instances[w.OutlierInstance].Addr() {
+			return "healthy instance " + a.Labels["instance"] + " of " + out.Job
+		}
+	}
+	if pod := a.Labels["pod"]; pod != "" && a.Labels["job"] == "" {
+		if cfs := w.StoryService("cfs"); cfs == nil || cfs.Cgroup == nil || cfs.Cgroup.Pod != pod {
+			return "healthy container " + pod + "/" + a.Labels["container"]
+		}
+	}
+	return ""
+}
+
+func alertID(a promkit.Alert) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(a.Labels)) {
+		switch k {
+		case "alertname", "severity":
+			continue
+		}
+		parts = append(parts, k+"="+a.Labels[k])
+	}
+	return a.Labels["alertname"] + "{" + strings.Join(parts, ",") + "}"
+}

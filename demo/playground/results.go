@@ -1,0 +1,172 @@
+package playground
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/hotpath/hotpath/promkit"
+)
+
+// WriteResults writes the report as the committed results file.
+func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string, forChanges []string) error {
+	var b strings.Builder
+	status := "PASSED"
+	if !rep.Passed() {
+		status = "FAILED"
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	cmd := "make demo-test"
+	if o.World.Thanos {
+		cmd = "make demo-test THANOS=1"
+	}
+	fmt.Fprintf(&b, "# `%s`: the last recorded run\n\n", cmd)
+	fmt.Fprintf(&b, "Written by `%s` (demo/playground/demotest.go); committed as the reference run.\n\n", cmd)
+	fmt.Fprintf(&b, "- result: **%s**, %s\n", status, rep.Started.UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "- total: **%s** (from the command's start: build, calibration, backfill and the live phases; teardown not included)\n", rep.Total.Round(time.Second))
+	fmt.Fprintf(&b, "- machine: %d CPUs, load average at the end %s\n", numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
+	fmt.Fprintf(&b, "- rules: the demo overlay `%s` (only `for:` changed: %s)\n", overlay, summarizeFor(forChanges))
+	if o.World.Thanos {
+		fmt.Fprintf(&b, "- evaluated by: Thanos Ruler through Thanos Query over a sidecar on Prometheus (`-thanos`); every check read through Query\n")
+	}
+	if rep.NoCFSWhy != "" {
+		fmt.Fprintf(&b, "- no CFS incident here: %s\n", rep.NoCFSWhy)
+	}
+	fmt.Fprintf(&b, "- live cost over the history's cost model at the end of the normal phase (1.0: the live series continue the history; the efficiency alerts fire at 1.5 for CPU, 2 for allocations): %s\n", rep.CostCheck)
+	fmt.Fprintf(&b, "\n## Steps\n\n| step | took |\n|---|---|\n")
+	for _, k := range o.TimingSteps() {
+		fmt.Fprintf(&b, "| %s | %s |\n", k, o.Timings[k].Round(100*time.Millisecond))
+	}
+	fmt.Fprintf(&b, "\n## Time to fire (from the incident's start; polled every 5 s; must be under 10 min)\n\n| incident | alert | labels | fired after |\n|---|---|---|---|\n")
+	for _, r := range rep.Results {
+		after := "did not fire"
+		if r.Fired {
+			after = r.After.Round(time.Second).String()
+		}
+		fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", r.Story, r.Alert, promkit.FormatLabels(r.Labels), after)
+	}
+	fmt.Fprintf(&b, "\n## Healthy services (control, cache, the outlier service's other instances): alerts that fired\n\n")
+	if rep.TrafficStep != "" {
+		fmt.Fprintf(&b, "With the incidents, %s's traffic doubled (a second load generator at its rate) and nothing else changed: a load change that CPU follows, which no alert may take for a regression.\n\n", rep.TrafficStep)
+	}
+	if len(rep.Violations) == 0 {
+		b.WriteString("none\n")
+	}
+	for _, v := range rep.Violations {
+		fmt.Fprintf(&b, "- %s\n", v)
+	}
+	fmt.Fprintf(&b, "\n## Also fired for the incidents' services (true, not asserted)\n\n")
+	if len(rep.AlsoFired) == 0 {
+		b.WriteString("none\n")
+	}
+	for _, v := range rep.AlsoFired {
+		fmt.Fprintf(&b, "- %s\n", v)
+	}
+	fmt.Fprintf(&b, "\n## Browser check: the panel sandbox in Chromium\n\n")
+	if rep.BrowserTook > 0 {
+		fmt.Fprintf(&b, "**%s** in %s, once every alert had fired: for each story, `demo/sandbox/demo-check.mjs` opens the sandbox "+
+			"(the built plugin on this run's Prometheus and profile-store), drags the incident's window (from the incidents' start to the check) "+
+			"on the panel's strip, lets the panel pick the baseline before it, switches to the diff and checks the biggest increase against "+
+			"the story's function.\n", rep.BrowserCheck, rep.BrowserTook.Round(time.Second))
+	} else {
+		fmt.Fprintf(&b, "%s\n", rep.BrowserCheck)
+	}
+	if len(rep.BrowserLines) > 0 {
+		fmt.Fprintf(&b, "\n```text\n%s\n```\n", strings.Join(rep.BrowserLines, "\n"))
+	}
+	if rep.BrowserOut != "" {
+		rel, err := filepath.Rel(o.Opt.Root, rep.BrowserOut)
+		if err != nil {
+			rel = rep.BrowserOut
+		}
+		fmt.Fprintf(&b, "\nScreenshots: `%s/` (not committed); `make demo-screenshots` copies the println, epoll and gzip diffs of a passing run into `docs/img/` for the README.\n", rel)
+	}
+	if rep.Notify.Verdict != "" {
+		fmt.Fprintf(&b, "\n## Alert path: Alertmanager -> hotpath-notify\n\n**%s**. Time from the webhook to the delivered message "+
+			"(profiles fetched, diff rendered in Chromium, written and posted to the Slack-compatible sink): %s.\n", rep.Notify.Verdict, rep.Notify.LatencySummary())
+		if len(rep.Notify.Lines) > 0 {
+			fmt.Fprintf(&b, "\n```text\n%s\n```\n", strings.Join(rep.Notify.Lines, "\n"))
+		}
+	}
+	old, _ := os.ReadFile(path)
+	fmt.Fprintf(&b, "\n## Recent runs (newest first; a row per run, kept from the previous file)\n\n")
+	fmt.Fprintf(&b, "| started | result | total | %s | browser check |\n|---|---|---|%s---|\n", strings.Join(Stories, " | "), strings.Repeat("---|", len(Stories)))
+	fmt.Fprintf(&b, "%s\n", runRow(rep, status))
+	for i, row := range recentRows(string(old)) {
+		if i >= 9 {
+			break
+		}
+		fmt.Fprintf(&b, "%s\n", row)
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// runRow is the run's row of the recent runs table: each story's time to
+// fire, the browser check's outcome and duration.
+func runRow(rep *TestReport, status string) string {
+	cells := []string{rep.Started.UTC().Format("2006-01-02 15:04 UTC"), status, rep.Total.Round(time.Second).String()}
+	fired := map[string]string{}
+	for _, r := range rep.Results {
+		fired[r.Story] = "did not fire"
+		if r.Fired {
+			fired[r.Story] = r.After.Round(time.Second).String()
+		}
+	}
+	for _, st := range Stories {
+		c := fired[st]
+		if c == "" {
+			c = "not run"
+		}
+		cells = append(cells, c)
+	}
+	bc := rep.BrowserCheck
+	if i := strings.Index(bc, ":"); i > 0 {
+		bc = bc[:i]
+	}
+	if rep.BrowserTook > 0 {
+		counts := map[string]int{}
+		for _, l := range rep.BrowserLines {
+			for _, v := range []string{"PASS", "FAIL", "SKIP"} {
+				if strings.HasPrefix(l, "demo-check: "+v+" ") {
+					counts[v]++
+				}
+			}
+		}
+		bc = fmt.Sprintf("%s in %s (%d pass, %d fail, %d skip)", bc, rep.BrowserTook.Round(time.Second), counts["PASS"], counts["FAIL"], counts["SKIP"])
+	}
+	return "| " + strings.Join(append(cells, bc), " | ") + " |"
+}
+
+// recentRows are the rows of the recent runs table of a previous results file.
+func recentRows(old string) []string {
+	i := strings.Index(old, "\n## Recent runs")
+	if i < 0 {
+		return nil
+	}
+	var rows []string
+	for _, l := range strings.Split(old[i:], "\n") {
+		if strings.HasPrefix(l, "| 2") {
+			rows = append(rows, l)
+		}
+	}
+	return rows
+}
+
+func numCPU() int { return runtime.NumCPU() }
+
+func summarizeFor(changes []string) string {
+	if len(changes) == 0 {
+		return "none"
+	}
+	// Every alert gets the same duration: say it once.
+	first := changes[0][strings.Index(changes[0], "for "):]
+	for _, c := range changes {
+		if !strings.HasSuffix(c, first) {
+			return strings.Join(changes, "; ")
+		}
+	}
+	return fmt.Sprintf("%d alerts, %s", len(changes), first)
+}
