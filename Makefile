@@ -22,6 +22,7 @@ help: ## list the targets
 tools: ## build the pinned Go tools (promtool, prometheus, go-jsonnet, ...) into .tools/bin; each tools module via tools/build-module.sh
 	@tools/install.sh
 	@tools/alertmanager/build.sh
+	@tools/build-module.sh tools/kubeconform github.com/yannh/kubeconform/cmd/kubeconform
 
 # Thanos is a target of its own: its cold build is the longest (~15 min on 2 cores), and only the
 # Thanos parity tests (test-go) need it, so make generate, lint or demo never wait for it.
@@ -32,11 +33,14 @@ tools-thanos: tools ## build the pinned Thanos (tools/thanos, with its release t
 # ---- generated artefacts ---------------------------------------------------
 
 .PHONY: generate
-generate: tools ## render rules/ and dashboards/ from jsonnet/
+# The generated files: rules/, dashboards/, deploy/kubernetes/, deploy/grafana/, catalogue/catalogue.json
+# and docs/reference.md (tests/generated/check-drift.sh lists them too).
+generate: tools ## render rules/, dashboards/, deploy/kubernetes/, deploy/grafana/, catalogue/ and docs/reference.md from jsonnet/
 	@tools/render-mixin.sh jsonnet/generate.jsonnet .cache/generated
-	@mkdir -p .cache/generated/rules .cache/generated/dashboards
-	@rm -rf rules dashboards && cp -r .cache/generated/rules .cache/generated/dashboards .
-	@echo "generated: $$(ls rules dashboards | grep -c '\.')" files in rules/ and dashboards/
+	@mkdir -p .cache/generated/rules .cache/generated/dashboards .cache/generated/catalogue .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana deploy
+	@rm -rf rules dashboards catalogue deploy/kubernetes deploy/grafana && cp -r .cache/generated/rules .cache/generated/dashboards .cache/generated/catalogue . && cp -r .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana deploy/
+	@cp .cache/generated/docs/reference.md docs/reference.md
+	@echo "generated: $$(ls rules dashboards catalogue | grep -c '\.')" files in rules/, dashboards/ and catalogue/, $$(find deploy/kubernetes deploy/grafana -type f | wc -l) in deploy/, and docs/reference.md
 
 .PHONY: fmt
 fmt: tools ## format every jsonnet and Go file in place
@@ -46,7 +50,13 @@ fmt: tools ## format every jsonnet and Go file in place
 # ---- tests ----------------------------------------------------------------
 
 .PHONY: lint
-lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet of the Go modules (the plugin's eslint is in test-plugin)
+lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet of the Go modules, references that resolve (tools/lint-references.sh), no alert name outside the catalogue (tools/lint-catalogue.mjs), a runbook section for every alert (tools/lint-runbook.mjs), a comment on every recording rule (tools/lint-recorded.mjs), every folder with code named in docs/architecture.md (tools/lint-architecture.mjs), and those lints' own test (the plugin's eslint is in test-plugin)
+	@tools/lint-references.sh
+	@node tools/lint-catalogue.mjs
+	@node tools/lint-runbook.mjs
+	@node tools/lint-recorded.mjs
+	@node tools/lint-architecture.mjs
+	@node --test --test-reporter=dot tools/lint.test.mjs
 	@jsonnetfmt --test $(JSONNET_FILES) || { echo "jsonnetfmt: run 'make fmt'" >&2; exit 1; }
 	@for f in $(JSONNET_FILES); do jsonnet-lint -J jsonnet "$$f"; done
 	@promtool check rules $(RULE_FILES)
@@ -56,7 +66,7 @@ lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet 
 	@cd tests && go vet ./... && go vet -tags bench ./bench/...
 
 .PHONY: test-generated
-test-generated: tools ## fail when rules/ or dashboards/ drift from jsonnet/
+test-generated: tools ## fail when rules/, dashboards/, deploy/, catalogue/ or docs/reference.md drift from jsonnet/
 	@tests/generated/check-drift.sh
 
 .PHONY: test-rules
@@ -97,14 +107,14 @@ test-plugin: plugin/node_modules/.ci-stamp ## plugin typecheck (tsc), lint (esli
 .PHONY: test-browser
 test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, diff, the overlay's windows, the sandbox and demo-check on a fake playground
 	@tools/install-chromium.sh
-	@node --test --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs
+	@node --test --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs
 
 .PHONY: bench-plugin
 bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/flamegraph 13.0.1 on Grafana 13.2's modules, React 19) on five frame shapes, 10k/200k/1M; writes tests/browser/BENCHMARK.md
 	@tools/install-chromium.sh
 	@node tests/browser/bench.mjs --write
 
-# ---- pprof conformance (issue 12) ----------------------------------------------
+# ---- pprof conformance ----------------------------------------------------------
 
 .PHONY: test-pprof
 test-pprof: plugin/node_modules/.ci-stamp ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table
@@ -115,12 +125,12 @@ bench-snapshot: plugin ## the snapshot CLI on a ~425k-node pprof, file to PNG + 
 	@tools/install-chromium.sh
 	@node tests/browser/bench-snapshot.mjs --write
 
-# ---- the panel on Grafana 11.3 to 13 (issue 13: tests/browser/hosts) --------------
+# ---- the panel on Grafana 11.3 to 13 (tests/browser/hosts) -----------------------
 
 # Each host's npm ci and bundle are cached under .cache/browser/hosts, keyed by its lockfile:
 # the first run installs three hosts (minutes), a warm run none.
 .PHONY: test-matrix
-test-matrix: plugin ## the packaged zip (what plugin-validator reported on it), then the same built module.js, loaded by SystemJS as Grafana does, in hosts of Grafana 11.3 (React 18), 12.4 and 13.2 (React 19): render, hover, zoom, search, window drag, diff, changes, options editor, no console errors or React warnings
+test-matrix: plugin ## the packaged zip (what plugin-validator reported on it), then the same built module.js, loaded by SystemJS as Grafana does, in hosts of Grafana 11.3 (React 18), 12.4 and 13.2 (React 19): render, hover, zoom, search, the call tree, window drag, diff, changes, options editor, no console errors or React warnings
 	@tools/install-chromium.sh
 	@node --test --test-concurrency=1 tests/browser/package.test.mjs tests/browser/matrix.test.mjs
 
@@ -142,7 +152,7 @@ demo: tools demo-bin $(if $(THANOS),tools-thanos) ## the playground: services, c
 	@off=; $(MAKE) --no-print-directory plugin || off="make plugin failed (its output is above): the panel sandbox needs plugin/dist"; \
 	$(DEMO_BIN)/hotpath-demo run $${off:+-sandbox-off "$$off"} $(if $(THANOS),-thanos) $(DEMO_FLAGS)
 
-# make demo-test: the sandbox and its Chromium check (tests/browser/demo-check.mjs) are part of the
+# make demo-test: the sandbox and its Chromium check (demo/sandbox/demo-check.mjs) are part of the
 # test, so the plugin and Chromium are hard prerequisites.
 .PHONY: demo-test
 demo-test: tools demo-bin plugin $(if $(THANOS),tools-thanos) ## the playground as a test: demo overlay (only for: shortened), every incident at once, each alert must fire for the right service within 10 min, then the sandbox in Chromium must show each incident's function in the diff; writes demo/demo-test-results.md
@@ -165,18 +175,46 @@ notify: plugin ## run hotpath-notify, the Alertmanager receiver that attaches th
 	@node notify/hotpath-notify.mjs $(NOTIFY_FLAGS)
 
 .PHONY: test-notify
-test-notify: tools plugin ## hotpath-notify: unit tests (windows, dedupe, escaping, failure messages, retries) and the integration test with the real Alertmanager
+test-notify: tools plugin ## hotpath-notify: unit tests (change point, windows, dedupe, escaping, failure messages, retries), the replayed incidents (every first change names the culprit per request), fault injection (hostile requests, profile sources and Slacks; SIGTERM/SIGKILL and restart; a small storm) and the integration test with the real Alertmanager
 	@tools/install-chromium.sh
 	@node --test --test-concurrency=1 notify/test/*.test.mjs
 
+.PHONY: bench-notify
+bench-notify: plugin ## hotpath-notify under a storm: one webhook of 200 alerts, time to the last message and memory; writes notify/BENCHMARK-storm.md
+	@tools/install-chromium.sh
+	@node notify/bench/storm.mjs $(BENCH_NOTIFY_FLAGS)
+
+.PHONY: bench-notify-latency
+bench-notify-latency: plugin ## hotpath-notify's latency, webhook to delivered message, over a burst of 20 replayed incident alerts (goal p95 <= 5 s), the warm renderer then the snapshot CLI at the same load; appends to notify/bench/RESULTS.md
+	@tools/install-chromium.sh
+	@node notify/bench/latency.mjs --alerts 20 --renderer warm $(BENCH_NOTIFY_LATENCY_FLAGS)
+	@node notify/bench/latency.mjs --alerts 20 --renderer cli $(BENCH_NOTIFY_LATENCY_FLAGS)
+
+# ---- Kubernetes bundle (deploy/) ---------------------------------------------
+
+.PHONY: test-deploy
+test-deploy: tools plugin ## deploy/ against the vendored schemas of Kubernetes 1.35 and 1.37, prometheus-operator and grafana-operator (kubeconform, offline); round trips (dashboards, rules, alert routing) and knobs; hotpath-notify's image recipe run outside a container
+	@tests/deploy/validate.sh
+	@cd tests && go test $(GO_TEST_FLAGS) ./deploy/...
+	@tools/install-chromium.sh
+	@node --test tests/deploy/image.test.mjs
+
 # ---- rule pack benchmark --------------------------------------------------------
+
+.PHONY: bench-detection
+# SEEDS: the generated fleets (one per seed, backfilled side by side); KEEP=DIR keeps the backfilled
+# data there, to query the recorded series afterwards.
+SEEDS ?= 27
+KEEP ?=
+bench-detection: tools ## the regression alerts' detection rate, time to detect and false alarms on generated fleets (SEEDS=27,28 for more), side by side with fixed factors and MAD bands; writes tests/bench/RESULTS-detection.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-detection.md go test -tags bench -count=1 -timeout 30m -run 'TestEpisodes|TestBenchDetection' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)')
 
 .PHONY: bench-rules
 bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series; writes tests/bench/RESULTS-rules.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
-TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof test-notify test-matrix demo-test
+TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof test-notify test-deploy test-matrix demo-test
 
 .PHONY: test
 test: $(TEST_TARGETS) ## run every test

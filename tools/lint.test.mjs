@@ -1,0 +1,97 @@
+// The repository's lints fail on a seeded violation and pass on the repository itself: a lint
+// that cannot fail checks nothing. `make lint` runs this file after the lints.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tmp = mkdtempSync(join(tmpdir(), 'hotpath-lint-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8' });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+function seeded(name, text) {
+  const file = join(tmp, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('lint-runbook', () => {
+  const runbook = readFileSync(join(ROOT, 'docs/runbook.md'), 'utf8');
+  const alerts = join(ROOT, 'rules/hotpath-alerts.yaml');
+
+  it('passes on the repository', () => {
+    assert.equal(run('node', ['tools/lint-runbook.mjs']).status, 0);
+  });
+  it('names an alert whose section is gone', () => {
+    const r = run('node', ['tools/lint-runbook.mjs', seeded('runbook.md', runbook.replace(/^## CPUNotTrackingLoad$/m, '## Busy loops')), alerts]);
+    assert.equal(r.status, 1);
+    assert.match(r.out, /missing runbook section for: CPUNotTrackingLoad/);
+  });
+  it('names a runbook_url whose anchor is gone', () => {
+    const yaml = readFileSync(alerts, 'utf8').replace('runbook.md#cputhrottlingsustained', 'runbook.md#throttling');
+    const r = run('node', ['tools/lint-runbook.mjs', join(ROOT, 'docs/runbook.md'), seeded('alerts.yaml', yaml)]);
+    assert.equal(r.status, 1);
+    assert.match(r.out, /runbook_url \S+#throttling points at no heading/);
+  });
+});
+
+describe('lint-recorded', () => {
+  it('passes on the repository', () => {
+    assert.equal(run('node', ['tools/lint-recorded.mjs']).status, 0);
+  });
+  it('names a recording rule without its comment', () => {
+    const src = readFileSync(join(ROOT, 'jsonnet/rules/requests-cpu.libsonnet'), 'utf8').replace(/^\s*\/\/ Requests per second per service\.\n/m, '');
+    const r = run('node', ['tools/lint-recorded.mjs', seeded('requests-cpu.libsonnet', src)]);
+    assert.equal(r.status, 1);
+    assert.match(r.out, /requests-cpu\.libsonnet:\d+: a recording rule without a comment/);
+  });
+});
+
+describe('lint-references', () => {
+  it('passes on the repository', () => {
+    assert.equal(run('tools/lint-references.sh', []).status, 0);
+  });
+  it('fails on a design document, an issue number and a narrated CI run', () => {
+    const file = seeded('notes.md', 'As DESIGN.md says.\nFixed in issue 12.\nCI at 02:44 failed.\n');
+    const r = run('tools/lint-references.sh', [file]);
+    assert.notEqual(r.status, 0);
+    for (const line of [1, 2, 3]) {
+      assert.match(r.out, new RegExp(`notes\\.md:${line}`));
+    }
+  });
+});
+
+describe('lint-catalogue', () => {
+  it('passes on the repository', () => {
+    assert.equal(run('node', ['tools/lint-catalogue.mjs']).status, 0);
+  });
+  it('fails on code that spells an alert name', () => {
+    const file = seeded('kind.mjs', "export const kind = (name) => (name === 'AllocationsPerRequestRegression' ? 'alloc' : 'cpu');\n");
+    const r = run('node', ['tools/lint-catalogue.mjs', file]);
+    assert.notEqual(r.status, 0);
+    assert.match(r.out, /AllocationsPerRequestRegression/);
+  });
+});
+
+describe('lint-architecture', () => {
+  it('passes on the repository', () => {
+    assert.equal(run('node', ['tools/lint-architecture.mjs']).status, 0);
+  });
+  it('names a folder with code that the page does not name', () => {
+    const doc = seeded('architecture.md', '- `src/data/` and `demo/playground/world.go`; not `overlay/` alone\n');
+    const r = run('node', ['tools/lint-architecture.mjs', doc, 'plugin/src/data', 'demo/playground', 'plugin/src/components/overlay']);
+    assert.equal(r.status, 1);
+    assert.match(r.out, /plugin\/src\/components\/overlay\/ holds code/);
+    assert.doesNotMatch(r.out, /plugin\/src\/data\/ holds|demo\/playground\/ holds/);
+  });
+});
+
+// The command itself exists and is executable (the Makefile calls it by path).
+execFileSync('test', ['-x', join(ROOT, 'tools/lint-references.sh')]);
