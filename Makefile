@@ -49,6 +49,11 @@ fmt: tools ## format every jsonnet and Go file in place
 
 # ---- tests ----------------------------------------------------------------
 
+# Node's test runner waits forever by default: a hung test, or a child process a failed test left
+# running, would hold CI until its own limit. Each test fails after 10 minutes instead, and the
+# runner exits when the tests are done.
+NODE_TEST := node --test --test-force-exit --test-timeout=600000
+
 .PHONY: lint
 lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet of the Go modules, references that resolve (tools/lint-references.sh), no alert name outside the catalogue (tools/lint-catalogue.mjs), a runbook section for every alert (tools/lint-runbook.mjs), a comment on every recording rule (tools/lint-recorded.mjs), every folder with code named in docs/architecture.md (tools/lint-architecture.mjs), and those lints' own test (the plugin's eslint is in test-plugin)
 	@tools/lint-references.sh
@@ -56,7 +61,7 @@ lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet 
 	@node tools/lint-runbook.mjs
 	@node tools/lint-recorded.mjs
 	@node tools/lint-architecture.mjs
-	@node --test --test-reporter=dot tools/lint.test.mjs
+	@$(NODE_TEST) --test-reporter=dot tools/lint.test.mjs
 	@jsonnetfmt --test $(JSONNET_FILES) || { echo "jsonnetfmt: run 'make fmt'" >&2; exit 1; }
 	@for f in $(JSONNET_FILES); do jsonnet-lint -J jsonnet "$$f"; done
 	@promtool check rules $(RULE_FILES)
@@ -107,7 +112,7 @@ test-plugin: plugin/node_modules/.ci-stamp ## plugin typecheck (tsc), lint (esli
 .PHONY: test-browser
 test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, diff, the overlay's windows, the sandbox and demo-check on a fake playground
 	@tools/install-chromium.sh
-	@node --test --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs
+	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs
 
 .PHONY: bench-plugin
 bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/flamegraph 13.0.1 on Grafana 13.2's modules, React 19) on five frame shapes, 10k/200k/1M; writes tests/browser/BENCHMARK.md
@@ -118,7 +123,7 @@ bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/fla
 
 .PHONY: test-pprof
 test-pprof: plugin/node_modules/.ci-stamp ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table
-	@node --test tests/pprof/
+	@$(NODE_TEST) tests/pprof/
 
 .PHONY: bench-snapshot
 bench-snapshot: plugin ## the snapshot CLI on a ~425k-node pprof, file to PNG + JSON, stage by stage; writes its section of tests/browser/BENCHMARK.md
@@ -132,7 +137,7 @@ bench-snapshot: plugin ## the snapshot CLI on a ~425k-node pprof, file to PNG + 
 .PHONY: test-matrix
 test-matrix: plugin ## the packaged zip (what plugin-validator reported on it), then the same built module.js, loaded by SystemJS as Grafana does, in hosts of Grafana 11.3 (React 18), 12.4 and 13.2 (React 19): render, hover, zoom, search, the call tree, window drag, diff, changes, options editor, no console errors or React warnings
 	@tools/install-chromium.sh
-	@node --test --test-concurrency=1 tests/browser/package.test.mjs tests/browser/matrix.test.mjs
+	@$(NODE_TEST) --test-concurrency=1 tests/browser/package.test.mjs tests/browser/matrix.test.mjs
 
 # ---- the playground (demo/) ------------------------------------------------
 
@@ -177,7 +182,7 @@ notify: plugin ## run hotpath-notify, the Alertmanager receiver that attaches th
 .PHONY: test-notify
 test-notify: tools plugin ## hotpath-notify: unit tests (change point, windows, dedupe, escaping, failure messages, retries), the replayed incidents (every first change names the culprit per request), fault injection (hostile requests, profile sources and Slacks; SIGTERM/SIGKILL and restart; a small storm) and the integration test with the real Alertmanager
 	@tools/install-chromium.sh
-	@node --test --test-concurrency=1 notify/test/*.test.mjs
+	@$(NODE_TEST) --test-concurrency=1 notify/test/*.test.mjs
 
 .PHONY: bench-notify
 bench-notify: plugin ## hotpath-notify under a storm: one webhook of 200 alerts, time to the last message and memory; writes notify/BENCHMARK-storm.md
@@ -197,7 +202,7 @@ test-deploy: tools plugin ## deploy/ against the vendored schemas of Kubernetes 
 	@tests/deploy/validate.sh
 	@cd tests && go test $(GO_TEST_FLAGS) ./deploy/...
 	@tools/install-chromium.sh
-	@node --test tests/deploy/image.test.mjs
+	@$(NODE_TEST) tests/deploy/image.test.mjs
 
 # ---- rule pack benchmark --------------------------------------------------------
 

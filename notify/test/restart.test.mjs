@@ -137,8 +137,10 @@ for (const [renderer, signal] of [
       if (signal === 'SIGKILL') {
         assert.match(second.log(), /ended \d+ render process\(es\) left by an earlier process/);
       }
-      await waitFor(() => s.slack.received.length >= 1, 120_000, `the resumed message\n${second.log()}`);
-      const m = jsonLines(join(s.dir, 'out', 'messages.jsonl'));
+      // the message is recorded after Slack has taken it, with its delivery
+      const messages = () => jsonLines(join(s.dir, 'out', 'messages.jsonl'));
+      await waitFor(() => s.slack.received.length >= 1 && messages().length >= 1, 120_000, `the resumed message\n${second.log()}`);
+      const m = messages();
       assert.equal(m.length, 1);
       assert.equal(m[0].reason, undefined, m[0].reason);
       assert.equal(m[0].note, undefined, m[0].note);

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { after } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { ROOT } from '../../plugin/scripts/headless/env.mjs';
@@ -141,6 +142,19 @@ export function rawRequest(url, text, timeoutMs = 3000) {
 }
 
 /** hotpath-notify as a process; returns { p, log(), url, stop(signal), exited } */
+const receivers = new Set();
+
+// A test that fails midway leaves its receivers running: they (and their Chromium) must not outlive
+// the test file, nor keep it from exiting.
+after(async () => {
+  await Promise.all(
+    [...receivers].map((r) => {
+      const killer = setTimeout(() => r.stop('SIGKILL'), 15_000);
+      return r.stop('SIGTERM').finally(() => clearTimeout(killer));
+    }),
+  );
+});
+
 export function startReceiver(args, env = {}) {
   const p = spawn(process.execPath, [join(ROOT, 'notify', 'hotpath-notify.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let log = '';
@@ -148,6 +162,8 @@ export function startReceiver(args, env = {}) {
   p.stderr.on('data', (d) => (log += d));
   const exited = new Promise((r) => p.on('exit', (code, signal) => r({ code, signal })));
   const r = { p, log: () => log, exited };
+  receivers.add(r);
+  exited.then(() => receivers.delete(r));
   // generous: a start on a loaded 2-core CI machine, while a killed render is being ended, has taken over 30 s
   r.ready = () =>
     waitFor(() => {
