@@ -147,12 +147,7 @@ const receivers = new Set();
 // A test that fails midway leaves its receivers running: they (and their Chromium) must not outlive
 // the test file, nor keep it from exiting.
 after(async () => {
-  await Promise.all(
-    [...receivers].map((r) => {
-      const killer = setTimeout(() => r.stop('SIGKILL'), 15_000);
-      return r.stop('SIGTERM').finally(() => clearTimeout(killer));
-    }),
-  );
+  await Promise.all([...receivers].map((r) => r.stop('SIGTERM').catch(() => {}))); // stop kills the late ones
 });
 
 export function startReceiver(args, env = {}) {
@@ -172,11 +167,21 @@ export function startReceiver(args, env = {}) {
       }
       return /listening on (http:\/\/\S+)\/webhook/.exec(log)?.[1];
     }, 90_000, 'the receiver to listen');
-  r.stop = (signal = 'SIGTERM') => {
+  // A receiver that does not exit within 60 s of the signal is a failure, not a wait: it is killed
+  // and the test told why.
+  r.stop = async (signal = 'SIGTERM') => {
     if (p.exitCode === null && p.signalCode === null) {
       p.kill(signal);
     }
-    return exited;
+    let timer;
+    const late = new Promise((resolve) => (timer = setTimeout(resolve, 60_000, 'late')));
+    const how = await Promise.race([exited, late]).finally(() => clearTimeout(timer));
+    if (how === 'late') {
+      p.kill('SIGKILL');
+      await exited;
+      throw new Error(`the receiver did not exit within 60s of ${signal}\n${log}`);
+    }
+    return how;
   };
   return r;
 }
