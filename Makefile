@@ -185,7 +185,7 @@ test-notify: tools plugin ## hotpath-notify: unit tests (change point, windows, 
 	@$(NODE_TEST) --test-concurrency=1 notify/test/*.test.mjs
 
 .PHONY: bench-notify
-bench-notify: plugin ## hotpath-notify under a storm: one webhook of 200 alerts, time to the last message and memory; writes notify/BENCHMARK-storm.md
+bench-notify: plugin ## hotpath-notify under a storm: one webhook of 200 alerts posted as soon as the receiver listens (BENCH_NOTIFY_FLAGS='--when warm': once its browser is open), time to the last message and memory; writes notify/BENCHMARK-storm.md
 	@tools/install-chromium.sh
 	@node notify/bench/storm.mjs $(BENCH_NOTIFY_FLAGS)
 

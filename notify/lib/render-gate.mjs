@@ -103,10 +103,15 @@ export class RenderGate {
     mkdirSync(this.tmpRoot, { recursive: true });
   }
 
-  /** A render's expected length: the measured average, or longer while a running one already takes longer. */
+  /**
+   * A render's expected length: the measured average, or longer while a running one already takes
+   * longer. A render waiting for its browser to start (the warm browser, once per start) is not
+   * drawing: that wait is neither in the average nor in a running render's length, or a storm
+   * right after a start would go as text for the seconds Chromium takes to start once.
+   */
   renderMs() {
     const t = this.now();
-    return Math.max(this.avgMs, ...[...this.started.values()].map((s) => t - s));
+    return Math.max(this.avgMs, ...[...this.started.values()].filter((s) => s !== undefined).map((s) => t - s));
   }
 
   /** When a picture would be ready, in ms after receivedAt, for a render with `ahead` waiting before it. */
@@ -121,8 +126,10 @@ export class RenderGate {
   }
 
   /**
-   * Runs render({ env, nice }) when a slot is free and the picture can still be in time;
-   * otherwise rejects with Degraded. While it waits, its queue worker is free for other alerts.
+   * Runs render({ env, nice, launcher, starting, drawing }) when a slot is free and the picture can
+   * still be in time; otherwise rejects with Degraded. While it waits, its queue worker is free for
+   * other alerts. A render that waits for a browser to start calls starting(), then drawing() once
+   * it has one: the render's measured length starts there.
    */
   async run(receivedAt, render) {
     const asked = this.now();
@@ -148,9 +155,11 @@ export class RenderGate {
     this.started.set(id, t0);
     const tmp = join(this.tmpRoot, String(id));
     mkdirSync(tmp, { recursive: true });
+    const starting = () => this.started.set(id, undefined);
+    const drawing = () => this.started.set(id, this.now());
     try {
-      const r = await render({ env: { TMPDIR: tmp }, nice: this.nice, launcher: this.launcher });
-      this.avgMs = Math.round(0.7 * this.avgMs + 0.3 * (this.now() - t0));
+      const r = await render({ env: { TMPDIR: tmp }, nice: this.nice, launcher: this.launcher, starting, drawing });
+      this.avgMs = Math.round(0.7 * this.avgMs + 0.3 * (this.now() - (this.started.get(id) ?? t0)));
       return { ...r, waitedMs: t0 - asked }; // the time it waited for a slot (where latency goes)
     } finally {
       rmSync(tmp, { recursive: true, force: true });

@@ -212,9 +212,10 @@ export class WarmRenderer {
    *   trees: the two profiles already decoded ({ incident, baseline }: the data layer's
    *   pprofToTree results), to save decoding them again;
    *   launch: how a browser this render opens runs ({ env, nice, launcher }: the render gate's
-   *   priority, harness.mjs openHost)
+   *   priority, harness.mjs openHost), and the gate's starting() and drawing(): called when the
+   *   render waits for a browser to start, and when it has its tab
    */
-  async render({ dir, incident, baseline, sampleType, timeoutMs = 90_000, width = 720, height = 520, requests, names = ['incident', 'baseline'], trees, launch }) {
+  async render({ dir, incident, baseline, sampleType, timeoutMs = 90_000, width = 720, height = 520, requests, names = ['incident', 'baseline'], trees, launch: { starting, drawing, ...launch } = {} }) {
     if (this.closed) {
       throw new RenderError('render not started: the receiver is stopping');
     }
@@ -246,7 +247,7 @@ export class WarmRenderer {
         }
         const browser = this.browser ?? this.open({ width, height, launch });
         try {
-          const { png } = await Promise.race([this.attempt(browser, spec), timeout]);
+          const { png } = await Promise.race([this.attempt(browser, spec, { starting, drawing }), timeout]);
           writeFileSync(join(dir, 'panel.png'), png);
           writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
           return { png: join(dir, 'panel.png'), summary, attempts: attempt, prepareMs };
@@ -278,8 +279,12 @@ export class WarmRenderer {
   }
 
   /** One render in a tab of browser b: { png }. */
-  async attempt(b, spec) {
+  async attempt(b, spec, { starting, drawing } = {}) {
+    if (!b.host) {
+      starting?.();
+    }
     const tab = await this.acquire(b);
+    drawing?.();
     tab.pageErrors.length = 0; // an earlier picture's page errors are not this one's
     let ok = false;
     try {
