@@ -292,13 +292,16 @@ function readValidProfile(levelSrc: ArrayLike<unknown>, left: RawSide, right: Ra
   const level = new Int32Array(n);
   const parent = new Int32Array(n);
   const end = new Int32Array(n);
-  // the path to the row before (its depth + 1 entries) and, per entry, its children's values so far
-  const stack = new Int32Array(n + 1);
-  const sums = new Float64Array(n + 1);
+  // the path to the row before (its depth + 1 entries) and, per entry, its children's values
+  // so far; sized by the depth and grown when a path gets deeper, not one entry per row: the
+  // first write to each fresh page of memory costs ~2 us here (a page fault), so every array
+  // a read allocates costs by its size, and these two were a quarter of the reader's
+  let stack = new Int32Array(PATH_START);
+  let sums = new Float64Array(PATH_START);
   const total = new Float64Array(n);
   const self = new Float64Array(n);
   // the right side's arrays only for a diff frame (a loop over "sides" cost a quarter more)
-  const r = right && { total: new Float64Array(n), self: new Float64Array(n), sums: new Float64Array(n + 1) };
+  const r = right && { total: new Float64Array(n), self: new Float64Array(n), sums: new Float64Array(PATH_START) };
   const { ids, enumIndexes } = labels;
   const count = labels.names.length;
   // in locals, not looked up per row: V8's baseline tier, where a first read runs much of this
@@ -336,6 +339,13 @@ function readValidProfile(levelSrc: ArrayLike<unknown>, left: RawSide, right: Ra
         return undefined;
       }
     }
+    if (sp === stack.length) {
+      stack = grown(stack, new Int32Array(2 * sp));
+      sums = grown(sums, new Float64Array(2 * sp));
+      if (r) {
+        r.sums = grown(r.sums, new Float64Array(2 * sp));
+      }
+    }
     parent[i] = sp > 0 ? stack[sp - 1] : -1;
     level[i] = l;
     total[i] = v;
@@ -367,6 +377,15 @@ function readValidProfile(levelSrc: ArrayLike<unknown>, left: RawSide, right: Ra
     }
   }
   return { size: n, level, total, self, nameId: ids, names: labels.names, parent, end, unit, totalRight: r?.total, selfRight: r?.self };
+}
+
+/** The path arrays' first size: deeper than most profiles, so most reads never grow them. */
+const PATH_START = 256;
+
+/** `to` (twice the size) holding `from`. */
+function grown<T extends Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 /**
