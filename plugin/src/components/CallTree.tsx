@@ -4,6 +4,7 @@ import { Button, useStyles2 } from '@grafana/ui';
 import { KeyboardEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 import { TEST_IDS } from '../constants';
+import { formatCount } from '../data/formatCount';
 import { ChildOrder, expandToDepth, expandToMatches, hasChildren, visibleRows, withPathTo } from '../data/callTree';
 import { ValueUnit } from '../data/perRequest';
 import { isDiff, nodeName, Tree } from '../data/tree';
@@ -175,7 +176,7 @@ export const CallTree = memo(function CallTree({ tree, width, height, unit, requ
             {d}
           </Button>
         ))}
-        <span className={styles.muted}>{rows.length.toLocaleString('en-US')} rows shown of {tree.size.toLocaleString('en-US')} nodes</span>
+        <span className={styles.muted}>{formatCount(rows.length)} rows shown of {formatCount(tree.size)} nodes</span>
       </div>
       <div
         role="treegrid"

@@ -4,6 +4,7 @@ import { Button, Input, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 import { memo } from 'react';
 
 import { TEST_IDS } from '../constants';
+import { formatCount } from '../data/formatCount';
 import { SearchResult } from '../data/search';
 import { ValueUnit } from '../data/perRequest';
 import { GraphMode } from '../render/layout';
@@ -105,7 +106,7 @@ export const Toolbar = memo(function Toolbar(props: Props) {
 
 /** "3 frames, 40.00% of samples", with the matched value in per-request and absolute units, both sides for a diff. */
 export function searchText(result: SearchResult, diff: boolean, unit: ValueUnit, profileUnit: string): string {
-  const frames = `${result.matchCount.toLocaleString('en-US')} frames`;
+  const frames = `${formatCount(result.matchCount)} frames`;
   if (unit === 'share') {
     return `${frames}, ${formatPercent(result.share)} of samples${diff && result.shareRight !== undefined ? ` (baseline) → ${formatPercent(result.shareRight)} (comparison)` : ''}`;
   }

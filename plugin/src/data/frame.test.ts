@@ -37,6 +37,28 @@ describe('readProfileFrame', () => {
     expect(r.ok && toAscii(r.tree)).toBe('total 10\n  a 6\n    b 4\n  c 4');
   });
 
+  it('reads a path deeper than the reader first makes room for, on both sides of a diff', () => {
+    // a chain 600 deep and then a sibling of the deepest node's parent: the path arrays grow twice
+    const depth = 600;
+    const level = [...Array.from({ length: depth + 1 }, (_, i) => i), depth];
+    const value = level.map((l) => (l < depth ? depth + 1 - l : 1));
+    value[depth - 1] = 3;
+    const self = value.map((v, i) => (i >= depth - 1 ? 1 : 0));
+    const label = level.map((_, i) => `f${i}`);
+    const r = readProfileFrame(frame({ level, value, self, label, valueRight: value, selfRight: self }));
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      expect(r.tree.size).toBe(depth + 2);
+      expect(r.tree.parent[depth + 1]).toBe(depth - 1);
+      expect(r.tree.end[depth - 1]).toBe(depth + 2);
+      expect(r.tree.end[depth]).toBe(depth + 1);
+    }
+    // a child larger than its parent 500 deep is still found
+    const bad = { level, value: value.slice(), self, label };
+    bad.value[500] = 1e9;
+    expect(error(frame(bad)).field).toBe('value');
+  });
+
   it('reads an enum label field (config.type.enum.text)', () => {
     const f = createDataFrame({
       fields: [

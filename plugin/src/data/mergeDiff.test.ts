@@ -5,7 +5,7 @@ import { changeOf, diffTrees, diffTreesByPath, mergeTrees, splitDiff } from './m
 import { arbTree, canonical } from './testdata/arbitrary';
 import { printlnAfter, printlnBefore } from './testdata/trees';
 import { biggestChanges } from './topTable';
-import { pathOf, Tree } from './tree';
+import { makeTree, pathOf, Tree } from './tree';
 
 describe('merge', () => {
   it('adds values by call path', () => {
@@ -69,6 +69,20 @@ describe('diff', () => {
         expect(sides(diffTrees(a, b))).toEqual(sides(diffTreesByPath(a, b)));
       })
     );
+  });
+
+  it('siblings out of name order: the diff by path, on either side', () => {
+    const tree = (names: string[], level: number[], total: number[]) =>
+      makeTree(Int32Array.from(level), Float64Array.from(total), new Float64Array(level.length), Int32Array.from(names.keys()), names, 'short');
+    // b before a under the root, and d before c one level down
+    const unsorted = tree(['total', 'b', 'a', 'x', 'd', 'c'], [0, 1, 1, 2, 3, 3], [9, 2, 7, 7, 3, 4]);
+    const sorted = tree(['total', 'a', 'x', 'c', 'd', 'b'], [0, 1, 2, 3, 3, 1], [9, 7, 7, 4, 3, 2]);
+    for (const [a, b] of [
+      [unsorted, sorted],
+      [sorted, unsorted],
+    ]) {
+      expect(toAscii(diffTrees(a, b))).toBe(toAscii(diffTreesByPath(a, b)));
+    }
   });
 
   it('property: split(diff(a, b)) gives back a and b', () => {

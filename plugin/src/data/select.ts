@@ -2,6 +2,7 @@ import type { DataFrame } from '@grafana/data';
 
 import { isProfileFrame, ProfileError, readOrThrow } from './frame';
 import { limitNodes } from './collapse';
+import { formatCount } from './formatCount';
 import { diffTrees } from './mergeDiff';
 import { isDiff, Tree } from './tree';
 
@@ -96,8 +97,8 @@ function selectOrThrow(series: DataFrame[], opts: SelectOptions): Selected {
   const limited = limitNodes(tree, opts.maxNodes);
   if (limited.collapsed > 0) {
     notices.push(
-      `${originalSize.toLocaleString('en-US')} nodes: the ${limited.collapsed.toLocaleString('en-US')} lightest are folded into "other" ` +
-        `to stay within ${opts.maxNodes.toLocaleString('en-US')} (Max nodes).`
+      `${formatCount(originalSize)} nodes: the ${formatCount(limited.collapsed)} lightest are folded into "other" ` +
+        `to stay within ${formatCount(opts.maxNodes)} (Max nodes).`
     );
   }
   return { tree: limited.tree, diff: isDiff(limited.tree), originalSize, collapsed: limited.collapsed, notices };

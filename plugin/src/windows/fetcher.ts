@@ -17,6 +17,7 @@ import type { DataSourceSrv } from '@grafana/runtime';
 import { from, mergeMap, ObservableInput, Subscription } from 'rxjs';
 
 import { isProfileFrame, ProfileError, readOrThrow } from '../data/frame';
+import { formatCount } from '../data/formatCount';
 import { Tree } from '../data/tree';
 import { frameTruncation, Truncation } from '../data/truncation';
 
@@ -286,7 +287,7 @@ export class ProfileLoader {
 
   private start(key: string, window: TimeWindow, matcher: string, maxNodes?: number) {
     const q = this.query!;
-    const where = `in ${this.describe(window)}${matcher ? ` (${matcher})` : ''}${maxNodes !== undefined ? ` at ${maxNodes.toLocaleString('en-US')} nodes` : ''}`;
+    const where = `in ${this.describe(window)}${matcher ? ` (${matcher})` : ''}${maxNodes !== undefined ? ` at ${formatCount(maxNodes)} nodes` : ''}`;
     const entry: Entry = { key, window, status: 'loading', matcher, maxNodes };
     this.cache.set(key, entry);
     this.fetches++;

@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
 import { CollapseResult } from '../../data/collapse';
+import { formatCount } from '../../data/formatCount';
 import { changesByUnit, decompose, noCount, RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
 import { Tree } from '../../data/tree';
 import { WindowProfile, WindowSlot } from '../../windows/fetcher';
@@ -48,7 +49,7 @@ type Props =
 const countOf = (c: RequestCount | undefined) => (c?.ok ? c.count : undefined);
 
 function foldNotice(r: CollapseResult | undefined, maxNodes: number): string[] {
-  return r && r.collapsed > 0 ? [`${r.collapsed.toLocaleString('en-US')} of the lightest nodes are folded into "other" to stay within ${maxNodes.toLocaleString('en-US')} (Max nodes).`] : [];
+  return r && r.collapsed > 0 ? [`${formatCount(r.collapsed)} of the lightest nodes are folded into "other" to stay within ${formatCount(maxNodes)} (Max nodes).`] : [];
 }
 
 /** What a window's profile is while it is not a tree: loading, empty, failed. */

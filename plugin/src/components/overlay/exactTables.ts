@@ -10,6 +10,7 @@ import type { DataFrame } from '@grafana/data';
 
 import { CollapseResult } from '../../data/collapse';
 import { isProfileFrame } from '../../data/frame';
+import { formatCount } from '../../data/formatCount';
 import { diffTrees } from '../../data/mergeDiff';
 import { Tree } from '../../data/tree';
 import { frameTruncation, otherShare, Truncation } from '../../data/truncation';
@@ -25,7 +26,7 @@ export interface TableSide {
   notice?: string;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = formatCount;
 
 /**
  * One side: `drawn` is the answer the flame graph draws (its truncation read from its frame),
