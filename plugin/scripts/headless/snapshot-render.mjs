@@ -2,7 +2,8 @@
 // post-mortem image: a headline (what was profiled, against what, the total), then the panel's
 // flame graph (or diff, with its legend) and tables. The panel's interactive controls (view and
 // baseline buttons, links, the status line about dashboard windows, the search/focus toolbar)
-// mean nothing in a picture and are hidden; the panel itself is not changed.
+// mean nothing in a picture and are hidden; the panel itself is not changed. The changes table
+// charges runtime time to the calling code, as the alert messages do.
 import { openHost } from './harness.mjs';
 import { TEST_IDS } from './test-ids.mjs';
 
@@ -36,6 +37,13 @@ export async function renderSnapshot(opening, { series, diff, headline, width, h
     const errorView = h.page.getByTestId(TEST_IDS.error);
     if (await errorView.count()) {
       throw new Error((await errorView.first().innerText()).replace(/\s+/g, ' '));
+    }
+    // the changes table charges runtime and libc time to the code that asked for it, as the alert
+    // messages do: the picture's first row is then the caller to fix, the one its message names
+    const toggle = h.page.getByTestId(TEST_IDS.attributionToggle);
+    if ((await toggle.count()) && !(await toggle.isChecked())) {
+      await toggle.check();
+      await h.page.locator(`[data-testid="${TEST_IDS.changesTable}"][data-attributed="true"]`).waitFor({ timeout: 20_000 });
     }
     await h.page.evaluate(
       ({ ids, headline, headlineId }) => {
