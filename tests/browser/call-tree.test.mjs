@@ -121,8 +121,12 @@ describe('the call tree', () => {
     // scrolled to the end, the last rows are there (and still only those in view)
     await h.page.getByRole('treegrid').focus();
     await h.page.keyboard.press('End');
-    const rows = await callTreeRows(h.page);
-    assert.ok(rows.some((r) => r.selected), 'the last row is rendered and selected');
+    // the list scrolls, then renders the rows now in view: the last row (aria-rowindex counts the
+    // header as 1) is there and selected once that has happened
+    const last = shown + 1;
+    await h.page
+      .waitForFunction(({ id, last }) => document.querySelector(`[data-testid="${id}"] [role=row][aria-selected=true]`)?.getAttribute('aria-rowindex') === String(last), { id: TEST_IDS.callTree, last }, { timeout: 10_000 })
+      .catch(async () => assert.fail(`the last row (${last}) is not rendered and selected: ${JSON.stringify((await callTreeRows(h.page)).filter((r) => r.selected))}`));
     assert.ok((await byId(TEST_IDS.callTreeRow).count()) < 80);
     await h.screenshot('call-tree-1m');
     assert.deepEqual(h.pageErrors, []);
