@@ -63,14 +63,20 @@ describe('npm run snapshot', () => {
     assert.equal(summary.top[0].function, 'compress/flate.NewWriter');
   });
 
-  it('the picture shows the headline, the flame graph and the legend, not the panel\'s controls', async () => {
+  /** The picture of an incident's CPU diff (fixtures NAME-baseline and NAME-incident): { png, text }. */
+  async function cpuDiffPicture(name, headline) {
     const d = await dataLayer();
     const tree = (f) => d.pprofToTree(new Uint8Array(readFileSync(fixturePath(f))), 'cpu');
     const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });
-    const spec = { width: 800, height: 500, theme: 'dark', diff: true, headline: 'cpu (ns) · incident against baseline · total 2.04 s' };
-    const series = [frame(tree('println-baseline.cpu.pb.gz'), 'B'), frame(tree('println-incident.cpu.pb.gz'), 'A')];
+    const spec = { width: 800, height: 500, theme: 'dark', diff: true, headline };
+    const series = [frame(tree(`${name}-baseline.cpu.pb.gz`), 'B'), frame(tree(`${name}-incident.cpu.pb.gz`), 'A')];
     const { png, text, close } = await renderSnapshot(openSnapshotHost(spec), { ...spec, series });
     await close();
+    return { png, text };
+  }
+
+  it('the picture shows the headline, the flame graph and the legend, not the panel\'s controls', async () => {
+    const { png, text } = await cpuDiffPicture('println', 'cpu (ns) · incident against baseline · total 2.04 s');
     assert.ok(png.length > 10_000);
     assert.match(text, /^cpu \(ns\) · incident against baseline · total 2\.04 s\n/);
     assert.match(text, /less in comparison/);
@@ -83,13 +89,7 @@ describe('npm run snapshot', () => {
   });
 
   it('the picture\'s changes table charges runtime time to the calling code, as the alert messages do', async () => {
-    const d = await dataLayer();
-    const tree = (f) => d.pprofToTree(new Uint8Array(readFileSync(fixturePath(f))), 'cpu');
-    const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });
-    const spec = { width: 800, height: 500, theme: 'dark', diff: true, headline: 'cpu (ns) · incident against baseline' };
-    const series = [frame(tree('epoll-baseline.cpu.pb.gz'), 'B'), frame(tree('epoll-incident.cpu.pb.gz'), 'A')];
-    const { text, close } = await renderSnapshot(openSnapshotHost(spec), { ...spec, series });
-    await close();
+    const { text } = await cpuDiffPicture('epoll', 'cpu (ns) · incident against baseline');
     // the busy loop spends its time in a syscall: the raw table's first row is the syscall itself
     const first = text.split('Function (biggest changes)')[1].split('\n')[1];
     assert.match(first, /^github\.com\/hotpath\/hotpath\/demo\/incidents\.\(\*EventLoop\)\.Run \(via internal\/runtime\/syscall\/linux\.Syscall6\)\t/);
