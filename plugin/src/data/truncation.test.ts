@@ -46,6 +46,11 @@ describe('truncation, as Grafana 13 detects it', () => {
     expect(frameTruncation(frame)).toMatchObject({ truncated: true, other: 5, rows: 2 });
   });
 
+  it('a cut row nested in another counts as a row, its value only once', () => {
+    const frame = treeToFrame(fromAscii('total 10\n  other 6\n    other 2\n    a 1\n  b 3\n    other 1'));
+    expect(frameTruncation(frame)).toMatchObject({ truncated: true, other: 7, total: 10, rows: 3 });
+  });
+
   it('an enum without "other" is not cut, and its rows are not read', () => {
     const frame = treeToFrame(generateTree(1000, 3));
     const label = frame.fields.find((f) => f.name === 'label')!;
