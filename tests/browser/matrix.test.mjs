@@ -99,6 +99,21 @@ for (const name of HOSTS) {
       await byId(TEST_IDS.search).fill('');
     });
 
+    /**
+     * The call tree's selected row once it is the one wanted, or the selected row after 10 s: a key
+     * or a click selects in React's next render, and the list shows the row a frame later.
+     */
+    async function selectedRow(wanted) {
+      let row;
+      for (const t0 = Date.now(); Date.now() - t0 < 10_000; await new Promise((r) => setTimeout(r, 50))) {
+        row = (await callTreeRows(h.page)).find((r) => r.selected);
+        if (row && wanted(row)) {
+          break;
+        }
+      }
+      return row;
+    }
+
     it('the call tree: its pane, the keyboard, in step with the flame graph', async () => {
       await showPanes(h.page, 'Graph + tree');
       await byId(TEST_IDS.callTree).waitFor();
@@ -107,15 +122,22 @@ for (const name of HOSTS) {
       await grid.focus();
       await h.page.keyboard.press('ArrowDown');
       await h.page.keyboard.press('ArrowDown');
-      const picked = (await callTreeRows(h.page)).find((r) => r.selected);
-      assert.equal(picked.level, 3);
+      const picked = await selectedRow((r) => r.level === 3);
+      assert.equal(picked?.level, 3);
       await h.page.keyboard.press('Enter');
-      assert.ok((await byId(TEST_IDS.focusPath).innerText()).endsWith(`› ${picked.name}`), 'Enter focuses the flame graph on the row');
+      const focusPath = () => byId(TEST_IDS.focusPath).innerText();
+      await h.page
+        .waitForFunction(({ id, name }) => document.querySelector(`[data-testid="${id}"]`)?.innerText.endsWith(`› ${name}`), { id: TEST_IDS.focusPath, name: picked.name }, { timeout: 10_000 })
+        .catch(async () => assert.fail(`Enter focuses the flame graph on the row ${picked.name}: ${await focusPath()}`));
+      // the focus path is empty once the reset has rendered, and holds the clicked node's after the click
+      const focusPathIs = (empty) => h.page.waitForFunction(({ id, empty }) => (document.querySelector(`[data-testid="${id}"]`)?.innerText === '') === empty, { id: TEST_IDS.focusPath, empty }, { timeout: 10_000 });
       await byId(TEST_IDS.resetFocus).click();
+      await focusPathIs(true);
       const box = await byId(TEST_IDS.overlay).boundingBox();
       await h.page.mouse.click(box.x + 20, box.y + 4 * 20 + 10);
-      const path = (await byId(TEST_IDS.focusPath).innerText()).replace(/^Focus: /, '').split(' › ');
-      const selected = (await callTreeRows(h.page)).find((r) => r.selected);
+      await focusPathIs(false).catch(() => assert.fail('a click in the flame graph focuses it: no focus path'));
+      const path = (await focusPath()).replace(/^Focus: /, '').split(' › ');
+      const selected = await selectedRow((r) => r.name === path[path.length - 1]);
       assert.deepEqual([selected?.name, selected?.level], [path[path.length - 1], path.length + 1], 'a click in the flame graph selects its row');
       await h.screenshot('2b-call-tree');
       await byId(TEST_IDS.resetFocus).click();
