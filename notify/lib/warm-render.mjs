@@ -19,6 +19,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
+import { pictureHeadline } from '../../plugin/scripts/headless/headline.mjs';
 import { openSnapshotHost, renderSnapshot } from '../../plugin/scripts/headless/snapshot-render.mjs';
 
 import { RenderError } from './render-error.mjs';
@@ -30,12 +31,6 @@ const sleep = (ms, value) => new Promise((r) => setTimeout(r, ms, value));
 const TIMEOUT = Symbol('timeout');
 // what Playwright says when the page's renderer or the whole browser went away
 const GONE = /Target crashed|Page crashed|has been closed|has disconnected|browser.*closed|Target closed/i;
-
-/** The headline's amount: seconds for ns, MiB for bytes (the snapshot CLI's). */
-function amount(v, unit) {
-  const n = (x, digits) => x.toLocaleString('en-US', { maximumFractionDigits: digits });
-  return unit === 'ns' ? `${n(v / 1e9, 2)} s` : unit === 'bytes' ? `${n(v / 1048576, 1)} MiB` : n(v, 0);
-}
 
 export class WarmRenderer {
   /**
@@ -233,7 +228,7 @@ export class WarmRenderer {
     if (requests) {
       summary.perRequest = d.perRequestSummary(p.tree, b.tree, requests.incident, requests.baseline);
     }
-    const headline = [`${p.sampleType} (${p.unit})`, `${names[0]} against ${names[1]}`, `total ${amount(summary.total, p.unit)}`, ...(summary.perRequest?.decomposition ? [summary.perRequest.decomposition.headline] : [])].join(' · ');
+    const headline = pictureHeadline({ sampleType: p.sampleType, unit: p.unit, sides: `${names[0]} against ${names[1]}`, total: summary.total, decomposition: summary.perRequest?.decomposition });
     const spec = { series: [frame(b, 'B'), frame(p, 'A')], diff: true, headline, width, height, theme: 'dark' };
     const prepareMs = Math.round(performance.now() - t0); // the frames, on the receiver's thread
     let timer;

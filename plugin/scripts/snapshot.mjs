@@ -22,6 +22,7 @@ import { basename, resolve } from 'node:path';
 
 import { cli } from './headless/cli.mjs';
 import { dataLayer } from './headless/data-node.mjs';
+import { pictureHeadline } from './headless/headline.mjs';
 
 const USAGE =
   'usage: npm run snapshot -- --profile A.pb.gz [--baseline B.pb.gz] [--sample-type T] [--requests N [--baseline-requests M]] --out DIR [--width 1200] [--height 800] [--theme dark|light]';
@@ -112,23 +113,13 @@ if (args.requests) {
   }
   summary.perRequest = d.perRequestSummary(p.tree, b?.tree, count('requests'), b ? count('baseline-requests') : undefined);
 }
-/** a headline's amount: seconds for ns, MiB for bytes, else the number */
-function amount(v, unit) {
-  const n = (x, digits) => x.toLocaleString('en-US', { maximumFractionDigits: digits });
-  if (unit === 'ns') {
-    return `${n(v / 1e9, 2)} s`;
-  }
-  if (unit === 'bytes') {
-    return `${n(v / 1048576, 1)} MiB`;
-  }
-  return `${n(v, 0)}${unit && unit !== 'short' ? ` ${unit}` : ''}`;
-}
-const headline = [
-  `${p.sampleType} (${p.unit})`,
-  b ? `${basename(args.profile)} against ${args.baseline ? basename(args.baseline) : 'its -diff_base'}` : basename(args.profile),
-  `total ${amount(summary.total, p.unit)}`,
-  ...(summary.perRequest?.decomposition ? [summary.perRequest.decomposition.headline] : []),
-].join(' · ');
+const headline = pictureHeadline({
+  sampleType: p.sampleType,
+  unit: p.unit,
+  sides: b ? `${basename(args.profile)} against ${args.baseline ? basename(args.baseline) : 'its -diff_base'}` : basename(args.profile),
+  total: summary.total,
+  decomposition: summary.perRequest?.decomposition,
+});
 
 let png;
 let close;
