@@ -32,6 +32,8 @@ const { args, fail } = cli('bench-storm', 'usage: node notify/bench/storm.mjs [-
 if (!['listening', 'warm'].includes(args.when)) {
   fail('--when: listening or warm');
 }
+// the snapshot CLI has no browser to wait for
+const afterWarmUp = args.when === 'warm' && args.renderer === 'warm';
 const N = Number(args.alerts);
 if (!Number.isInteger(N) || N < 1) {
   fail('--alerts: a whole number');
@@ -76,7 +78,7 @@ const sampler = setInterval(() => {
 const load0 = loadavg()[0];
 try {
   await receiver.ready();
-  if (args.when === 'warm' && args.renderer === 'warm') {
+  if (afterWarmUp) {
     await waitFor(() => /warm renderer: the browser and its \d+ tab\(s\) are open/.test(receiver.log()), 120_000, `the warm browser\n${receiver.log()}`);
   }
   const alerts = Array.from({ length: N }, (_, i) => alert({ fingerprint: (0x100000 + i).toString(16), job: 'api', labels: { instance: `10.0.${i >> 8}.${i & 255}:8080` } }));
@@ -100,7 +102,7 @@ try {
     alerts: N,
     deliverWithin: args['deliver-within'],
     renderer: args.renderer,
-    postedWhen: args.when === 'warm' && args.renderer === 'warm' ? 'once the warm browser was open' : 'as soon as the receiver listened',
+    postedWhen: afterWarmUp ? 'once the warm browser was open' : 'as soon as the receiver listened',
     webhookAnsweredMs: answerMs,
     lastDeliverySeconds: +(lastMs / 1000).toFixed(1),
     latencySeconds: { median: +(pct(lat, 50) / 1000).toFixed(1), p95: +(pct(lat, 95) / 1000).toFixed(1), max: +(lat.at(-1) / 1000).toFixed(1) },

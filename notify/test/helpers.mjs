@@ -12,12 +12,13 @@ export function listen(handler) {
   const server = createServer(handler);
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
-      resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () =>
-          new Promise((r) => {
-            server.close(r);
-            server.closeAllConnections(); // a stalled or kept-alive request must not hold the test open
-          }),
-        server, });
+      // closing also ends the open connections: a stalled or kept-alive request must not hold the test open
+      const close = () =>
+        new Promise((r) => {
+          server.close(r);
+          server.closeAllConnections();
+        });
+      resolve({ url: `http://127.0.0.1:${server.address().port}`, close, server });
     });
   });
 }

@@ -1,4 +1,4 @@
-// The render gate: where renders get their TMPDIR, and how long it takes a render to be.
+// The render gate: where renders get their TMPDIR, and how long a render takes.
 // Where renders get their TMPDIR: Chromium cannot start when its singleton socket's path
 // (<TMPDIR>/.org.chromium.Chromium.XXXXXX/SingletonSocket) is longer than a unix socket allows.
 import assert from 'node:assert/strict';

@@ -141,7 +141,6 @@ export function rawRequest(url, text, timeoutMs = 3000) {
   });
 }
 
-/** hotpath-notify as a process; returns { p, log(), url, stop(signal), exited } */
 const receivers = new Set();
 
 // A test that fails midway leaves its receivers running: they (and their Chromium) must not outlive
@@ -150,6 +149,7 @@ after(async () => {
   await Promise.all([...receivers].map((r) => r.stop('SIGTERM').catch(() => {}))); // stop kills the late ones
 });
 
+/** hotpath-notify as a process; returns { p, log(), url, stop(signal), exited } */
 export function startReceiver(args, env = {}) {
   const p = spawn(process.execPath, [join(ROOT, 'notify', 'hotpath-notify.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let log = '';

@@ -11,6 +11,7 @@ import { CHROMIUM, requirePlugin } from '../../plugin/scripts/headless/env.mjs';
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
 import { CHROMIUM_ARGS } from '../../plugin/scripts/headless/harness.mjs';
 import { HOSTS, hostVersions, MATRIX_DIST, openMatrixHost } from './lib/hosts.mjs';
+import { settled } from './lib/settled.mjs';
 import { callTreeRows, canvasColours, dragWindow, showPanes, showView, topChanges, waitForWindows } from '../../plugin/scripts/headless/overlay.mjs';
 
 const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
@@ -99,20 +100,8 @@ for (const name of HOSTS) {
       await byId(TEST_IDS.search).fill('');
     });
 
-    /**
-     * The call tree's selected row once it is the one wanted, or the selected row after 10 s: a key
-     * or a click selects in React's next render, and the list shows the row a frame later.
-     */
-    async function selectedRow(wanted) {
-      let row;
-      for (const t0 = Date.now(); Date.now() - t0 < 10_000; await new Promise((r) => setTimeout(r, 50))) {
-        row = (await callTreeRows(h.page)).find((r) => r.selected);
-        if (row && wanted(row)) {
-          break;
-        }
-      }
-      return row;
-    }
+    /** The call tree's selected row once it is the one wanted (or the last one read after 10 s). */
+    const selectedRow = (wanted) => settled(async () => (await callTreeRows(h.page)).find((r) => r.selected), (r) => r !== undefined && wanted(r));
 
     it('the call tree: its pane, the keyboard, in step with the flame graph', async () => {
       await showPanes(h.page, 'Graph + tree');

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { fixturePath, pprofFrame } from './lib/frames.mjs';
+import { settled } from './lib/settled.mjs';
 import { openHost } from '../../plugin/scripts/headless/harness.mjs';
 import { canvasColours as canvasColoursOf } from '../../plugin/scripts/headless/overlay.mjs';
 
@@ -207,12 +208,9 @@ describe('bad input never crashes the panel', () => {
     await byId(TEST_IDS.canvas).evaluate((c) => { c.parentElement.parentElement.scrollTop = 1e6; });
     await h.page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`).parentElement.parentElement.scrollTop > 0, TEST_IDS.canvas);
     // the panel takes the new position from the scroll event, which comes with a later frame
-    let deepest;
-    for (let i = 0; i < 50 && deepest !== `com.example.Frame${depth - 1}.call`; i++) {
-      await new Promise((r) => setTimeout(r, i && 100));
-      deepest = await hoverAt(-10);
-    }
-    assert.equal(deepest, `com.example.Frame${depth - 1}.call`, 'the deepest frame at the bottom of the scrolled window');
+    const want = `com.example.Frame${depth - 1}.call`;
+    const deepest = await settled(() => hoverAt(-10), (v) => v === want, { timeoutMs: 5000, everyMs: 100 });
+    assert.equal(deepest, want, 'the deepest frame at the bottom of the scrolled window');
     assert.notEqual(await pixels(), atTop, 'the scrolled window is redrawn (other frames, other labels)');
     // flame mode opens on the root, at the bottom of the window
     await byId(TEST_IDS.modeToggle).click();

@@ -60,9 +60,8 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	// its first 5m. A 1m rule that reads a 5m one through last_over_time
 	// ([10m]) follows a minute later, and when the backfill took minutes (a
 	// loaded 2-core machine) the backfilled points are already out of that
-	// window. So the wait covers two whole 5m intervals and a minute (6
-	// minutes failed three load-fit queries in a loaded full run); a right
-	// query answers in seconds.
+	// window. So the wait covers two whole 5m intervals and a minute; a
+	// right query answers in seconds.
 	plain, _ := shipped(t)
 	answered := map[string]bool{}
 	var pending []string

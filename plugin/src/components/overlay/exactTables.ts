@@ -26,7 +26,6 @@ export interface TableSide {
   notice?: string;
 }
 
-const count = formatCount;
 
 /**
  * One side: `drawn` is the answer the flame graph draws (its truncation read from its frame),
@@ -41,7 +40,7 @@ export function tableSide(drawn: RangeTruncation | undefined, tree: Tree | undef
     return { tree, exact: false, notice: `${cut}; tables NOT exact: a diff of two queries is not asked again (select a window)` };
   }
   if (!exact || exact.status === 'loading') {
-    return { tree, exact: false, notice: `${cut}; tables not exact yet, loading it at ${count(maxNodes)} nodes…` };
+    return { tree, exact: false, notice: `${cut}; tables not exact yet, loading it at ${formatCount(maxNodes)} nodes…` };
   }
   if (exact.status !== 'done' || !exact.tree) {
     return { tree, exact: false, notice: `${cut}; tables NOT exact: ${exact.message ?? exact.status}` };
@@ -50,10 +49,10 @@ export function tableSide(drawn: RangeTruncation | undefined, tree: Tree | undef
     return {
       tree: exact.tree,
       exact: false,
-      notice: `${cut}; tables from ${count(maxNodes)} nodes, ${formatPercent(otherShare(exact.truncation), 2)} still in "other": not exact`,
+      notice: `${cut}; tables from ${formatCount(maxNodes)} nodes, ${formatPercent(otherShare(exact.truncation), 2)} still in "other": not exact`,
     };
   }
-  return { tree: exact.tree, exact: true, notice: `${cut}; tables exact (the complete profile, ${count(exact.tree.size)} nodes)` };
+  return { tree: exact.tree, exact: true, notice: `${cut}; tables exact (the complete profile, ${formatCount(exact.tree.size)} nodes)` };
 }
 
 /** A truncation; `fixed`: the panel cannot ask for that profile again (a diff of two of its queries). */
