@@ -13,13 +13,13 @@
 //
 //   node notify/bench/storm.mjs [--alerts 200] [--deliver-within 5m] [--renderer warm|cli] [--when listening|warm]
 import { execSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { cli } from '../../plugin/scripts/headless/cli.mjs';
 import { ROOT } from '../../plugin/scripts/headless/env.mjs';
-import { renderTmpRoot } from '../lib/render-gate.mjs';
+import { renderPids, renderTmpRoot } from '../lib/render-gate.mjs';
 import { alert, downUrl, post, waitFor, webhook } from '../test/helpers.mjs';
 import { jsonLines, startProfileSource, startReceiver, startSlack } from '../test/standins.mjs';
 
@@ -51,17 +51,7 @@ function statusMiB(pid, field) {
 
 /** The summed RSS (MiB) of the processes whose TMPDIR is under root: the renders and their Chromium. */
 function rendersRssMiB(root) {
-  let sum = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').some((e) => e.startsWith(`TMPDIR=${root}/`))) {
-        sum += statusMiB(pid, 'VmRSS');
-      }
-    } catch {
-      // gone
-    }
-  }
-  return sum;
+  return renderPids(root).reduce((sum, pid) => sum + statusMiB(pid, 'VmRSS'), 0);
 }
 
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];

@@ -27,26 +27,36 @@ export function priorityLauncher() {
 }
 
 /**
- * Sends signal to the processes whose environment has TMPDIR under root (`exact`: TMPDIR is root
- * itself, or under it); returns how many. Linux /proc; none elsewhere.
+ * The processes (pids) whose environment has TMPDIR under root (`exact`: TMPDIR is root itself,
+ * or under it), this process aside: a receiver's renders and their Chromium. Linux /proc; none
+ * elsewhere.
  */
-export function signalRenders(root, { signal = 'SIGKILL', exact = false } = {}) {
-  let hit = 0;
+export function renderPids(root, { exact = false } = {}) {
   let pids = [];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
   } catch {
-    return 0; // no /proc: not Linux
+    return []; // no /proc: not Linux
   }
-  for (const pid of pids) {
+  return pids.map(Number).filter((pid) => {
     try {
       const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-      if (env.some((e) => e.startsWith(`TMPDIR=${root}/`) || (exact && e === `TMPDIR=${root}`))) {
-        process.kill(Number(pid), signal);
-        hit++;
-      }
+      return env.some((e) => e.startsWith(`TMPDIR=${root}/`) || (exact && e === `TMPDIR=${root}`));
     } catch {
-      // gone, or not ours to read
+      return false; // gone, or not ours to read
+    }
+  });
+}
+
+/** Sends signal to the processes renderPids(root, { exact }) finds; returns how many it reached. */
+export function signalRenders(root, { signal = 'SIGKILL', exact = false } = {}) {
+  let hit = 0;
+  for (const pid of renderPids(root, { exact })) {
+    try {
+      process.kill(pid, signal);
+      hit++;
+    } catch {
+      // gone
     }
   }
   return hit;

@@ -8,25 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-import { renderTmpRoot } from '../lib/render-gate.mjs';
+import { renderPids, renderTmpRoot, signalRenders } from '../lib/render-gate.mjs';
 import { alert, post, waitFor, webhook } from './helpers.mjs';
 import { jsonLines, startProfileSource, startReceiver, startSlack } from './standins.mjs';
 
 const dirs = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-/** Processes whose environment has TMPDIR under root: renders (and their Chromium). */
-function rendersUnder(root) {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').some((e) => e.startsWith(`TMPDIR=${root}/`));
-      } catch {
-        return false;
-      }
-    });
-}
 
 async function setup(extra = []) {
   const dir = mkdtempSync(join(tmpdir(), 'hotpath-notify-restart-'));
@@ -52,7 +39,7 @@ function renderInFlight(renderTmp, r) {
 
 /** Waits until no render process is left (a killed process takes a moment to go). */
 function noRendersLeft(renderTmp, what, among = undefined) {
-  return waitFor(() => rendersUnder(renderTmp).filter((p) => !among || among.includes(p)).length === 0, 10_000, `${what}: ${rendersUnder(renderTmp).join(' ')}`);
+  return waitFor(() => renderPids(renderTmp).filter((p) => !among || among.includes(p)).length === 0, 10_000, `${what}: ${renderPids(renderTmp).join(' ')}`);
 }
 
 /** A free HOST:PORT for a receiver that is started twice on the same address. */
@@ -61,29 +48,18 @@ async function freeListen() {
   return new URL(await downUrl()).host;
 }
 
-/** Sends signal to every render process of the receiver (SIGSTOP: a render that hangs). */
-function signalRendersUnder(renderTmp, signal) {
-  for (const pid of rendersUnder(renderTmp)) {
-    try {
-      process.kill(Number(pid), signal);
-    } catch {
-      // gone
-    }
-  }
-}
-
 /** Holds the render in flight: stops its processes (Chromium, and the CLI's Node), those it starts meanwhile too. */
 async function hangRenders(renderTmp) {
-  await waitFor(() => rendersUnder(renderTmp).length > 0, 60_000, 'a render process');
+  await waitFor(() => renderPids(renderTmp).length > 0, 60_000, 'a render process');
   for (let i = 0; i < 5; i++) {
-    signalRendersUnder(renderTmp, 'SIGSTOP');
+    signalRenders(renderTmp, { signal: 'SIGSTOP' });
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 /** The nice of every thread of the receiver's render processes. */
 function renderNices(renderTmp) {
-  return rendersUnder(renderTmp).flatMap((pid) => {
+  return renderPids(renderTmp).flatMap((pid) => {
     try {
       return readdirSync(`/proc/${pid}/task`).map((t) => Number(readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
     } catch {
@@ -118,7 +94,7 @@ for (const [renderer, signal] of [
         await new Promise((r) => setTimeout(r, 1000)); // Chromium sets its threads' priorities as it starts
         niceEnough(renderNices(s.renderTmp));
       }
-      const pids = rendersUnder(s.renderTmp);
+      const pids = renderPids(s.renderTmp);
       assert.ok(pids.length > 0, 'the render runs');
       const t = Date.now();
       await first.stop(signal);
@@ -185,7 +161,7 @@ it('SIGTERM with a grace period drains the running render: delivered before the 
     await hangRenders(s.renderTmp);
     const exiting = first.stop('SIGTERM');
     await waitFor(() => /SIGTERM: draining 1 running alert/.test(first.log()), 30_000, `the drain\n${first.log()}`);
-    signalRendersUnder(s.renderTmp, 'SIGCONT');
+    signalRenders(s.renderTmp, { signal: 'SIGCONT' });
     const exit = await exiting;
     assert.equal(exit.code, 0);
     assert.equal(s.slack.received.length, 1, first.log());
