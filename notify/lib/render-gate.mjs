@@ -62,6 +62,21 @@ export function signalRenders(root, { signal = 'SIGKILL', exact = false } = {}) 
   return hit;
 }
 
+/**
+ * Removes a render's folder, tried again while it is not empty yet: the processes of a render just
+ * ended or killed may still be exiting, Chromium writing its profile as the signal lands. Never
+ * throws (a folder left behind must not stop a receiver, nor keep a render slot taken): returns
+ * why it could not, or undefined.
+ */
+export function removeTree(path) {
+  try {
+    rmSync(path, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    return undefined;
+  } catch (e) {
+    return e.message;
+  }
+}
+
 /** Ends the processes whose environment has TMPDIR under root (renders of an earlier process). */
 export function killOrphanRenders(root) {
   return signalRenders(root);
@@ -101,15 +116,9 @@ export class RenderGate {
     this.waiting = []; // { receivedAt, go(ok) }
     this.seq = 0;
     this.orphansKilled = killOrphanRenders(this.tmpRoot);
-    // what renders killed with the last process left. The renders just killed may still be
-    // exiting (Chromium writing its profile as the signal lands): the removal then meets a folder
-    // that is not empty yet, and is tried again; a folder it still cannot remove is left for the
-    // next start, never a reason not to start
-    try {
-      rmSync(this.tmpRoot, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
-    } catch (e) {
-      this.leftBehind = e.message;
-    }
+    // what renders killed with the last process left; a folder that cannot be removed is left
+    // for the next start, never a reason not to start
+    this.leftBehind = removeTree(this.tmpRoot);
     mkdirSync(this.tmpRoot, { recursive: true });
   }
 
@@ -172,7 +181,7 @@ export class RenderGate {
       this.avgMs = Math.round(0.7 * this.avgMs + 0.3 * (this.now() - (this.started.get(id) ?? t0)));
       return { ...r, waitedMs: t0 - asked }; // the time it waited for a slot (where latency goes)
     } finally {
-      rmSync(tmp, { recursive: true, force: true });
+      removeTree(tmp);
       this.started.delete(id);
       this.reconsider();
       const next = this.waiting.shift();

@@ -15,7 +15,7 @@
 //   renders under way fail, and none opens a browser again.
 // Each browser runs with a TMPDIR of its own (under the render gate's root): that is how its
 // processes are found to be killed here, and by the next start after the receiver was killed.
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
@@ -23,7 +23,7 @@ import { pictureHeadline } from '../../plugin/scripts/headless/headline.mjs';
 import { openSnapshotHost, renderSnapshot } from '../../plugin/scripts/headless/snapshot-render.mjs';
 
 import { RenderError } from './render-error.mjs';
-import { signalRenders } from './render-gate.mjs';
+import { removeTree, signalRenders } from './render-gate.mjs';
 
 const d = await dataLayer();
 
@@ -167,10 +167,8 @@ export class WarmRenderer {
     }
     b.waiters.splice(0).forEach((w) => w());
     b.ending = (async () => {
-      const graceful = b.opening.then(
-        (h) => h.close(),
-        () => {}
-      );
+      // a browser that failed to open, or whose close failed, is ended all the same
+      const graceful = b.opening.then((h) => h.close()).catch(() => {});
       const closed = await Promise.race([graceful.then(() => true), sleep(this.closeGraceMs, false)]);
       const killed = signalRenders(b.tmp, { exact: true });
       if (!closed) {
@@ -179,10 +177,13 @@ export class WarmRenderer {
         // receiver that drained for its grace has little of Kubernetes' 30 s left)
         await Promise.race([graceful, sleep(Math.min(this.closeGraceMs, 2000))]);
       }
-      rmSync(b.tmp, { recursive: true, force: true });
+      const left = removeTree(b.tmp);
+      if (left) {
+        this.log(`warm renderer: could not remove the browser's folder (${left}): the next start removes it`);
+      }
     })();
     this.ending.add(b.ending);
-    b.ending.finally(() => this.ending.delete(b.ending));
+    b.ending.then(() => this.ending.delete(b.ending));
     return b.ending;
   }
 

@@ -91,7 +91,14 @@ export async function openHost({ bundle = 'host', viewport = { width: 1100, heig
   const close = async () => {
     await context.close().catch(() => {});
     await server.close();
-    rmSync(userDataDir, { recursive: true, force: true });
+    // a browser that was killed may have processes still exiting and writing its profile: the
+    // removal is tried again, and a folder it still cannot remove is left in the temp folder
+    // (a failed clean-up is not the caller's failure)
+    try {
+      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    } catch {
+      // left behind
+    }
     rmSync(`${userDataDir}.launch.sh`, { force: true });
   };
   let first;
