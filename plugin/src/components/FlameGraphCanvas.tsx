@@ -8,7 +8,10 @@ import { prepareCanvas, useFlameGraphDrawing } from '../render/useFlameGraphDraw
 
 interface Props {
   layout: Layout;
-  /** `height` is the visible window, `contentHeight` all rows; the scroll position lives here */
+  /**
+   * `height` is the visible window, `contentHeight` all rows (less than the window when they are
+   * few); the scroll position lives here
+   */
   view: View;
   style: DrawStyle;
   hoverColor: string;
@@ -26,10 +29,13 @@ function initialTop(view: View): number {
 
 /**
  * The graph: one canvas for the nodes, one overlay canvas for the hover outline, so moving the
- * pointer never redraws the graph. The canvases are the size of the visible window and stay in
- * it (sticky) while a spacer gives the scroll area the height of every row: a deep profile
+ * pointer never redraws the graph. The canvases are at most the size of the visible window and
+ * stay in it (sticky) while a spacer gives the scroll area the height of every row: a deep profile
  * scrolls without a canvas its full height (1600x4000 px for JVM-deep stacks, most of a first
- * render's time). Presentational apart from the scroll position: other state lives in the container.
+ * render's time). A graph shorter than the window gets canvases only as tall as its rows, at the
+ * window's top (icicle) or bottom (flame, the root at the bottom): a canvas's cost (its backing
+ * store, clearing, rasterizing) goes by its area, and a flat profile's 4 rows in a 960-pixel window
+ * paid for 960. Presentational apart from the scroll position: other state lives in the container.
  */
 export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
   const { layout, style, hoverColor, matches, onHover, onClick, onDrawn } = props;
@@ -39,7 +45,11 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
   const content = props.view.contentHeight ?? props.view.height;
   const fresh = scroll.of.mode !== props.view.mode || (scroll.of.contentHeight ?? scroll.of.height) !== content || scroll.of.height !== props.view.height;
   const top = fresh ? initialTop(props.view) : Math.min(scroll.top, Math.max(0, content - props.view.height));
-  const view = useMemo(() => ({ ...props.view, contentHeight: content, top }), [props.view, content, top]);
+  // the canvases' height, and where they sit in the window
+  const shown = Math.min(props.view.height, Math.max(content, props.view.rowHeight));
+  const offset = props.view.mode === 'flame' ? props.view.height - shown : 0;
+  // the graph as drawn: the window is the canvas
+  const view = useMemo(() => ({ ...props.view, height: shown, contentHeight: Math.max(content, shown), top }), [props.view, shown, content, top]);
   // where the scroll area is, as far as we know (it starts at 0): reading scrollTop would force
   // a layout of the page in the middle of a render (2 ms of a first render)
   const domTop = useRef(0);
@@ -120,9 +130,9 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
           outline.current = drawHover(ctx, layout, view, node, hoverColor, outline.current);
         }
       }
-      onHover(node, x, y);
+      onHover(node, x, y + offset);
     },
-    [nodeAt, layout, view, hoverColor, onHover, overlay]
+    [nodeAt, layout, view, hoverColor, onHover, overlay, offset]
   );
 
   const onMouseLeave = useCallback(() => {
@@ -143,20 +153,20 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
   );
 
   return (
-    <div ref={scrollRef} className={styles.scroll} style={{ height: view.height }} onScroll={onScroll}>
-      <div className={styles.wrap} style={{ width: view.width, height: view.height }}>
-        <canvas ref={canvasRef} data-testid={TEST_IDS.canvas} className={styles.canvas} />
+    <div ref={scrollRef} className={styles.scroll} style={{ height: props.view.height }} onScroll={onScroll}>
+      <div className={styles.wrap} style={{ width: view.width, height: props.view.height }}>
+        <canvas ref={canvasRef} data-testid={TEST_IDS.canvas} className={styles.canvas} style={{ top: offset }} />
         <canvas
           ref={overlayRef}
           data-testid={TEST_IDS.overlay}
           className={styles.overlay}
-          style={{ width: view.width, height: view.height }}
+          style={{ width: view.width, height: view.height, top: offset }}
           onMouseMove={onMouseMove}
           onMouseLeave={onMouseLeave}
           onClick={onMouseClick}
         />
       </div>
-      {content > view.height && <div style={{ height: content - view.height }} />}
+      {content > props.view.height && <div style={{ height: content - props.view.height }} />}
     </div>
   );
 });
@@ -164,6 +174,6 @@ export const FlameGraphCanvas = memo(function FlameGraphCanvas(props: Props) {
 const styles = {
   scroll: css({ overflowY: 'auto', overflowX: 'hidden', flexShrink: 0 }),
   wrap: css({ position: 'sticky', top: 0 }),
-  canvas: css({ position: 'absolute', left: 0, top: 0 }),
-  overlay: css({ position: 'absolute', left: 0, top: 0, cursor: 'pointer' }),
+  canvas: css({ position: 'absolute', left: 0 }),
+  overlay: css({ position: 'absolute', left: 0, cursor: 'pointer' }),
 };

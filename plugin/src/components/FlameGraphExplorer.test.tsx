@@ -70,6 +70,24 @@ describe('FlameGraphExplorer', () => {
     expect(toolbarRenders()).toBeGreaterThan(renders); // the count does see a re-render
   });
 
+  it('a graph shorter than the window gets canvases as tall as its rows: at the top as icicle, at the bottom as flame', () => {
+    const { overlay } = setup(); // 5 rows of 20 px in a window of about 500
+    const window = parseFloat((overlay.parentElement as HTMLElement).style.height);
+    const canvas = () => screen.getByTestId(TEST_IDS.canvas);
+    expect(window).toBeGreaterThan(300);
+    expect([overlay.style.height, overlay.style.top, canvas().style.height, canvas().style.top]).toEqual(['100px', '0px', '100px', '0px']);
+    fireEvent.click(screen.getByTestId(TEST_IDS.modeToggle));
+    const flame = screen.getByTestId(TEST_IDS.overlay);
+    expect([flame.style.height, flame.style.top, canvas().style.height, canvas().style.top]).toEqual(['100px', `${window - 100}px`, '100px', `${window - 100}px`]);
+    // the root row is the canvas's last; the tooltip is placed in the window, below the canvas's top
+    fireEvent.mouseMove(flame, { clientX: 100, clientY: 90 });
+    const tip = screen.getByTestId(TEST_IDS.tooltip);
+    expect(tip).toHaveTextContent(/^total/);
+    expect(tip.style.transform).toBe(`translate(114px, ${window - 100 + 90 + 14}px)`);
+    fireEvent.mouseMove(flame, { clientX: 100, clientY: 30 }); // row 3 from the bottom: fmt.Println
+    expect(screen.getByTestId(TEST_IDS.tooltip)).toHaveTextContent('fmt.Println');
+  });
+
   it('hovering does not redraw the graph', () => {
     const { overlay, onDrawn } = setup();
     const draws = onDrawn.mock.calls.length;

@@ -122,7 +122,7 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const secondHeight = Math.max(0, height - TOOLBAR - notices.length * 20 - (diff ? 20 : 0) - graphHeight - 4);
   // rows of the whole tree, not of the focus: zooming never changes the scroll area
   const rows = useMemo(() => rowsNeeded(layout, 0), [layout]);
-  const contentHeight = Math.max(graphHeight, rows * ROW_HEIGHT);
+  const contentHeight = rows * ROW_HEIGHT;
   const view: View = useMemo(
     () => ({ focus, width: Math.max(width - 2, 10), height: graphHeight, contentHeight, rowHeight: ROW_HEIGHT, mode }),
     [focus, width, graphHeight, contentHeight, mode]

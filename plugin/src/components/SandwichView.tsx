@@ -56,7 +56,7 @@ export function SandwichView({ tree, name, width, height, basis, unit, style, ho
     );
   }
   const half = Math.max(ROW_HEIGHT * 2, Math.floor((height - 20) / 2));
-  const view = (rows: number, mode: View['mode']): View => ({ focus: 0, width: Math.max(width - 2, 10), height: half, contentHeight: Math.max(half, rows * ROW_HEIGHT), rowHeight: ROW_HEIGHT, mode });
+  const view = (rows: number, mode: View['mode']): View => ({ focus: 0, width: Math.max(width - 2, 10), height: half, contentHeight: rows * ROW_HEIGHT, rowHeight: ROW_HEIGHT, mode });
   const callersView = view(rowsNeeded(callers, 0), 'flame');
   const calleesView = view(rowsNeeded(callees, 0), 'icicle');
   return (
