@@ -15,6 +15,7 @@
 // (SIGKILL gives it no chance to end them) are found by it and ended.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -64,17 +65,16 @@ export function signalRenders(root, { signal = 'SIGKILL', exact = false } = {}) 
 
 /**
  * Removes a render's folder, tried again while it is not empty yet: the processes of a render just
- * ended or killed may still be exiting, Chromium writing its profile as the signal lands. Never
- * throws (a folder left behind must not stop a receiver, nor keep a render slot taken): returns
- * why it could not, or undefined.
+ * ended or killed may still be exiting, Chromium writing its profile as the signal lands. Without
+ * blocking (rmSync waits between its tries on the event loop's thread: seconds without webhooks
+ * or health checks). Never rejects (a folder left behind must not stop a receiver, nor keep a
+ * render slot taken): resolves to why it could not, or undefined.
  */
 export function removeTree(path) {
-  try {
-    rmSync(path, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
-    return undefined;
-  } catch (e) {
-    return e.message;
-  }
+  return rm(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).then(
+    () => undefined,
+    (e) => e.message
+  );
 }
 
 /** Ends the processes whose environment has TMPDIR under root (renders of an earlier process). */
@@ -116,9 +116,15 @@ export class RenderGate {
     this.waiting = []; // { receivedAt, go(ok) }
     this.seq = 0;
     this.orphansKilled = killOrphanRenders(this.tmpRoot);
-    // what renders killed with the last process left; a folder that cannot be removed is left
-    // for the next start, never a reason not to start
-    this.leftBehind = removeTree(this.tmpRoot);
+    // what renders killed with the last process left. The renders just killed may still be
+    // exiting (Chromium writing its profile as the signal lands): the removal then meets a folder
+    // that is not empty yet, and is tried again; a folder it still cannot remove is left for the
+    // next start, never a reason not to start
+    try {
+      rmSync(this.tmpRoot, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    } catch (e) {
+      this.leftBehind = e.message;
+    }
     mkdirSync(this.tmpRoot, { recursive: true });
   }
 
@@ -181,7 +187,7 @@ export class RenderGate {
       this.avgMs = Math.round(0.7 * this.avgMs + 0.3 * (this.now() - (this.started.get(id) ?? t0)));
       return { ...r, waitedMs: t0 - asked }; // the time it waited for a slot (where latency goes)
     } finally {
-      removeTree(tmp);
+      await removeTree(tmp);
       this.started.delete(id);
       this.reconsider();
       const next = this.waiting.shift();

@@ -177,7 +177,7 @@ export class WarmRenderer {
         // receiver that drained for its grace has little of Kubernetes' 30 s left)
         await Promise.race([graceful, sleep(Math.min(this.closeGraceMs, 2000))]);
       }
-      const left = removeTree(b.tmp);
+      const left = await removeTree(b.tmp);
       if (left) {
         this.log(`warm renderer: could not remove the browser's folder (${left}): the next start removes it`);
       }

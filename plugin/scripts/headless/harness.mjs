@@ -2,6 +2,7 @@
 // user-data-dir, and renders the built panel. Every wait is bounded.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { buildHost } from './build.mjs';
@@ -94,11 +95,7 @@ export async function openHost({ bundle = 'host', viewport = { width: 1100, heig
     // a browser that was killed may have processes still exiting and writing its profile: the
     // removal is tried again, and a folder it still cannot remove is left in the temp folder
     // (a failed clean-up is not the caller's failure)
-    try {
-      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
-    } catch {
-      // left behind
-    }
+    await rm(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
     rmSync(`${userDataDir}.launch.sh`, { force: true });
   };
   let first;
