@@ -42,15 +42,21 @@ const name = (file) => relative(FIXTURES_DIR, file);
 /**
  * The file as go tool pprof can read it: pprof reads gzip and raw protobuf, not the zstd
  * dd-trace-py writes (Pyroscope and hotpath do), so that one is handed over decompressed.
+ * Written once per file: its sample types are compared by pprof runs side by side, and writing
+ * it again for each would truncate the file under a run still reading it.
  */
+const readable = new Map();
 function pprofReadable(file) {
-  const bytes = readFileSync(file);
-  if (bytes.readUInt32LE(0) !== 0xfd2fb528) {
-    return file;
+  if (!readable.has(file)) {
+    const bytes = readFileSync(file);
+    let out = file;
+    if (bytes.readUInt32LE(0) === 0xfd2fb528) {
+      out = join(tmp, `${relative(CORPUS, file).replaceAll('/', '_')}.pb`);
+      writeFileSync(out, d.pprofBytes(new Uint8Array(bytes)));
+    }
+    readable.set(file, out);
   }
-  const out = join(tmp, `${relative(CORPUS, file).replaceAll('/', '_')}.pb`);
-  writeFileSync(out, d.pprofBytes(new Uint8Array(bytes)));
-  return out;
+  return readable.get(file);
 }
 const pct = (v, total) => (total ? (v / total) * 100 : 0);
 // pprof marks inlined functions in -top; the function is the same
