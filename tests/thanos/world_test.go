@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hotpath/hotpath/promkit"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
@@ -97,7 +98,20 @@ type thanosSide struct {
 
 // startThanos starts a ruler over the given sidecars, on a data dir holding
 // rulerHistory, and the Query it evaluates through (listing the ruler).
+//
+// A ruler with history also holds a fence: one sample at live(), so that it
+// drops what it records before live() as "out of bounds", as the reference
+// Prometheus does (its newest block is the raw history backfilled up to
+// live()). Otherwise the ruler keeps records the reference never has, some of
+// them made while Query was still starting (a group whose first rules failed
+// and later ones did not); the 3h averages of the cost model hold such
+// records for hours, and their fit then differs from the reference's.
 func (w *world) startThanos(t *testing.T, sidecars []*harness.Sidecar, rulerHistory string) thanosSide {
+	if rulerHistory != "" {
+		rulerHistory += promkit.OpenMetricsGauges(map[string][]string{
+			"hotpath_test_fence": {fmt.Sprintf("hotpath_test_fence 1 %d", w.live().Unix())},
+		})
+	}
 	queryAddr := harness.FreeAddr(t)
 	ruler := harness.StartRuler(t, harness.RulerConfig{
 		RuleFiles: w.ruleFiles,
