@@ -15,9 +15,10 @@
 // (SIGKILL gives it no chance to end them) are found by it and ended.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { removeTree } from '../../plugin/scripts/headless/remove-tree.mjs';
 
 import { releaseWorker } from './queue.mjs';
 
@@ -61,20 +62,6 @@ export function signalRenders(root, { signal = 'SIGKILL', exact = false } = {}) 
     }
   }
   return hit;
-}
-
-/**
- * Removes a render's folder, tried again while it is not empty yet: the processes of a render just
- * ended or killed may still be exiting, Chromium writing its profile as the signal lands. Without
- * blocking (rmSync waits between its tries on the event loop's thread: seconds without webhooks
- * or health checks). Never rejects (a folder left behind must not stop a receiver, nor keep a
- * render slot taken): resolves to why it could not, or undefined.
- */
-export function removeTree(path) {
-  return rm(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).then(
-    () => undefined,
-    (e) => e.message
-  );
 }
 
 /** Ends the processes whose environment has TMPDIR under root (renders of an earlier process). */

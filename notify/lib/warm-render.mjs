@@ -20,10 +20,11 @@ import { join } from 'node:path';
 
 import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
 import { pictureHeadline } from '../../plugin/scripts/headless/headline.mjs';
+import { removeTree } from '../../plugin/scripts/headless/remove-tree.mjs';
 import { openSnapshotHost, renderSnapshot } from '../../plugin/scripts/headless/snapshot-render.mjs';
 
 import { RenderError } from './render-error.mjs';
-import { removeTree, signalRenders } from './render-gate.mjs';
+import { signalRenders } from './render-gate.mjs';
 
 const d = await dataLayer();
 

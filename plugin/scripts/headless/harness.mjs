@@ -2,11 +2,11 @@
 // user-data-dir, and renders the built panel. Every wait is bounded.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { buildHost } from './build.mjs';
 import { CHROMIUM, requirePlugin, SCREENSHOTS_DIR } from './env.mjs';
+import { removeTree } from './remove-tree.mjs';
 import { startServer } from './server.mjs';
 
 const { chromium } = requirePlugin('playwright-core');
@@ -92,10 +92,8 @@ export async function openHost({ bundle = 'host', viewport = { width: 1100, heig
   const close = async () => {
     await context.close().catch(() => {});
     await server.close();
-    // a browser that was killed may have processes still exiting and writing its profile: the
-    // removal is tried again, and a folder it still cannot remove is left in the temp folder
-    // (a failed clean-up is not the caller's failure)
-    await rm(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
+    // a folder that cannot be removed is left in the temp folder
+    await removeTree(userDataDir);
     rmSync(`${userDataDir}.launch.sh`, { force: true });
   };
   let first;
