@@ -25,7 +25,9 @@ export interface Truncation {
 export const NOT_TRUNCATED: Truncation = { truncated: false, other: 0, total: 0, rows: 0 };
 
 type Values = { values: ArrayLike<unknown> } | undefined;
-const num = (f: Values, i: number) => (f ? Number(f.values[i]) || 0 : 0);
+/** A field's values; none when the frame lacks it (every row then reads 0). */
+const column = (f: Values): ArrayLike<unknown> => f?.values ?? [];
+const at = (values: ArrayLike<unknown>, i: number) => Number(values[i]) || 0;
 
 /**
  * Whether a profile frame was truncated, by the rule of Grafana 13's flame graph
@@ -40,10 +42,10 @@ export function frameTruncation(frame: DataFrame): Truncation {
   const label = field('label');
   const value = field('value');
   const right = field('valueRight');
-  const out: Truncation = { truncated: false, other: 0, total: num(value, 0), rows: 0 };
+  const out: Truncation = { truncated: false, other: 0, total: at(column(value), 0), rows: 0 };
   if (right) {
     out.otherRight = 0;
-    out.totalRight = num(right, 0);
+    out.totalRight = at(column(right), 0);
   }
   const cut = cutMark(marker, label);
   // no cut row: answered by indexOf, the engine's own loop (a string frame's 200k labels in a
@@ -56,9 +58,6 @@ export function frameTruncation(frame: DataFrame): Truncation {
   }
   return out;
 }
-
-/** A field's values; none when the frame lacks it (every row then reads 0). */
-const column = (f: Values): ArrayLike<unknown> => f?.values ?? [];
 
 /**
  * What a cut row holds: `mark` in `values`. True in the marker field; else the label "other",
@@ -93,8 +92,6 @@ interface CutColumns {
   value: ArrayLike<unknown>;
   right: ArrayLike<unknown> | undefined;
 }
-
-const at = (values: ArrayLike<unknown>, i: number) => Number(values[i]) || 0;
 
 /**
  * Counts the cut rows from `first` on and sums the outermost ones. Rows deeper than a cut row
