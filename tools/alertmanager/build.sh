@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the pinned Alertmanager (tools/alertmanager/go.mod) into .tools/bin, through
+# Builds the pinned Alertmanager and its amtool (tools/alertmanager/go.mod) into .tools/bin, through
 # tools/build-module.sh like every tools module, with one extra step:
 # Alertmanager's ui package embeds ui/app/dist (`//go:embed app/dist`), the web UI that its
 # release process builds with npm; the module the Go proxy serves does not contain it, so a
@@ -23,4 +23,4 @@ if [[ ! -f "$work/.complete" ]]; then
     "$(cd "$here" && go list -m -f '{{.GoVersion}}')" "$here" "$version" "$work" > "$work/go.work"
   touch "$work/.complete"
 fi
-GOWORK="$work/go.work" exec "$root/tools/build-module.sh" tools/alertmanager github.com/prometheus/alertmanager/cmd/alertmanager
+GOWORK="$work/go.work" exec "$root/tools/build-module.sh" tools/alertmanager github.com/prometheus/alertmanager/cmd/alertmanager github.com/prometheus/alertmanager/cmd/amtool

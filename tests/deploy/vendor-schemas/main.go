@@ -46,6 +46,7 @@ var kubernetes = struct {
 	[]string{
 		"io.k8s.api.core.v1.ConfigMap",
 		"io.k8s.api.core.v1.Service",
+		"io.k8s.api.core.v1.PersistentVolumeClaim",
 		"io.k8s.api.apps.v1.Deployment",
 		"io.k8s.api.networking.v1.NetworkPolicy",
 		"io.k8s.api.networking.v1.Ingress",
@@ -59,6 +60,7 @@ var crds = []struct {
 }{
 	{"github.com/prometheus-operator/prometheus-operator", "v0.93.0", "example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml", []string{"v1"}},
 	{"github.com/prometheus-operator/prometheus-operator", "v0.93.0", "example/prometheus-operator-crd/monitoring.coreos.com_alertmanagerconfigs.yaml", []string{"v1alpha1"}},
+	{"github.com/prometheus-operator/prometheus-operator", "v0.93.0", "example/prometheus-operator-crd/monitoring.coreos.com_alertmanagers.yaml", []string{"v1"}},
 	{"github.com/grafana/grafana-operator/v5", "v5.24.0", "config/crd/bases/grafana.integreatly.org_grafanadashboards.yaml", []string{"v1beta1"}},
 	{"github.com/grafana/grafana-operator/v5", "v5.24.0", "config/crd/bases/grafana.integreatly.org_grafanadatasources.yaml", []string{"v1beta1"}},
 	{"github.com/grafana/grafana-operator/v5", "v5.24.0", "config/crd/bases/grafana.integreatly.org_grafanas.yaml", []string{"v1beta1"}},
