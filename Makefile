@@ -33,14 +33,14 @@ tools-thanos: tools ## build the pinned Thanos (tools/thanos, with its release t
 # ---- generated artefacts ---------------------------------------------------
 
 .PHONY: generate
-# The generated files: rules/, dashboards/, deploy/kubernetes/, deploy/grafana/, catalogue/catalogue.json
+# The generated files: rules/, dashboards/, deploy/kubernetes/, deploy/grafana/, deploy/alertmanager/, catalogue/catalogue.json
 # and docs/reference.md (tests/generated/check-drift.sh lists them too).
-generate: tools ## render rules/, dashboards/, deploy/kubernetes/, deploy/grafana/, catalogue/ and docs/reference.md from jsonnet/
+generate: tools ## render rules/, dashboards/, deploy/kubernetes/, deploy/grafana/, deploy/alertmanager/, catalogue/ and docs/reference.md from jsonnet/
 	@tools/render-mixin.sh jsonnet/generate.jsonnet .cache/generated
-	@mkdir -p .cache/generated/rules .cache/generated/dashboards .cache/generated/catalogue .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana deploy
-	@rm -rf rules dashboards catalogue deploy/kubernetes deploy/grafana && cp -r .cache/generated/rules .cache/generated/dashboards .cache/generated/catalogue . && cp -r .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana deploy/
+	@mkdir -p .cache/generated/rules .cache/generated/dashboards .cache/generated/catalogue .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana .cache/generated/deploy/alertmanager deploy
+	@rm -rf rules dashboards catalogue deploy/kubernetes deploy/grafana deploy/alertmanager && cp -r .cache/generated/rules .cache/generated/dashboards .cache/generated/catalogue . && cp -r .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana .cache/generated/deploy/alertmanager deploy/
 	@cp .cache/generated/docs/reference.md docs/reference.md
-	@echo "generated: $$(ls rules dashboards catalogue | grep -c '\.')" files in rules/, dashboards/ and catalogue/, $$(find deploy/kubernetes deploy/grafana -type f | wc -l) in deploy/, and docs/reference.md
+	@echo "generated: $$(ls rules dashboards catalogue | grep -c '\.')" files in rules/, dashboards/ and catalogue/, $$(find deploy/kubernetes deploy/grafana deploy/alertmanager -type f | wc -l) in deploy/, and docs/reference.md
 
 .PHONY: fmt
 fmt: tools ## format every jsonnet and Go file in place

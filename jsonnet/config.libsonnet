@@ -394,7 +394,8 @@ local catalogue = import 'catalogue.libsonnet';
     // `make generate` renders deploy/kubernetes/ from these knobs and the ones
     // above: the PrometheusRule and AlertmanagerConfig for prometheus-operator,
     // the dashboards for Grafana's sidecar and for grafana-operator, and
-    // hotpath-notify (Deployment, Service, NetworkPolicy, Ingress).
+    // hotpath-notify (Deployment, PersistentVolumeClaim, Service, NetworkPolicy,
+    // Ingress); deploy/alertmanager/ the routing for Alertmanager itself.
     kubernetes: {
       // Where the PrometheusRule, the AlertmanagerConfig and hotpath-notify go.
       // The AlertmanagerConfig's webhook URL names it
@@ -480,10 +481,11 @@ local catalogue = import 'catalogue.libsonnet';
         // copy by digest, e.g. 'registry.example.com/hotpath-notify@sha256:...'.
         image: 'ghcr.io/hotpath/hotpath-notify:0.2.0',
 
-        // Keep one: the receiver remembers what it announced in its own
-        // memory, so a second replica would announce an alert again when one
-        // of Alertmanager's repeats reaches it. Its queue keeps one busy
-        // replica from blocking Alertmanager (notify/README.md).
+        // Keep one (or 0 to stop it): the receiver keeps its journal and what
+        // it announced on its claim (stateVolumeSize), which one pod at a time
+        // may use, so a second replica would only wait for the first. Its
+        // queue keeps one busy replica from blocking Alertmanager
+        // (notify/README.md).
         replicas: 1,
 
         // The port it listens on, and the Service's. Change it only if 9095
@@ -500,9 +502,20 @@ local catalogue = import 'catalogue.libsonnet';
         // Example for ingress-nginx: 'nginx' and 'ingress-nginx'.
         ingressClassName: 'nginx',
         ingressControllerNamespace: 'ingress-nginx',
-        // The TLS Secret of an https publicURL's host (cert-manager can fill
-        // it: annotate the Ingress). Example: 'wildcard-example-com'.
+        // The TLS Secret of an https publicURL's host, in the receiver's
+        // namespace. Nothing in the bundle creates it: cert-manager does when
+        // certManagerIssuer is set, or you do (`kubectl create secret tls`).
+        // Without it the ingress controller serves its own default certificate,
+        // which Slack's image fetcher refuses: messages arrive without their
+        // picture. Example: 'wildcard-example-com'.
         ingressTLSSecretName: 'hotpath-notify-tls',
+        // The cert-manager issuer that fills ingressTLSSecretName: the Ingress
+        // gets `cert-manager.io/cluster-issuer: <name>` (kind ClusterIssuer) or
+        // `cert-manager.io/issuer: <name>` (kind Issuer, in the receiver's
+        // namespace), and cert-manager's ingress-shim requests the certificate
+        // for publicURL's host. Empty name: no annotation (bring the Secret
+        // yourself). Example: `{ kind: 'ClusterIssuer', name: 'letsencrypt-prod' }`.
+        certManagerIssuer: { kind: 'ClusterIssuer', name: '' },
 
         // The Secret (created by you, never rendered) that holds the bearer
         // token Alertmanager sends (key `token`) and the Slack incoming webhook
@@ -518,6 +531,13 @@ local catalogue = import 'catalogue.libsonnet';
         // `alertmanagerPodLabels: { 'alertmanager': 'main' }`.
         alertmanagerNamespace: 'monitoring',
         alertmanagerPodLabels: { 'app.kubernetes.io/name': 'alertmanager' },
+
+        // The name of your prometheus-operator `Alertmanager` resource (in
+        // alertmanagerNamespace): deploy/alertmanager's snippet is a merge patch
+        // for it that sets the matcher strategy the AlertmanagerConfig needs.
+        // kube-prometheus names it main; kube-prometheus-stack sets the same
+        // fields through its values instead. Example: 'alertmanager'.
+        alertmanagerName: 'main',
 
         // The largest webhook Alertmanager may send; it truncates at this and
         // says how many it dropped. The receiver queues up to 1000 alerts on
@@ -535,11 +555,28 @@ local catalogue = import 'catalogue.libsonnet';
           limits: { memory: '1536Mi' },
         },
 
-        // The out-dir (messages.jsonl, each alert's message and picture) and the
-        // images Slack fetches. An emptyDir loses them on restart; use a
-        // PersistentVolumeClaim to keep them, e.g.
-        // `outDirVolume: { persistentVolumeClaim: { claimName: 'hotpath-notify' } }`.
-        outDirVolume: { emptyDir: { sizeLimit: '2Gi' } },
+        // The size of the receiver's PersistentVolumeClaim `hotpath-notify`:
+        // the journal (accepted alerts not yet delivered, Slack deliveries
+        // waiting for a retry, what was announced), messages.jsonl and each
+        // alert's folder (message and picture, a few hundred KB, removed after
+        // the receiver's --retention of 14 days). 2Gi holds thousands of
+        // alerts. Raise it for a noisy fleet, e.g. '10Gi'; a bound claim grows
+        // only where its StorageClass allows volume expansion.
+        stateVolumeSize: '2Gi',
+
+        // The claim's StorageClass. null leaves it to the cluster's default
+        // class; '' asks for a pre-provisioned volume with no class. A claim's
+        // class cannot change once it is bound (delete the claim to move, and
+        // its state with it). Example: 'gp3' on EKS, 'premium-rwo' on GKE.
+        stateStorageClassName: null,
+
+        // How the claim may be mounted. ReadWriteOncePod (Kubernetes 1.29+,
+        // CSI volumes) lets one pod use it, cluster-wide: a second receiver
+        // waits Pending until the first is gone, also while an evicted or
+        // drained pod is still shutting down, where the Deployment's Recreate
+        // strategy does not apply. Use 'ReadWriteOnce' only where the volume
+        // plugin is not CSI (one node at a time, not one pod).
+        stateAccessMode: 'ReadWriteOncePod',
       },
     },
   },

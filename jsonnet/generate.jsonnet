@@ -1,5 +1,6 @@
 // Entry point of `make generate`: every committed generated file (rules/,
-// dashboards/, deploy/kubernetes/, deploy/grafana/, catalogue/catalogue.json,
+// dashboards/, deploy/kubernetes/, deploy/grafana/, deploy/alertmanager/,
+// catalogue/catalogue.json,
 // docs/reference.md), rendered from the shipped configuration.
 local catalogue = import 'catalogue.libsonnet';
 local mixin = (import 'mixin.libsonnet') + (import 'deploy/deploy.libsonnet');

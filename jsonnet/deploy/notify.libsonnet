@@ -1,7 +1,15 @@
 // hotpath-notify in the cluster: a Deployment of the image built from
-// deploy/notify/Dockerfile, its Service, a NetworkPolicy that lets only
-// Alertmanager post to it, and an Ingress that opens only the pictures
-// (/images/) to Slack's image fetcher.
+// deploy/notify/Dockerfile, the PersistentVolumeClaim that keeps its state and
+// pictures, its Service, a NetworkPolicy that lets only Alertmanager post to it,
+// and an Ingress that opens only the pictures (/images/) to Slack's image
+// fetcher.
+//
+// A Deployment with a claim of its own, not a StatefulSet: the claim is a plain
+// manifest, so its size applies with kubectl apply (a StatefulSet's
+// volumeClaimTemplates cannot change), an install from before the claim updates
+// in place, and "one receiver at a time" holds through the claim's access mode
+// (ReadWriteOncePod: a second pod cannot mount it, whatever created that pod)
+// together with the Recreate strategy (a rollout stops the old pod first).
 local durations = import '../lib/durations.libsonnet';
 
 {
@@ -9,13 +17,23 @@ local durations = import '../lib/durations.libsonnet';
   local n = k.notify,
   local labels = k.commonLabels { 'app.kubernetes.io/name': 'hotpath-notify' },
   local selector = { 'app.kubernetes.io/name': 'hotpath-notify', 'app.kubernetes.io/part-of': 'hotpath' },
-  local outDir = '/var/lib/hotpath-notify',
+  // The claim's mount: the out-dir (messages.jsonl, each alert's folder), the
+  // pictures Slack fetches, and the journal; all three survive the pod.
+  local stateMount = '/var/lib/hotpath-notify',
+  local claimName = 'hotpath-notify',
   local secretDir = '/etc/hotpath-notify',
   local metadata = { name: 'hotpath-notify', namespace: k.namespace, labels: labels },
 
   // The receiver finds the anomaly's start from startsAt minus the rules'
   // for:, so it gets the longest for: of the pack.
   local pending = durations.format(std.foldl(std.max, [durations.seconds(d) for d in std.objectValues($._config.alertFor)], 0)),
+
+  assert !std.objectHas(n, 'outDirVolume') :
+         'kubernetes.notify.outDirVolume is gone: the receiver keeps its state on the PersistentVolumeClaim hotpath-notify; size it with stateVolumeSize and stateStorageClassName',
+  assert n.replicas <= 1 :
+         'kubernetes.notify.replicas: %d, but one receiver owns the state claim; keep 1 (or 0 to stop it)' % n.replicas,
+  assert std.member(['ClusterIssuer', 'Issuer'], n.certManagerIssuer.kind) :
+         "kubernetes.notify.certManagerIssuer.kind: want 'ClusterIssuer' or 'Issuer', got %s" % n.certManagerIssuer.kind,
 
   local publicHost =
     if n.publicURL == '' then ''
@@ -38,12 +56,18 @@ local durations = import '../lib/durations.libsonnet';
       metadata: metadata,
       spec: {
         replicas: n.replicas,
+        // Stop the old pod before the new one starts: two receivers would
+        // fight over the journal, and the new pod could not mount the claim
+        // while the old one holds it (the rollout would hang).
+        strategy: { type: 'Recreate' },
         selector: { matchLabels: selector },
         template: {
           metadata: { labels: labels + selector },
           spec: {
             automountServiceAccountToken: false,
-            securityContext: { runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, fsGroup: 10001, seccompProfile: { type: 'RuntimeDefault' } },
+            // fsGroup makes the claim writable by the receiver's user;
+            // OnRootMismatch skips the walk over every picture at each start.
+            securityContext: { runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, fsGroup: 10001, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
             containers: [{
               name: 'hotpath-notify',
               image: n.image,
@@ -51,7 +75,11 @@ local durations = import '../lib/durations.libsonnet';
                 '--listen=0.0.0.0:%d' % n.port,
                 '--profiles=' + k.pyroscopeURL,
               ] + (if k.prometheusURL != '' then ['--prometheus=' + k.prometheusURL] else []) + [
-                '--out-dir=' + outDir,
+                '--out-dir=' + stateMount,
+                '--images-dir=' + stateMount,
+                // The receiver's own default (<images-dir>/.state), spelled out:
+                // the journal must be on the claim.
+                '--state-dir=%s/.state' % stateMount,
                 '--token-file=%s/token' % secretDir,
                 '--pending=' + pending,
                 '--concurrency=%d' % n.concurrency,
@@ -70,7 +98,7 @@ local durations = import '../lib/durations.libsonnet';
               resources: n.resources,
               securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
               volumeMounts: [
-                { name: 'out', mountPath: outDir },
+                { name: 'state', mountPath: stateMount },
                 { name: 'secret', mountPath: secretDir, readOnly: true },
                 { name: 'tmp', mountPath: '/tmp' },
                 // Chromium shares rendered frames through /dev/shm; a
@@ -79,7 +107,7 @@ local durations = import '../lib/durations.libsonnet';
               ],
             }],
             volumes: [
-              { name: 'out' } + n.outDirVolume,
+              { name: 'state', persistentVolumeClaim: { claimName: claimName } },
               { name: 'secret', secret: { secretName: n.secretName, items: [{ key: 'token', path: 'token' }] } },
               { name: 'tmp', emptyDir: {} },
               { name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: '256Mi' } },
@@ -87,6 +115,16 @@ local durations = import '../lib/durations.libsonnet';
           },
         },
       },
+    },
+
+    'notify/persistentvolumeclaim.yaml': {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: metadata { name: claimName },
+      spec: {
+        accessModes: [n.stateAccessMode],
+        resources: { requests: { storage: n.stateVolumeSize } },
+      } + (if n.stateStorageClassName == null then {} else { storageClassName: n.stateStorageClassName }),
     },
 
     'notify/service.yaml': {
@@ -126,7 +164,12 @@ local durations = import '../lib/durations.libsonnet';
          'notify/ingress.yaml': {
            apiVersion: 'networking.k8s.io/v1',
            kind: 'Ingress',
-           metadata: metadata,
+           // cert-manager's ingress-shim turns the issuer annotation into a
+           // Certificate for the tls host below, stored in its secretName.
+           metadata: metadata + (
+             if n.certManagerIssuer.name == '' || !std.startsWith(n.publicURL, 'https://') then {}
+             else { annotations: { [{ ClusterIssuer: 'cert-manager.io/cluster-issuer', Issuer: 'cert-manager.io/issuer' }[n.certManagerIssuer.kind]]: n.certManagerIssuer.name } }
+           ),
            spec: {
              ingressClassName: n.ingressClassName,
              rules: [{

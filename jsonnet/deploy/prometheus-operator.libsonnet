@@ -1,5 +1,9 @@
 // For prometheus-operator: the rule pack as a PrometheusRule, and an
-// AlertmanagerConfig that routes the pack's alerts to hotpath-notify.
+// AlertmanagerConfig that routes the pack's alerts to hotpath-notify. For
+// Alertmanager itself (alertmanagerSnippets: deploy/alertmanager/): a merge
+// patch for a prometheus-operator `Alertmanager` that lets the
+// AlertmanagerConfig see the pack's alerts, and the same route and receiver as
+// plain alertmanager.yml for an Alertmanager without the operator.
 local files = import '../lib/files.libsonnet';
 
 {
@@ -9,6 +13,12 @@ local files = import '../lib/files.libsonnet';
   // The pack's alert names, read from the alert groups themselves: a new alert
   // is routed without a second list to keep in step.
   local alertNames = [r.alert for g in $.prometheusAlerts.groups for r in g.rules if std.objectHas(r, 'alert')],
+  local alertnameRegex = std.join('|', alertNames),
+  local webhookURL = 'http://hotpath-notify.%s.svc:%d/webhook' % [k.namespace, n.port],
+
+  // One notification per alert: the receiver answers each alert with its own
+  // profile diff, so grouping would only delay the later ones.
+  local timing = { groupWait: '30s', groupInterval: '5m', repeatInterval: '12h' },
 
   kubernetesManifests+:: {
     'prometheus-operator/prometheusrule.yaml': files.prometheusRule($, {
@@ -16,10 +26,12 @@ local files = import '../lib/files.libsonnet';
       labels+: k.commonLabels + k.ruleLabels,
     }),
 
-    // The operator adds a `namespace=<this namespace>` matcher to this route
-    // unless the Alertmanager's alertmanagerConfigMatcherStrategy is None; the
-    // pack's alerts carry the namespace of the service they are about, so set
-    // it to None (the README's install section shows how).
+    // The operator adds `namespace="<this namespace>"` to this route unless
+    // the Alertmanager's alertmanagerConfigMatcherStrategy is None; the pack's
+    // alerts carry the namespace of the service they are about, so with the
+    // operator's default (OnNamespace) none of them would reach the receiver.
+    // deploy/grafana's kube-prometheus-stack values and deploy/alertmanager's
+    // patch set None.
     'prometheus-operator/alertmanagerconfig.yaml': {
       apiVersion: 'monitoring.coreos.com/v1alpha1',
       kind: 'AlertmanagerConfig',
@@ -31,18 +43,13 @@ local files = import '../lib/files.libsonnet';
       spec: {
         route: {
           receiver: 'hotpath-notify',
-          matchers: [{ name: 'alertname', matchType: '=~', value: std.join('|', alertNames) }],
-          // One notification per alert: the receiver answers each alert with its
-          // own profile diff, so grouping would only delay the later ones.
+          matchers: [{ name: 'alertname', matchType: '=~', value: alertnameRegex }],
           groupBy: ['...'],
-          groupWait: '30s',
-          groupInterval: '5m',
-          repeatInterval: '12h',
-        },
+        } + timing,
         receivers: [{
           name: 'hotpath-notify',
           webhookConfigs: [{
-            url: 'http://hotpath-notify.%s.svc:%d/webhook' % [k.namespace, n.port],
+            url: webhookURL,
             // A resolve updates the message.
             sendResolved: true,
             maxAlerts: n.maxAlerts,
@@ -52,6 +59,52 @@ local files = import '../lib/files.libsonnet';
           }],
         }],
       },
+    },
+  },
+
+  alertmanagerSnippets+:: {
+    // kubectl -n <alertmanagerNamespace> patch alertmanager <alertmanagerName>
+    //   --type merge --patch-file deploy/alertmanager/prometheus-operator-alertmanager.yaml
+    // None: the AlertmanagerConfig's route keeps only its own matchers. The
+    // empty selectors pick every AlertmanagerConfig in every namespace where
+    // the Alertmanager had none (an Alertmanager without selectors picks no
+    // AlertmanagerConfig at all); a merge patch leaves selectors you already
+    // have as they are.
+    'prometheus-operator-alertmanager.yaml': {
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'Alertmanager',
+      metadata: { name: n.alertmanagerName, namespace: n.alertmanagerNamespace },
+      spec: {
+        alertmanagerConfigMatcherStrategy: { type: 'None' },
+        alertmanagerConfigSelector: if k.alertmanagerConfigLabels == {} then {} else { matchLabels: k.alertmanagerConfigLabels },
+        alertmanagerConfigNamespaceSelector: {},
+      },
+    },
+
+    // Without the operator: merge into alertmanager.yml (the route first
+    // under your root route; continue keeps your own receivers for these
+    // alerts), and mount the Secret's token at the credentials_file path.
+    'alertmanager.yml': {
+      route: {
+        routes: [{
+          receiver: 'hotpath-notify',
+          matchers: ['alertname=~"%s"' % alertnameRegex],
+          group_by: ['...'],
+          group_wait: timing.groupWait,
+          group_interval: timing.groupInterval,
+          repeat_interval: timing.repeatInterval,
+          continue: true,
+        }],
+      },
+      receivers: [{
+        name: 'hotpath-notify',
+        webhook_configs: [{
+          url: webhookURL,
+          send_resolved: true,
+          max_alerts: n.maxAlerts,
+          http_config: { authorization: { credentials_file: '/etc/alertmanager/secrets/%s/token' % n.secretName } },
+        }],
+      }],
     },
   },
 }

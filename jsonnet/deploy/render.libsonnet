@@ -8,4 +8,7 @@ function(mixin) {
 } + {
   ['deploy/grafana/' + path]: files.yaml(mixin.grafanaSnippets[path])
   for path in std.objectFields(mixin.grafanaSnippets)
+} + {
+  ['deploy/alertmanager/' + path]: files.yaml(mixin.alertmanagerSnippets[path])
+  for path in std.objectFields(mixin.alertmanagerSnippets)
 }

@@ -309,8 +309,8 @@ func TestNotifyManifests(t *testing.T) {
 	for _, m := range get(t, c, "volumeMounts").([]any) {
 		mounts[str(t, m, "name")] = str(t, m, "mountPath")
 	}
-	if mounts["out"] != "/var/lib/hotpath-notify" {
-		t.Errorf("the out-dir is not on the out volume: %v", mounts)
+	if mounts["state"] != "/var/lib/hotpath-notify" {
+		t.Errorf("the out-dir is not on the state volume: %v", mounts)
 	}
 
 	np := read(t, filepath.Join(dir, "networkpolicy.yaml"))
@@ -368,7 +368,7 @@ func TestKnobsReachEveryManifest(t *testing.T) {
 			t.Errorf("%s: no commonLabels", rel)
 		}
 		b, _ := os.ReadFile(f)
-		for _, old := range []string{"kube-prometheus-stack", "ghcr.io/hotpath", "pyroscope.pyroscope.svc", "prometheus-operated.monitoring.svc", "9095", "hotpath-notify-tls", `"hotpath-notify"` + "\n                  optional", "emptyDir:\n            sizeLimit"} {
+		for _, old := range []string{"kube-prometheus-stack", "ghcr.io/hotpath", "pyroscope.pyroscope.svc", "prometheus-operated.monitoring.svc", "9095", "hotpath-notify-tls", `"hotpath-notify"` + "\n                  optional", "ReadWriteOncePod", `storage: "2Gi"`} {
 			if strings.Contains(string(b), old) {
 				t.Errorf("%s: still has the default %q", rel, old)
 			}
@@ -422,6 +422,20 @@ func TestKnobsReachEveryManifest(t *testing.T) {
 	op := read(t, filepath.Join(dir, "deploy", "grafana", "grafana-operator-grafana.yaml"))
 	if get(t, op, "metadata", "namespace") != "grafana" || !reflect.DeepEqual(get(t, op, "metadata", "labels"), obj{"team": "platform"}) {
 		t.Errorf("Grafana resource metadata %v", get(t, op, "metadata"))
+	}
+
+	pvc := read(t, filepath.Join(k8s, "notify", "persistentvolumeclaim.yaml"))
+	if get(t, pvc, "spec", "storageClassName") != "fast-ssd" || get(t, pvc, "spec", "resources", "requests", "storage") != "20Gi" || !reflect.DeepEqual(get(t, pvc, "spec", "accessModes"), []any{"ReadWriteOnce"}) {
+		t.Errorf("the claim's spec %v, want 20Gi of fast-ssd, ReadWriteOnce", get(t, pvc, "spec"))
+	}
+	amPatch := read(t, filepath.Join(dir, "deploy", "alertmanager", "prometheus-operator-alertmanager.yaml"))
+	if !reflect.DeepEqual(get(t, amPatch, "metadata"), obj{"name": "alertmanager", "namespace": "alerting"}) || !reflect.DeepEqual(get(t, amPatch, "spec", "alertmanagerConfigSelector"), obj{"matchLabels": obj{"alertmanager": "main"}}) {
+		t.Errorf("the Alertmanager patch: %v %v, want alertmanager in alerting, selecting alertmanager=main", get(t, amPatch, "metadata"), get(t, amPatch, "spec"))
+	}
+	plainAM := read(t, filepath.Join(dir, "deploy", "alertmanager", "alertmanager.yml"))
+	hook := get(t, plainAM, "receivers", 0, "webhook_configs", 0)
+	if str(t, hook, "url") != "http://hotpath-notify.obs.svc:8080/webhook" || get(t, hook, "max_alerts") != 50 || str(t, hook, "http_config", "authorization", "credentials_file") != "/etc/alertmanager/secrets/notify-secrets/token" {
+		t.Errorf("alertmanager.yml's webhook %v", hook)
 	}
 
 	np := read(t, filepath.Join(k8s, "notify", "networkpolicy.yaml"))

@@ -10,8 +10,10 @@ import (
 // CatalogueAlert is one alert of catalogue/catalogue.json (generated from
 // jsonnet/catalogue.libsonnet), as far as the tests read it.
 type CatalogueAlert struct {
-	Name            string `json:"name"`
-	HasServiceLabel bool   `json:"hasServiceLabel"`
+	Name            string   `json:"name"`
+	HasServiceLabel bool     `json:"hasServiceLabel"`
+	Labels          []string `json:"labels"` // its identity labels
+	Severity        string   `json:"severity"`
 }
 
 // CatalogueAlerts are the catalogue's alerts, in its order: what a test
