@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Validates every manifest that deploy/ ships (deploy/kubernetes, and the
-# Grafana resource of deploy/grafana) against the schemas vendored in
+# Validates every manifest that deploy/ ships (deploy/kubernetes, the Grafana
+# resource of deploy/grafana and the Alertmanager of deploy/alertmanager) against the schemas vendored in
 # tests/deploy/schemas (README.md there: which versions, from where), with the
 # pinned kubeconform (tools/kubeconform), offline:
 #   -strict: unknown and duplicate fields are errors, as the API server's
@@ -21,7 +21,7 @@ validate() {
   "$kubeconform" -strict -summary -schema-location "$k8s/$tpl" -schema-location "tests/deploy/schemas/crds/$tpl" "$@"
 }
 
-shipped=(deploy/kubernetes deploy/grafana/grafana-operator-grafana.yaml)
+shipped=(deploy/kubernetes deploy/grafana/grafana-operator-grafana.yaml deploy/alertmanager/prometheus-operator-alertmanager.yaml)
 want=$(find "${shipped[@]}" -name '*.yaml' | wc -l)
 releases=(tests/deploy/schemas/kubernetes-*)
 for k8s in "${releases[@]}"; do
