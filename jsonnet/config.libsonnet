@@ -482,8 +482,8 @@ local catalogue = import 'catalogue.libsonnet';
         image: 'ghcr.io/hotpath/hotpath-notify:0.2.0',
 
         // Keep one (or 0 to stop it): the receiver keeps its journal and what
-        // it announced on its claim (stateVolumeSize), which one pod at a time
-        // may use, so a second replica would only wait for the first. Its
+        // it announced on its claim (see stateVolumeSize), which one pod at a
+        // time may mount, so a second replica would only wait for the first. Its
         // queue keeps one busy replica from blocking Alertmanager
         // (notify/README.md).
         replicas: 1,

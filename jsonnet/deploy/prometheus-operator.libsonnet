@@ -16,8 +16,7 @@ local files = import '../lib/files.libsonnet';
   local alertnameRegex = std.join('|', alertNames),
   local webhookURL = 'http://hotpath-notify.%s.svc:%d/webhook' % [k.namespace, n.port],
 
-  // One notification per alert: the receiver answers each alert with its own
-  // profile diff, so grouping would only delay the later ones.
+  // The route's timing, the same with and without the operator.
   local timing = { groupWait: '30s', groupInterval: '5m', repeatInterval: '12h' },
 
   kubernetesManifests+:: {
@@ -44,6 +43,8 @@ local files = import '../lib/files.libsonnet';
         route: {
           receiver: 'hotpath-notify',
           matchers: [{ name: 'alertname', matchType: '=~', value: alertnameRegex }],
+          // One notification per alert: the receiver answers each alert with
+          // its own profile diff, so grouping would only delay the later ones.
           groupBy: ['...'],
         } + timing,
         receivers: [{
