@@ -8,7 +8,7 @@ package deploy
 //
 // With prometheus-operator, Alertmanager's configuration is what the operator
 // generates, so the tests build it the way prometheus-operator v0.93.0 (the
-// version of the vendored CRDs, tests/deploy/schemas) does in
+// version of the vendored CRDs, tests/deploy/schemas; git f8fafd475f3d) does in
 // pkg/alertmanager/amcfg.go: operatorConfig below follows
 // ConfigBuilder.AddAlertmanagerConfigs, convertRoute, getEnforcer and the
 // namespaceEnforcer, step by step.
@@ -308,7 +308,7 @@ func installPaths() []installPath {
 			// A plain prometheus-operator Alertmanager (kube-prometheus' main,
 			// no selectors), patched as the README says; grafana-operator's path
 			// routes through the same Alertmanager.
-			name: "prometheus-operator Alertmanager patched",
+			name: "prometheus-operator Alertmanager patched (grafana-operator's path too)",
 			config: func(t *testing.T) obj {
 				patch := read(t, filepath.Join(root, "deploy", "alertmanager", "prometheus-operator-alertmanager.yaml"))
 				am := mergePatch(obj{"apiVersion": "monitoring.coreos.com/v1", "kind": "Alertmanager", "metadata": obj{"name": "main", "namespace": "monitoring"}, "spec": obj{"replicas": 3}}, patch).(obj)
