@@ -8,7 +8,6 @@ package deploy
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -29,10 +28,9 @@ func renderNotify(t *testing.T, overrides string) (string, string) {
 	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "out")
-	b, err := exec.Command(filepath.Join(harness.RepoRoot(), "tools", "render-mixin.sh"), entry, out).CombinedOutput()
+	out, err := harness.TryRender(t, entry)
 	if err != nil {
-		return "", string(b)
+		return "", err.Error()
 	}
 	return filepath.Join(out, "deploy", "kubernetes", "notify"), ""
 }

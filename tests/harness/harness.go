@@ -54,12 +54,23 @@ func must(t testing.TB, err error, what string, args ...any) {
 // files are then under <dir>/rules/.
 func Render(t testing.TB, entry string) string {
 	t.Helper()
+	out, err := TryRender(t, entry)
+	if err != nil {
+		t.Fatalf("render %s: %v", entry, err)
+	}
+	return out
+}
+
+// TryRender is Render for an entry point that may be refused (a knob's
+// assert): the error carries jsonnet's message.
+func TryRender(t testing.TB, entry string) (string, error) {
+	t.Helper()
 	out := t.TempDir()
 	cmd := exec.Command(filepath.Join(RepoRoot(), "tools", "render-mixin.sh"), entry, out)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("render %s: %v\n%s", entry, err, b)
+		return "", fmt.Errorf("%v\n%s", err, b)
 	}
-	return out
+	return out, nil
 }
 
 // RuleFiles are the rendered recording and alerting rule files under dir.
