@@ -461,7 +461,7 @@ describe('OverlayPanel empty states', () => {
     expect(requests).toHaveLength(2);
     expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/^No samples in the baseline window.*Choose another baseline: a baseline mode above/);
     expect(within(screen.getByTestId(TEST_IDS.units)).getByLabelText('Share')).toBeChecked();
-    const why = 'Per request is off, showing shares: the baseline (1 day earlier) lies outside the dashboard range, which is all the request-rate series covers. Widen the time range to include it, or pick a baseline on the strip (Auto, Shift-drag).';
+    const why = 'Showing shares: no request count for the baseline (1 day earlier), outside the dashboard range. Widen the time range to include it, or pick a baseline on the strip.';
     expect(screen.getByTestId(TEST_IDS.unitNotice)).toHaveTextContent(why);
     expect(screen.getByTestId(TEST_IDS.units)).toHaveAttribute('title', why);
   });

@@ -59,7 +59,7 @@ function foldNotice(r: CollapseResult | undefined, maxNodes: number): string[] {
 /** Where to look when a window has no samples: another window, or the query's labels. */
 const EMPTY_HINTS: Record<string, string> = {
   'selected window': "Drag another window on the strip, or check the profile query's labels and profile type (edit the panel).",
-  'baseline window': 'Choose another baseline: a baseline mode above (Auto, −1w), or Shift-drag on the strip.',
+  'baseline window': 'Choose another baseline: a baseline mode above, or Shift-drag on the strip.',
 };
 
 /** What a window's profile is while it is not a tree: loading, empty, failed. */
@@ -98,7 +98,7 @@ export function ProfileArea(props: Props) {
   const top = (
     <>
       {unitNotice && (
-        <div className={styles.notice} data-testid={TEST_IDS.unitNotice}>
+        <div className={styles.notice} data-testid={TEST_IDS.unitNotice} title={unitNotice}>
           {unitNotice}
         </div>
       )}

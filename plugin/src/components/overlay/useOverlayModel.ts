@@ -238,7 +238,7 @@ function useUnit(asked: ValueUnit | undefined, requests: RequestCounts, haveSeri
   const unitNotice =
     unit === 'share' && (asked === 'per-request' || (asked === undefined && haveSeries)) && missing && !missing.ok
       ? missingWhere === 'Baseline' && missing.reason === 'no-samples' && baselineOffRange
-        ? `Per request is off, showing shares: the baseline (${baselineOffRange}) lies outside the dashboard range, which is all the request-rate series covers. Widen the time range to include it, or pick a baseline on the strip (Auto, Shift-drag).`
+        ? `Showing shares: no request count for the baseline (${baselineOffRange}), outside the dashboard range. Widen the time range to include it, or pick a baseline on the strip.`
         : `Per request: ${missingWhere.toLowerCase()}: ${missing.message}. Showing shares.`
       : // without a window selected the panel is the plain profile it always was: no notice
         selection && asked === undefined && !haveSeries
