@@ -16,7 +16,7 @@ const OPTIONS = { profileRefId: 'C', seriesRefIds: ['A'], anomalyRefId: 'B' };
 
 let h;
 const frames = {};
-/** what the stand-in does with the next queries: 'ok' | 'error' | 'empty' | a delay in ms */
+/** what the stand-in does with the next queries: 'ok' | 'error' | 'empty' | 'empty-before-range' | a delay in ms */
 let behaviour = 'ok';
 let story = 'println';
 const requests = [];
@@ -38,7 +38,7 @@ before(async () => {
       if (b === 'error') {
         throw new Error('pyroscope: 503 upstream unavailable');
       }
-      if (b === 'empty') {
+      if (b === 'empty' || (b === 'empty-before-range' && from < RANGE.from)) {
         return { data: [] };
       }
       // the window lies mostly after the incident started (minute 30): the incident capture
@@ -67,6 +67,7 @@ after(async () => {
 });
 
 beforeEach(async () => {
+  await installDrilldown(false);
   behaviour = 'ok';
   story = 'println';
   requests.length = 0;
@@ -75,15 +76,21 @@ beforeEach(async () => {
 
 const byId = (id) => h.page.getByTestId(id);
 
+/** Installs Profiles Drilldown (or not) in Grafana's boot config, where Grafana lists the app plugins installed: config.apps. */
+const installDrilldown = (installed) =>
+  h.page.evaluate((on) => {
+    window.hotpathHost.runtime.config.apps = on ? { 'grafana-pyroscope-app': { id: 'grafana-pyroscope-app', path: '', version: '1.0.0', preload: false } } : {};
+  }, installed);
+
 /** Renders the dashboard's overlay panel over the hour, with the whole-range profile from the query runner. */
-async function renderPanel({ url = '/d/hotpath-service?var-job=api', series, options = OPTIONS, height = 720 } = {}) {
+async function renderPanel({ url = '/d/hotpath-service?var-job=api', series, options = OPTIONS, height = 720, targets = TARGETS, variables = { job: 'api', profiles: 'pyro', datasource: 'prom' } } = {}) {
   await h.page.evaluate(() => window.hotpathHost.unmount());
   await h.page.evaluate((u) => window.hotpathHost.setLocation(u), url);
   await h.render({
     series: series ?? [...storySeries({ from: RANGE.from, to: RANGE.to, incidentFrom: at(30), alertFrom: at(33) }), frames[`${story}-incident`]],
-    targets: TARGETS,
+    targets,
     options,
-    variables: { job: 'api', profiles: 'pyro', datasource: 'prom' },
+    variables,
     timeRange: RANGE,
     width: 1000,
     height,
@@ -262,5 +269,85 @@ describe('bad input: clear states, no crash', () => {
     await renderPanel({ options: { profileRefId: 'C', timeSeriesRefId: 'A', anomalyRefId: 'B' } });
     assert.equal(await byId(TEST_IDS.strip).locator('path').count(), 1, 'one series: A');
     assert.ok((await h.page.locator(`[data-testid="${TEST_IDS.anomaly}"]`).count()) >= 1);
+  });
+});
+
+describe('empty states: what is missing, and the setting that fixes it', () => {
+  const strip = () => storySeries({ from: RANGE.from, to: RANGE.to, incidentFrom: at(30), alertFrom: at(33) });
+  const [, , profileTarget] = TARGETS;
+  /** The hour's request rate (req/s), as the service dashboard's query D. */
+  const requestRate = () => {
+    const times = Array.from({ length: 241 }, (_, i) => RANGE.from + i * 15_000);
+    return timeSeriesFrame({ refId: 'D', name: 'requests/s', times, values: times.map(() => 10), unit: 'reqps' });
+  };
+
+  it('no profiles datasource selected (the profiles variable found none): says so and where to choose one; a window fetches nothing', async () => {
+    // the query runner returns the time series and no profile frame
+    await renderPanel({ series: strip(), variables: { job: 'api', profiles: '', datasource: 'prom' } });
+    const text = await byId(TEST_IDS.error).innerText();
+    assert.match(text, /^No profiles datasource selected\s+Query C reads its profiles from \$\{profiles\}, which names no datasource\. Choose a Pyroscope datasource in the dashboard's profiles variable/);
+    assert.match(text, /add one under Connections → Data sources → Grafana Pyroscope/);
+    assert.doesNotMatch(text, /Not a profile frame|None of the/);
+    assert.equal(await byId(TEST_IDS.exploreLink).count(), 0);
+    await h.screenshot('overlay-no-profiles-datasource');
+    await dragWindow(h.page, at(40), at(50));
+    assert.match(await byId(TEST_IDS.error).innerText(), /^No profiles datasource selected/);
+    await sleep(200);
+    assert.deepEqual(requests, []);
+  });
+
+  it('no profile query: says how to add one', async () => {
+    await renderPanel({ series: strip(), targets: TARGETS.filter((t) => t.refId !== 'C') });
+    assert.match(await byId(TEST_IDS.error).innerText(), /^No profile query\s+The panel has no query C \(Profile query option\); its queries: A, B\. Add a Pyroscope \(profiles\) query C/);
+  });
+
+  it('no profile type: names the query and its menu', async () => {
+    await renderPanel({ series: strip(), targets: [...TARGETS.filter((t) => t.refId !== 'C'), { ...profileTarget, profileTypeId: '' }] });
+    assert.match(await byId(TEST_IDS.error).innerText(), /^No profile type\s+Query C names no profile type: pick one in its Profile type menu/);
+    await h.screenshot('overlay-no-profile-type');
+  });
+
+  it('no samples in the dashboard range: names the query, its labels and profile type', async () => {
+    const f = frames['println-baseline'];
+    const empty = { ...f, fields: f.fields.map((x) => (x.name === 'value' || x.name === 'self' ? { ...x, values: x.values.map(() => 0) } : x)) };
+    await renderPanel({ series: [...strip(), empty] });
+    assert.match(
+      await byId(TEST_IDS.error).innerText(),
+      /^No samples in the dashboard range\s+Query C found no samples of process_cpu:cpu:nanoseconds:cpu:nanoseconds for \{service_name="api"\} in this range: widen the time range/
+    );
+  });
+
+  it('a baseline a day earlier with no samples: says so, and why the unit is share', async () => {
+    behaviour = 'empty-before-range';
+    await renderPanel({ url: `/d/hotpath-service?var-job=api&hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=day&hotpath-view=diff`, series: [...strip(), frames['println-incident'], requestRate()] });
+    const w = await waitForWindows(h.page);
+    assert.equal(w.comparison.status, 'done');
+    assert.equal(w.baseline.status, 'empty');
+    assert.match(await byId(TEST_IDS.error).innerText(), /^No samples in the baseline window\s+No samples in .*Choose another baseline: a baseline mode above, or Shift-drag on the strip\./s);
+    const notice = await byId(TEST_IDS.unitNotice).innerText();
+    assert.match(notice, /^Showing shares: no request count for the baseline \(1 day earlier\), outside the dashboard range\. Widen the time range to include it, or pick a baseline on the strip\.$/);
+    assert.equal(await byId(TEST_IDS.units).getByLabel('Share').isChecked(), true);
+    await h.screenshot('overlay-baseline-day-empty');
+  });
+
+  it('Siblings without an instance: says siblings need one and where to type it; typing it loads the baseline', async () => {
+    await renderPanel({ url: `/d/hotpath-service?var-job=api&hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=siblings&hotpath-view=diff` });
+    const text = await byId(TEST_IDS.error).innerText();
+    assert.match(text, /^Siblings need an instance\s+Type the instance to compare in the box next to the baseline modes/);
+    assert.doesNotMatch(text, /pick a baseline mode/);
+    await h.screenshot('overlay-siblings-no-instance');
+    await byId(TEST_IDS.instance).fill('catalog-2');
+    await byId(TEST_IDS.instance).press('Enter');
+    await h.page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-status') === 'done', TEST_IDS.statusBaseline);
+    assert.ok(requests.some((r) => /instance!="catalog-2"/.test(r.target.labelSelector)), JSON.stringify(requests.map((r) => r.target.labelSelector)));
+  });
+
+  it('the Profiles Drilldown link only where the app is installed', async () => {
+    await renderPanel();
+    assert.equal(await byId(TEST_IDS.exploreLink).count(), 1);
+    assert.equal(await byId(TEST_IDS.drilldownLink).count(), 0, 'no link to an app that is not installed');
+    await installDrilldown(true);
+    await renderPanel();
+    assert.match(await byId(TEST_IDS.drilldownLink).getAttribute('href'), /^\/a\/grafana-pyroscope-app\/explore\?/);
   });
 });

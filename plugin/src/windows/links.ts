@@ -17,7 +17,9 @@ export interface LinkQuery {
   [key: string]: unknown;
 }
 
-export const DRILLDOWN_PATH = '/a/grafana-pyroscope-app/explore';
+/** Profiles Drilldown's plugin id: the link is offered only where Grafana lists this app as installed. */
+export const DRILLDOWN_APP = 'grafana-pyroscope-app';
+export const DRILLDOWN_PATH = `/a/${DRILLDOWN_APP}/explore`;
 
 function pane(query: LinkQuery, w: TimeWindow) {
   return {

@@ -37,6 +37,8 @@ interface Props {
   unit: ValueUnit;
   /** per request cannot be chosen: a window shown has no request count */
   perRequestMissing: boolean;
+  /** why the unit is not the one asked for (the views say it too) */
+  unitNotice?: string;
   mode: BaselineMode;
   /** the option's baseline mode: choosing it clears the URL's */
   defaultMode: BaselineMode;
@@ -50,7 +52,7 @@ interface Props {
 
 /** The overlay's header: view, unit and baseline mode, the sibling to compare, and the links out. */
 export function OverlayHeader(props: Props) {
-  const { height, view, disabledViews, unit, perRequestMissing, mode, defaultMode, instance, siblingLabel, hasSelection, links, onUpdate, onClear } = props;
+  const { height, view, disabledViews, unit, perRequestMissing, unitNotice, mode, defaultMode, instance, siblingLabel, hasSelection, links, onUpdate, onClear } = props;
   const styles = useStyles2(getStyles);
   const setInstance = (value: string) => onUpdate({ instance: value.trim() || undefined });
   return (
@@ -58,7 +60,7 @@ export function OverlayHeader(props: Props) {
       <div data-testid={TEST_IDS.views}>
         <RadioButtonGroup size="sm" options={VIEW_OPTIONS} value={view} disabledOptions={disabledViews} onChange={(v) => onUpdate({ view: v })} />
       </div>
-      <div data-testid={TEST_IDS.units} title="Unit of the values">
+      <div data-testid={TEST_IDS.units} title={unitNotice ?? 'Unit of the values'}>
         <RadioButtonGroup size="sm" options={UNIT_OPTIONS} value={unit} disabledOptions={perRequestMissing ? ['per-request'] : []} onChange={(u) => onUpdate({ unit: u as ValueUnit })} />
       </div>
       <div data-testid={TEST_IDS.baselineMode} title="Baseline window">

@@ -1,6 +1,6 @@
 import { createDataFrame, DataFrame, DataQueryRequest, DataQueryResponse, dateTime, FieldType, LoadingState, makeTimeRange, PanelProps } from '@grafana/data';
-import { locationService, setDataSourceSrv } from '@grafana/runtime';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { config, locationService, setDataSourceSrv } from '@grafana/runtime';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Observable } from 'rxjs';
 
 import { TEST_IDS } from '../../constants';
@@ -52,7 +52,7 @@ const instanceRates = (rate: number, weights: Record<string, number>) =>
 /** The same code under k times the traffic: every value times k. */
 const times = (t: ReturnType<typeof printlnBefore>, k: number) => ({ ...t, total: t.total.map((v) => v * k), self: t.self.map((v) => v * k) });
 /** A stand-in Pyroscope: the window before minute 30 is the healthy profile, after it the incident (or, with traffic, the healthy profile doubled). */
-function standIn(opts: { fail?: string; empty?: boolean; traffic?: boolean } = {}) {
+function standIn(opts: { fail?: string; empty?: boolean; emptyBefore?: number; traffic?: boolean } = {}) {
   const requests: DataQueryRequest[] = [];
   const ds = {
     query: (request: DataQueryRequest) =>
@@ -64,7 +64,8 @@ function standIn(opts: { fail?: string; empty?: boolean; traffic?: boolean } = {
         }
         const incident = request.range.from.valueOf() >= at(30);
         const tree = opts.traffic ? times(printlnBefore(), incident ? 2 : 1) : incident ? printlnAfter() : printlnBefore();
-        s.next({ data: opts.empty ? [] : [treeToFrame(tree, { refId: 'C' })], state: LoadingState.Done });
+        const empty = opts.empty || (opts.emptyBefore !== undefined && request.range.from.valueOf() < opts.emptyBefore);
+        s.next({ data: empty ? [] : [treeToFrame(tree, { refId: 'C' })], state: LoadingState.Done });
         s.complete();
       }),
   };
@@ -106,8 +107,14 @@ const settled = () => waitFor(() => expect(screen.getByTestId(TEST_IDS.statusBas
 const search = () => new URLSearchParams(locationService.getLocation().search);
 const clickView = (label: string) => fireEvent.click(within(screen.getByTestId(TEST_IDS.views)).getByLabelText(label));
 
+/** Grafana's boot config lists the installed app plugins: Profiles Drilldown is one only where a test installs it. */
+const installDrilldown = (installed: boolean) => {
+  config.apps = installed ? { 'grafana-pyroscope-app': { id: 'grafana-pyroscope-app', path: '', version: '1.0.0', preload: false } as never } : {};
+};
+
 beforeEach(() => {
   act(() => locationService.replace('/d/hotpath-service?var-job=api'));
+  installDrilldown(false);
 });
 
 describe('OverlayPanel', () => {
@@ -257,6 +264,7 @@ describe('OverlayPanel', () => {
   });
 
   it('links out to Explore and Profiles Drilldown with the windows', async () => {
+    installDrilldown(true);
     setup();
     drag(40, 50);
     const explore = screen.getByTestId(TEST_IDS.exploreLink).getAttribute('href')!;
@@ -266,6 +274,14 @@ describe('OverlayPanel', () => {
     const dd = new URL(screen.getByTestId(TEST_IDS.drilldownLink).getAttribute('href')!, 'http://g').searchParams;
     expect(dd.get('var-serviceName')).toBe('api');
     expect(dd.get('explorationType')).toBe('diff-flame-graph');
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('data-status', 'done'));
+  });
+
+  it('no Profiles Drilldown link where the app is not installed (it would open "App not found"); Explore stays', async () => {
+    setup();
+    drag(40, 50);
+    expect(screen.getByTestId(TEST_IDS.exploreLink)).toBeInTheDocument();
+    expect(screen.queryByTestId(TEST_IDS.drilldownLink)).not.toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('data-status', 'done'));
   });
 
@@ -384,6 +400,80 @@ describe('OverlayPanel', () => {
       expect(search().get('hotpath-instance')).toBe('catalog-2');
       await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusBaseline)).toHaveAttribute('data-status', 'done'));
     });
+  });
+});
+
+// What the panel says when there is nothing to draw: each state names what is missing and the setting that fixes it.
+describe('OverlayPanel empty states', () => {
+  /** The panel with its profile query replaced by `target` (none: no profile query), variables resolved by `replace`. */
+  function renderWith(series: DataFrame[], target: object | undefined, replace = (s: string) => s) {
+    const requests = standIn();
+    const p = props(series);
+    const request = { ...p.data.request!, targets: [{ refId: 'A' }, { refId: 'B' }, ...(target ? [target] : [])] } as DataQueryRequest;
+    render(<OverlayPanel {...p} replaceVariables={replace} data={{ ...p.data, request }} />);
+    return requests;
+  }
+  const onProfilesVariable = { ...profileTarget, datasource: { type: 'grafana-pyroscope-datasource', uid: '${profiles}' } };
+
+  it('no profiles datasource selected: it says so and names the variable to set; a window fetches nothing', async () => {
+    // a dashboard whose profiles variable found no Pyroscope datasource: it interpolates to nothing, and the query runner returns no profile frame
+    const requests = renderWith([cpu(), alerts()], onProfilesVariable, (s) => s.replace('${profiles}', ''));
+    const error = screen.getByTestId(TEST_IDS.error);
+    expect(error).toHaveTextContent(/^No profiles datasource selected/);
+    expect(error).toHaveTextContent("Choose a Pyroscope datasource in the dashboard's profiles variable (top of the dashboard) or in query C's datasource picker.");
+    expect(error).not.toHaveTextContent(/Not a profile frame|None of the/);
+    expect(screen.queryByTestId(TEST_IDS.exploreLink)).not.toBeInTheDocument();
+    drag(40, 50);
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/^No profiles datasource selected/);
+    expect(screen.getByTestId(TEST_IDS.status)).toHaveTextContent(/which names no datasource/);
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(requests).toHaveLength(0);
+  });
+
+  it('no profile query at all: it says how to add one', () => {
+    // the service dashboard's options name query C
+    renderWith([cpu(), alerts()], undefined);
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent('No profile queryThe panel has no query C (Profile query option); its queries: A, B. Add a Pyroscope (profiles) query C (edit the panel, + Add query)');
+    cleanup();
+    // a panel of its own, no query named
+    const p = props([cpu(), alerts()], { profileRefId: '' });
+    render(<OverlayPanel {...p} data={{ ...p.data, request: { ...p.data.request!, targets: [{ refId: 'A' }, { refId: 'B' }] } }} />);
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/^No profile queryNone of the panel's queries is a Pyroscope \(profiles\) query\. Add one: edit the panel, \+ Add query, datasource Grafana Pyroscope/);
+  });
+
+  it('no profile type: it names the query and the menu', () => {
+    renderWith([cpu(), alerts()], { ...profileTarget, profileTypeId: '' });
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent('No profile typeQuery C names no profile type: pick one in its Profile type menu (edit the panel)');
+  });
+
+  it('no samples in the dashboard range: it names the query, its labels and profile type, and what to widen', () => {
+    renderWith([cpu(), alerts(), treeToFrame(times(printlnBefore(), 0), { refId: 'C' })], profileTarget);
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(
+      'No samples in the dashboard rangeQuery C found no samples of process_cpu:cpu:nanoseconds:cpu:nanoseconds for {service_name="api"} in this range: widen the time range'
+    );
+  });
+
+  it('a baseline a day earlier with no samples: says so, and says why the unit changed to share', async () => {
+    act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=day&hotpath-view=diff`));
+    const requests = standIn({ emptyBefore: at(0) });
+    render(<OverlayPanel {...props([cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' }), ...requestRate(10, 10)])} />);
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusBaseline)).toHaveAttribute('data-status', 'empty'));
+    expect(requests).toHaveLength(2);
+    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/^No samples in the baseline window.*Choose another baseline: a baseline mode above/);
+    expect(within(screen.getByTestId(TEST_IDS.units)).getByLabelText('Share')).toBeChecked();
+    const why = 'Showing shares: no request count for the baseline (1 day earlier), outside the dashboard range. Widen the time range to include it, or pick a baseline on the strip.';
+    expect(screen.getByTestId(TEST_IDS.unitNotice)).toHaveTextContent(why);
+    expect(screen.getByTestId(TEST_IDS.units)).toHaveAttribute('title', why);
+  });
+
+  it('siblings without an instance: the view says siblings need an instance, not "pick a baseline mode"', async () => {
+    act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(40)}-${at(50)}&hotpath-baseline=siblings&hotpath-view=diff`));
+    standIn();
+    render(<OverlayPanel {...props([cpu(), alerts(), treeToFrame(printlnAfter(), { refId: 'C' })])} />);
+    await waitFor(() => expect(screen.getByTestId(TEST_IDS.statusComparison)).toHaveAttribute('data-status', 'done'));
+    const error = screen.getByTestId(TEST_IDS.error);
+    expect(error).toHaveTextContent(/^Siblings need an instanceType the instance to compare in the box next to the baseline modes \(or set hotpath-instance in the URL\)/);
+    expect(error).not.toHaveTextContent(/pick a baseline mode/);
   });
 });
 

@@ -33,6 +33,7 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
         disabledViews={m.disabledViews}
         unit={unit}
         perRequestMissing={m.perRequestMissing}
+        unitNotice={unitNotice}
         mode={m.mode}
         defaultMode={opts.baselineMode}
         instance={m.instance}
@@ -66,7 +67,7 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
         baselineProfile={m.profiles.baseline}
         siblings={m.siblings}
         siblingLabel={m.siblingLabel}
-        noTarget={m.target.ok ? undefined : m.target.message}
+        noTarget={m.setup?.message}
         problems={m.url.problems}
         hasStrip={m.stripHeight > 0}
         describe={m.describe}
@@ -101,7 +102,8 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
             comparisonTree={m.limitedComp}
             baselineTree={m.limitedBase}
             diff={m.diff}
-            noTarget={m.target.ok ? undefined : m.target.message}
+            setup={m.setup}
+            needsInstance={m.siblings && !m.instance ? m.siblingLabel : undefined}
             onView={(v) => m.update({ view: v })}
             onRetry={m.profiles.retry}
             unit={unit}

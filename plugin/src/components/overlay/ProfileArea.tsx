@@ -10,6 +10,7 @@ import { formatCount } from '../../data/formatCount';
 import { changesByUnit, decompose, noCount, RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
 import { Tree } from '../../data/tree';
 import { WindowProfile, WindowSlot } from '../../windows/fetcher';
+import { QueryProblem } from '../../windows/query';
 import { ViewKind } from '../../windows/urlState';
 import { ChangesTable } from '../ChangesTable';
 import { ErrorView } from '../ErrorView';
@@ -41,7 +42,10 @@ type Props =
       comparisonTree?: CollapseResult;
       baselineTree?: CollapseResult;
       diff?: CollapseResult;
-      noTarget?: string;
+      /** why no profile query can run for a window (undefined: one can) */
+      setup?: QueryProblem;
+      /** the siblings baseline waits for an instance: the label to name */
+      needsInstance?: string;
       onView: (v: ViewKind) => void;
       onRetry: (slot: WindowSlot) => void;
     } & Units);
@@ -52,16 +56,22 @@ function foldNotice(r: CollapseResult | undefined, maxNodes: number): string[] {
   return r && r.collapsed > 0 ? [`${formatCount(r.collapsed)} of the lightest nodes are folded into "other" to stay within ${formatCount(maxNodes)} (Max nodes).`] : [];
 }
 
+/** Where to look when a window has no samples: another window, or the query's labels. */
+const EMPTY_HINTS: Record<string, string> = {
+  'selected window': "Drag another window on the strip, or check the profile query's labels and profile type (edit the panel).",
+  'baseline window': 'Choose another baseline: a baseline mode above, or Shift-drag on the strip.',
+};
+
 /** What a window's profile is while it is not a tree: loading, empty, failed. */
-function Pending({ what, profile, noTarget, onRetry }: { what: string; profile?: WindowProfile; noTarget?: string; onRetry?: () => void }) {
-  if (noTarget) {
-    return <ErrorView title={`No profile query for the ${what}`} message={noTarget} />;
+function Pending({ what, profile, setup, onRetry }: { what: string; profile?: WindowProfile; setup?: QueryProblem; onRetry?: () => void }) {
+  if (setup) {
+    return <ErrorView title={setup.title} message={setup.message} />;
   }
   if (!profile || profile.status === 'loading') {
     return <LoadingPlaceholder text={`Loading the ${what} profile…`} />;
   }
   if (profile.status === 'empty') {
-    return <ErrorView title={`No samples in the ${what}`} message={profile.message ?? ''} />;
+    return <ErrorView title={`No samples in the ${what}`} message={`${profile.message ?? ''} ${EMPTY_HINTS[what] ?? ''}`.trim()} />;
   }
   return (
     <ErrorView title={`The profile of the ${what} could not be loaded`} message={profile.message ?? ''}>
@@ -88,7 +98,7 @@ export function ProfileArea(props: Props) {
   const top = (
     <>
       {unitNotice && (
-        <div className={styles.notice} data-testid={TEST_IDS.unitNotice}>
+        <div className={styles.notice} data-testid={TEST_IDS.unitNotice} title={unitNotice}>
           {unitNotice}
         </div>
       )}
@@ -110,8 +120,8 @@ export function ProfileArea(props: Props) {
       </>
     );
   }
-  const { comparison, baseline, comparisonTree, baselineTree, diff, noTarget } = props;
-  const comparisonPending = !comparisonTree && <Pending what="selected window" profile={comparison} noTarget={noTarget} onRetry={() => props.onRetry('comparison')} />;
+  const { comparison, baseline, comparisonTree, baselineTree, diff, setup, needsInstance } = props;
+  const comparisonPending = !comparisonTree && <Pending what="selected window" profile={comparison} setup={setup} onRetry={() => props.onRetry('comparison')} />;
   if (props.kind === 'flame') {
     return comparisonTree ? (
       <>
@@ -119,15 +129,25 @@ export function ProfileArea(props: Props) {
         <FlameGraphExplorer tree={comparisonTree.tree} tableTree={tables?.comparison} width={width} height={height} options={options} notices={foldNotice(comparisonTree, options.maxNodes)} {...explorerUnits(requests?.comparison)} />
       </>
     ) : (
-      <div className={styles.center} style={{ height }}>
-        {comparisonPending}
-      </div>
+      <>
+        {top}
+        <div className={styles.center} style={{ height }}>
+          {comparisonPending}
+        </div>
+      </>
     );
   }
-  if (!baseline && !noTarget) {
-    return <ErrorView title="No baseline window" message="Shift-drag on the strip to choose the baseline, or pick a baseline mode." />;
+  if (!baseline && !setup) {
+    return needsInstance ? (
+      <ErrorView
+        title="Siblings need an instance"
+        message={`Type the ${needsInstance} to compare in the box next to the baseline modes (or set hotpath-instance in the URL): its profile is then compared with every other ${needsInstance}'s over the same window.`}
+      />
+    ) : (
+      <ErrorView title="No baseline window" message="Shift-drag on the strip to choose the baseline, or pick a baseline mode." />
+    );
   }
-  const baselinePending = !baselineTree && <Pending what="baseline window" profile={baseline} noTarget={noTarget} onRetry={() => props.onRetry('baseline')} />;
+  const baselinePending = !baselineTree && <Pending what="baseline window" profile={baseline} setup={setup} onRetry={() => props.onRetry('baseline')} />;
   if (props.kind === 'side') {
     const half = Math.floor((width - 8) / 2);
     // two graphs side by side: the tables would not fit; the diff view has them
@@ -154,9 +174,12 @@ export function ProfileArea(props: Props) {
   }
   if (!diff) {
     return (
-      <div className={styles.center} style={{ height }}>
-        {comparisonPending || baselinePending}
-      </div>
+      <>
+        {top}
+        <div className={styles.center} style={{ height }}>
+          {comparisonPending || baselinePending}
+        </div>
+      </>
     );
   }
   if (props.kind === 'changes') {

@@ -10,8 +10,8 @@ import { ProfileErrorKind } from '../../data/errors';
 import { selectProfile } from '../../data/select';
 import { isDiff, Tree } from '../../data/tree';
 import { labelMatcher } from '../../windows/fetcher';
-import { drilldownUrl, exploreUrl } from '../../windows/links';
-import { findProfileTarget, linkQuery, profileQuery } from '../../windows/query';
+import { DRILLDOWN_APP, drilldownUrl, exploreUrl, LinkQuery } from '../../windows/links';
+import { findProfileTarget, linkQuery, profileQuery, profileQueryProblem, QueryProblem } from '../../windows/query';
 import { countRequests, findRequestSeries } from '../../windows/requests';
 import { anomalyWindows, readStripData } from '../../windows/series';
 import { UrlState, VIEWS, ViewKind } from '../../windows/urlState';
@@ -67,7 +67,13 @@ export function useOverlayModel(props: PanelProps<HotpathOptions>) {
   const describe = useCallback((w: TimeWindow) => describeWindow(w, timeZone), [timeZone]);
 
   const target = useMemo(() => findProfileTarget(data?.request, opts.profileRefId, data?.series), [data?.request, opts.profileRefId, data?.series]);
-  const query = useMemo(() => (target.ok ? profileQuery(target.target, data?.request, replaceVariables) : undefined), [target, data?.request, replaceVariables]);
+  // what keeps the profile query from running (no query, no datasource, no profile type): said in its place, and nothing is fetched
+  const setup: QueryProblem | undefined = useMemo(
+    () => (target.ok ? profileQueryProblem(target.target, replaceVariables, data?.request?.scopedVars) : { title: 'No profile query', message: target.message }),
+    [target, replaceVariables, data?.request?.scopedVars]
+  );
+  const runnable = target.ok && !setup;
+  const query = useMemo(() => (runnable ? profileQuery(target.target, data?.request, replaceVariables) : undefined), [runnable, target, data?.request, replaceVariables]);
   // Pyroscope's truncated answers: the tables read the same window again at Max nodes (exactTables.ts)
   const rangeCut = useMemo(() => (selection ? undefined : rangeTruncation(data?.series, opts.profileRefId, opts.baselineRefId)), [selection, data?.series, opts.profileRefId, opts.baselineRefId]);
   const exact = useMemo(() => ({ maxNodes: opts.maxNodes, range: rangeCut?.truncated && !rangeCut.fixed ? range : null }), [opts.maxNodes, rangeCut, range]);
@@ -90,14 +96,16 @@ export function useOverlayModel(props: PanelProps<HotpathOptions>) {
   }, [rangeCut, profiles.rangeExact, opts.maxNodes]);
 
   const links = useMemo(() => {
-    if (!target.ok) {
+    if (!runnable) {
       return undefined;
     }
     const q = linkQuery(target.target, replaceVariables, data?.request?.scopedVars);
     const w = selection ?? range;
     const b = selection ? windows.baseline?.window : undefined;
-    return { explore: exploreUrl(q, w, b, { appSubUrl: config.appSubUrl }), drilldown: drilldownUrl(q, w, b, { appSubUrl: config.appSubUrl }) };
-  }, [target, replaceVariables, data?.request?.scopedVars, selection, range, windows.baseline]);
+    // Grafana's boot config lists the app plugins installed and enabled (config.apps, by id): elsewhere the link would open "App not found"
+    const drilldown = config.apps?.[DRILLDOWN_APP] ? drilldownUrl(q, w, b, { appSubUrl: config.appSubUrl }) : undefined;
+    return { explore: exploreUrl(q, w, b, { appSubUrl: config.appSubUrl }), drilldown };
+  }, [runnable, target, replaceVariables, data?.request?.scopedVars, selection, range, windows.baseline]);
 
   // a strip without series still selects windows, but only when a profile query can re-run for them
   const showStrip = (opts.stripHeight ?? DEFAULT_OPTIONS.stripHeight) > 0 && (stripData.series.length > 0 || stripData.anomalies.length > 0 || target.ok);
@@ -110,9 +118,17 @@ export function useOverlayModel(props: PanelProps<HotpathOptions>) {
   const view: ViewKind = url.state.view ?? 'flame';
   const shownView: ViewKind = canCompare ? view : wholeIsDiff ? 'diff' : 'flame';
   const disabledViews: ViewKind[] = canCompare ? [] : VIEWS.filter((v) => v !== shownView);
-  const units = useUnit(url.state.unit, requests, haveRequestSeries, selection, shownView);
+  const units = useUnit(url.state.unit, requests, haveRequestSeries, selection, shownView, offRange(windows.baseline, range));
 
-  const wholeError = !whole.ok ? wholeProfileError(whole.error.kind, whole.error.message, data?.errors, target.ok ? target.target.refId : opts.profileRefId) : undefined;
+  const wholeError = useMemo(() => {
+    if (whole.ok) {
+      return undefined;
+    }
+    const q = target.ok ? linkQuery(target.target, replaceVariables, data?.request?.scopedVars) : undefined;
+    // without the query runner's request (no targets) the frames are all there is to judge
+    const asked = data?.request?.targets?.length ? setup : undefined;
+    return wholeProfileError(whole.error.kind, whole.error.message, data?.errors, q?.refId ?? opts.profileRefId, asked, q);
+  }, [whole, target, replaceVariables, data?.request, data?.errors, setup, opts.profileRefId]);
 
   return {
     opts,
@@ -129,6 +145,7 @@ export function useOverlayModel(props: PanelProps<HotpathOptions>) {
     disabledViews,
     describe,
     target,
+    setup,
     profiles,
     requests,
     whole,
@@ -213,14 +230,16 @@ function useRequestCounts(
  * The unit the views show: per request is the default when the windows shown have request
  * counts; otherwise share, and the notice says why.
  */
-function useUnit(asked: ValueUnit | undefined, requests: RequestCounts, haveSeries: boolean, selection: TimeWindow | null, shownView: ViewKind) {
+function useUnit(asked: ValueUnit | undefined, requests: RequestCounts, haveSeries: boolean, selection: TimeWindow | null, shownView: ViewKind, baselineOffRange?: string) {
   const needsBaseline = selection !== null && shownView !== 'flame';
   const missing: RequestCount | undefined = !requests.comparison.ok ? requests.comparison : needsBaseline && !requests.baseline.ok ? requests.baseline : undefined;
   const missingWhere = missing === requests.comparison ? (selection ? 'Selection' : 'Dashboard range') : 'Baseline';
   const unit: ValueUnit = asked === 'per-request' || asked === undefined ? (missing ? 'share' : 'per-request') : asked;
   const unitNotice =
     unit === 'share' && (asked === 'per-request' || (asked === undefined && haveSeries)) && missing && !missing.ok
-      ? `Per request: ${missingWhere.toLowerCase()}: ${missing.message}. Showing shares.`
+      ? missingWhere === 'Baseline' && missing.reason === 'no-samples' && baselineOffRange
+        ? `Showing shares: no request count for the baseline (${baselineOffRange}), outside the dashboard range. Widen the time range to include it, or pick a baseline on the strip.`
+        : `Per request: ${missingWhere.toLowerCase()}: ${missing.message}. Showing shares.`
       : // without a window selected the panel is the plain profile it always was: no notice
         selection && asked === undefined && !haveSeries
         ? 'No request-rate series in the panel\'s queries (a req/s query, or the Request-rate query option): per request is off, showing shares.'
@@ -239,11 +258,41 @@ export function describeWindow(w: TimeWindow, timeZone: string): string {
   return `${from}–${to} (${formatDuration(w.to - w.from)})`;
 }
 
-function wholeProfileError(kind: ProfileErrorKind, message: string, errors: Array<{ message?: string; refId?: string }> | undefined, refId: string) {
+/** The baseline's reason when it lies outside the dashboard range (a day or a week earlier): the request-rate series does not reach it. */
+function offRange(baseline: Baseline | null, range: TimeWindow): string | undefined {
+  return baseline && (baseline.window.to <= range.from || baseline.window.from >= range.to) ? baseline.reason : undefined;
+}
+
+/**
+ * Why the dashboard range has no profile to draw, naming what to change: the query failed; it
+ * cannot run (setup: no query, no datasource, no profile type); it ran and found no samples;
+ * or the frames are not a profile.
+ */
+function wholeProfileError(
+  kind: ProfileErrorKind,
+  message: string,
+  errors: Array<{ message?: string; refId?: string }> | undefined,
+  refId: string,
+  setup: QueryProblem | undefined,
+  query: LinkQuery | undefined
+): QueryProblem {
   const err = errors?.find((e) => e.refId === refId) ?? errors?.find((e) => !e.refId);
+  const noFrame = kind === 'no-data' || kind === 'wrong-type';
   // the profile query failed, and so there is no profile frame (only the time series)
-  if (err?.message && (kind === 'no-data' || kind === 'wrong-type')) {
+  if (err?.message && noFrame) {
     return { title: 'The profile query failed', message: `${err.refId ? `Query ${err.refId}: ` : ''}${err.message}` };
+  }
+  if (setup && noFrame) {
+    return setup;
+  }
+  if (kind === 'empty' && query) {
+    return {
+      title: 'No samples in the dashboard range',
+      message: `Query ${query.refId} found no samples${query.profileTypeId ? ` of ${query.profileTypeId}` : ''} for ${query.labelSelector || '{}'} in this range: widen the time range, or check the query's labels and profile type (edit the panel).`,
+    };
+  }
+  if (noFrame && query) {
+    return { title: `No profile from query ${query.refId}`, message: `${message} Check that its datasource is a Pyroscope datasource and that it names a profile type (edit the panel).` };
   }
   return { title: PROFILE_ERROR_TITLES[kind], message };
 }
