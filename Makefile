@@ -33,14 +33,14 @@ tools-thanos: tools ## build the pinned Thanos (tools/thanos, with its release t
 # ---- generated artefacts ---------------------------------------------------
 
 .PHONY: generate
-# The generated files: rules/, dashboards/, deploy/kubernetes/, deploy/grafana/, catalogue/catalogue.json
-# and docs/reference.md (tests/generated/check-drift.sh lists them too).
-generate: tools ## render rules/, dashboards/, deploy/kubernetes/, deploy/grafana/, catalogue/ and docs/reference.md from jsonnet/
+# The generated files: rules/, dashboards/, dashboards-import/, deploy/kubernetes/, deploy/grafana/,
+# catalogue/catalogue.json and docs/reference.md (tests/generated/check-drift.sh lists them too).
+generate: tools ## render rules/, dashboards/, dashboards-import/, deploy/kubernetes/, deploy/grafana/, catalogue/ and docs/reference.md from jsonnet/
 	@tools/render-mixin.sh jsonnet/generate.jsonnet .cache/generated
-	@mkdir -p .cache/generated/rules .cache/generated/dashboards .cache/generated/catalogue .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana deploy
-	@rm -rf rules dashboards catalogue deploy/kubernetes deploy/grafana && cp -r .cache/generated/rules .cache/generated/dashboards .cache/generated/catalogue . && cp -r .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana deploy/
+	@mkdir -p .cache/generated/rules .cache/generated/dashboards .cache/generated/dashboards-import .cache/generated/catalogue .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana deploy
+	@rm -rf rules dashboards dashboards-import catalogue deploy/kubernetes deploy/grafana && cp -r .cache/generated/rules .cache/generated/dashboards .cache/generated/dashboards-import .cache/generated/catalogue . && cp -r .cache/generated/deploy/kubernetes .cache/generated/deploy/grafana deploy/
 	@cp .cache/generated/docs/reference.md docs/reference.md
-	@echo "generated: $$(ls rules dashboards catalogue | grep -c '\.')" files in rules/, dashboards/ and catalogue/, $$(find deploy/kubernetes deploy/grafana -type f | wc -l) in deploy/, and docs/reference.md
+	@echo "generated: $$(ls rules dashboards dashboards-import catalogue | grep -c '\.')" files in rules/, dashboards/, dashboards-import/ and catalogue/, $$(find deploy/kubernetes deploy/grafana -type f | wc -l) in deploy/, and docs/reference.md
 
 .PHONY: fmt
 fmt: tools ## format every jsonnet and Go file in place
@@ -71,7 +71,7 @@ lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet 
 	@cd tests && go vet ./... && go vet -tags bench ./bench/...
 
 .PHONY: test-generated
-test-generated: tools ## fail when rules/, dashboards/, deploy/, catalogue/ or docs/reference.md drift from jsonnet/
+test-generated: tools ## fail when rules/, dashboards/, dashboards-import/, deploy/, catalogue/ or docs/reference.md drift from jsonnet/
 	@tests/generated/check-drift.sh
 
 .PHONY: test-rules
