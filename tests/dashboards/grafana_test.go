@@ -232,6 +232,47 @@ func checkTablesJoin(t *testing.T, p *harness.Prometheus, dashboards map[string]
 	return checked
 }
 
+// Every table of the shipped dashboards, every query without series, gets
+// one frame with its columns and no row: Grafana's table says "No data".
+func TestTablesGetNoRowForNoSeries(t *testing.T) {
+	plain, imported := shipped(t)
+	var panels []panelData
+	for flavour, set := range map[string]map[string]dashboard{"": plain, "dashboards-import/": imported} {
+		for name, d := range set {
+			for _, pn := range d.panels() {
+				if pn["type"] != "table" {
+					continue
+				}
+				results := map[string][]promSeries{}
+				for _, tg := range pn["targets"].([]any) {
+					results[tg.(map[string]any)["refId"].(string)] = []promSeries{}
+				}
+				panels = append(panels, panelData{Key: fmt.Sprintf("%s%s %q", flavour, name, pn["title"]), Format: "table", Transformations: pn["transformations"], Results: results})
+			}
+		}
+	}
+	if len(panels) != 4 {
+		t.Fatalf("%d tables, want 2 in each flavour", len(panels))
+	}
+	got := grafanaFrames(t, panels)
+	for _, pd := range panels {
+		frames := got[pd.Key]
+		if len(frames) != 1 || len(frames[0].Rows) != 0 {
+			t.Errorf("%s: no series give %v, want one frame without rows", pd.Key, frames)
+			continue
+		}
+		shown := map[string]bool{}
+		for _, f := range frames[0].Fields {
+			shown[f.Display] = true
+		}
+		for _, col := range columnNames(t, pd.Transformations) {
+			if !shown[col] {
+				t.Errorf("%s: no series give no column %s (columns %v)", pd.Key, col, frames[0].Fields)
+			}
+		}
+	}
+}
+
 // Every heatmap of the shipped dashboards, given what Grafana's Prometheus
 // datasource returns for a query without series (one frame without fields),
 // reaches the panel with no frame: the heatmap says "No data" (with the
