@@ -123,8 +123,8 @@ function(mixin)
 
     ## Dashboards
 
-    Rendered into `dashboards/` (and `dashboards/import/` for Grafana's UI import). Alerts link to
-    them by uid; their variables are named after their labels, so a link can set
+    Rendered into `dashboards/` (what a provider, a sidecar or Git Sync loads) and `dashboards-import/`
+    (the same, for Grafana's UI import). Alerts link to them by uid; their variables are named after their labels, so a link can set
     `var-<label>=<value>`.
 
   |||

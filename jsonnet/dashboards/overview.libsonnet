@@ -13,7 +13,9 @@ local series = import '../lib/series.libsonnet';
       local d = dashboard(cfg);
       local prom = d.prom;
       local column = d.column;
-      local svc = std.join('/', ['{{%s}}' % l for l in d.scopeLabels + [cfg.serviceLabel]]);
+      // The service's scope and name, without the separators of absent labels
+      // (queries/common.libsonnet: withServiceName).
+      local svc = '{{%s}}' % $.hotpathQueries.overview.serviceNameLabel;
 
       d.dashboard(
         'overview',

@@ -124,7 +124,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'GOMAXPROCS vs CPU limit',
             'short',
-            "Go's GOMAXPROCS per pod (solid) against the pod's CPU limit in cores (dashed). GOMAXPROCS far above the limit lets the Go scheduler run more threads than the quota allows: throttling in bursts (set GOMAXPROCS to the limit, e.g. automaxprocs). Empty: not a Go service, or client_golang < 1.12.",
+            "Go's GOMAXPROCS per pod (solid) against the pod's CPU limit in cores (dashed). GOMAXPROCS far above the limit lets the Go scheduler run more threads than the quota allows: throttling in bursts (set GOMAXPROCS to the limit, e.g. automaxprocs). Empty: not a Go service, not in Kubernetes, or client_golang < 1.12.",
             [prom(q.gomaxprocs, '{{%s}} GOMAXPROCS' % cfg.podLabel), prom(q.podLimit, '{{%s}} limit' % cfg.podLabel)],
           ) {
             fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } })] },

@@ -4,7 +4,7 @@
 // each `${DS_...}` with the datasource picked, so the placeholders sit only in
 // the datasource variables' current value; panels keep using the variables.
 // Provisioning never resolves `__inputs`, which is why dashboards/ ships the
-// plain flavour and dashboards/import/ this one (README: Dashboards).
+// plain flavour and dashboards-import/ this one (README: Dashboards).
 local inputs = [
   { name: 'DS_PROMETHEUS', label: 'Prometheus', type: 'prometheus', pluginName: 'Prometheus' },
   { name: 'DS_PROFILES', label: 'Pyroscope', type: 'grafana-pyroscope-datasource', pluginName: 'Grafana Pyroscope' },

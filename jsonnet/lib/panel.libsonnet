@@ -14,6 +14,18 @@ local withRefIds(targets) = [
 // different datasources (each target then names its own).
 local mixed = { type: 'datasource', uid: '-- Mixed --' };
 
+// Grafana's Prometheus datasource answers a query that matches no series with
+// one frame without fields (pkg/promlib/converter in Grafana). The heatmap
+// panel with calculate: false reads that frame's time field without checking
+// it (prepareHeatmapData in public/app/plugins/panel/heatmap/fields.ts builds
+// its rows frame from `frame.fields.find(time)`, undefined here, then reads
+// `field.config`): the panel shows "TypeError: Cannot read properties of
+// undefined (reading 'config')" instead of "No data". Filtering fields drops a
+// frame left without any (filterFieldsTransformer in @grafana/data), and a
+// regex that matches every name keeps every field of a frame that has some: so
+// an empty result reaches the panel as no frame at all, and it says "No data".
+local dropEmptyFrames = { id: 'filterFieldsByName', options: { include: { pattern: '.*' } } };
+
 local base(type, title, unit, description, targets, w, h) = {
   assert std.length(description) > 0 : 'panel "%s" needs a description' % title,
   local sources = std.set([t.datasource.type for t in targets]),
@@ -92,10 +104,19 @@ local base(type, title, unit, description, targets, w, h) = {
       } + (if calculate then {
              calculation: { yBuckets: { mode: 'count', value: '20', scale: { type: 'linear' } } },
            } else {}),
+      // First, before anything reads a field: see dropEmptyFrames.
+      transformations: [dropEmptyFrames],
     },
 
-  // A table of instant queries merged on their labels. `columns` maps a refId
-  // to { name, unit }; labels not named in `hide` stay as columns.
+  // A table of instant queries merged on their labels, one row per label set.
+  // `columns` maps a refId to { name, unit }; labels not named in `hide` stay
+  // as columns. Grafana's Prometheus datasource turns every label of an
+  // instant result into a column, __name__ too (transformDFToTable in
+  // packages/grafana-prometheus/src/result_transformer.ts), and the merge
+  // transformation joins two rows only where every column they share is equal:
+  // a plain selector keeps its series' name, so its rows would join no other
+  // query's. The name is dropped from every frame before the merge, whatever
+  // the queries (an override of one keeps joining).
   table(title, description, targets, columns, sortBy, hide=[], w=24, h=10)::
     base('table', title, 'none', description, targets, w, h) {
       options: {
@@ -115,6 +136,7 @@ local base(type, title, unit, description, targets, w, h) = {
         ],
       },
       transformations: [
+        { id: 'filterFieldsByName', options: { exclude: { names: ['__name__'] } } },
         { id: 'merge', options: {} },
         {
           id: 'organize',

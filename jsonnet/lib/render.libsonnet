@@ -17,7 +17,9 @@ function(mixin)
     ['dashboards/' + name]: files.dashboardJSON(mixin.grafanaDashboards[name])
     for name in std.objectFields(mixin.grafanaDashboards)
   } + {
-    // The same dashboards for Grafana's UI import (lib/import.libsonnet says why).
-    ['dashboards/import/' + name]: files.dashboardJSON(importFlavour(mixin.grafanaDashboards[name]))
+    // The same dashboards for Grafana's UI import (lib/import.libsonnet says
+    // why), in a folder of their own: a dashboard provider reads its folder
+    // recursively, and would load each uid twice from dashboards/.
+    ['dashboards-import/' + name]: files.dashboardJSON(importFlavour(mixin.grafanaDashboards[name]))
     for name in std.objectFields(mixin.grafanaDashboards)
   }

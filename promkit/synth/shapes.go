@@ -87,6 +87,7 @@ func RealShapes(start time.Time) *SeriesSet {
 		add("http_requests_total", target+`, code="500", method="GET", route="/items"`, req*0.125)
 		add("process_cpu_seconds_total", target, cpu)
 		add("go_memstats_alloc_bytes_total", target, 65536*req)
+		gauge("go_sched_gomaxprocs_threads", target, 4) // a Go service, in a pod or not
 	}
 
 	// shop/api, two pods.

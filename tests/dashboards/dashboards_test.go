@@ -46,10 +46,10 @@ func load(t *testing.T, dir string) map[string]dashboard {
 	return out
 }
 
-// shipped loads dashboards/ (provisioning flavour) and dashboards/import/.
+// shipped loads dashboards/ (provisioning flavour) and dashboards-import/.
 func shipped(t *testing.T) (plain, imported map[string]dashboard) {
 	root := harness.RepoRoot()
-	return load(t, filepath.Join(root, "dashboards")), load(t, filepath.Join(root, "dashboards", "import"))
+	return load(t, filepath.Join(root, "dashboards")), load(t, filepath.Join(root, "dashboards-import"))
 }
 
 func (d dashboard) panels() []map[string]any {

@@ -67,7 +67,7 @@ func TestDescriptionsQuoteTheKnobs(t *testing.T) {
 func TestUserTextNamesNoBookkeeping(t *testing.T) {
 	bookkeeping := regexp.MustCompile(`(?i)\bstor(y|ies)\b|\bissue \d|DESIGN\.md|shared/seeds`)
 	plain, imported := shipped(t)
-	for flavour, set := range map[string]map[string]dashboard{"": plain, "import/": imported} {
+	for flavour, set := range map[string]map[string]dashboard{"": plain, "dashboards-import/": imported} {
 		for name, d := range set {
 			eachString(map[string]any(d), flavour+name, func(path, s string) {
 				if bookkeeping.MatchString(s) {

@@ -29,7 +29,7 @@ func render(t *testing.T, entry string) (plain, imported map[string]dashboard) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("render %s: %v\n%s", entry, err, b)
 	}
-	return load(t, filepath.Join(out, "dashboards")), load(t, filepath.Join(out, "dashboards", "import"))
+	return load(t, filepath.Join(out, "dashboards")), load(t, filepath.Join(out, "dashboards-import"))
 }
 
 func TestOverlayRenamesEveryLabel(t *testing.T) {
@@ -37,7 +37,7 @@ func TestOverlayRenamesEveryLabel(t *testing.T) {
 	uids := map[string]string{"hotpath-overview.json": "fleet-cpu", "hotpath-service.json": "svc-cpu", "hotpath-throttling.json": "cfs"}
 	want := []string{"service", "k8s_cluster", "k8s_namespace", "k8s_pod", "k8s_container", "target"}
 	seen := map[string]bool{}
-	for flavour, set := range map[string]map[string]dashboard{"": plain, "import/": imported} {
+	for flavour, set := range map[string]map[string]dashboard{"": plain, "dashboards-import/": imported} {
 		for name, d := range set {
 			t.Run(flavour+name, func(t *testing.T) {
 				checkStructure(t, uids[name], d)

@@ -89,6 +89,16 @@ func TestEveryQueryReturnsData(t *testing.T) {
 		firing, _ := p.Query(context.Background(), `count by (alertname, alertstate, job) (ALERTS)`)
 		return false, fmt.Sprintf("%d queries without data:\n  %s\nALERTS now: %v", len(pending), strings.Join(pending, "\n  "), firing)
 	})
+
+	// Every query has data now, so every column of every table has some:
+	// through Grafana's transformations each lands on its service's row.
+	for panel, columns := range checkTablesJoin(t, p, plain) {
+		for col, cells := range columns {
+			if cells == 0 {
+				t.Errorf("%s: column %s has no cell with data", panel, col)
+			}
+		}
+	}
 }
 
 // history is how much history the scenario gets: the rule pack's

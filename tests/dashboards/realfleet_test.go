@@ -78,6 +78,33 @@ func TestRealFleetShapes(t *testing.T) {
 		}
 	})
 
+	t.Run("tables through Grafana's transformations: one row per service or container, each value on its row", func(t *testing.T) {
+		plain, _ := shipped(t)
+		checked := checkTablesJoin(t, p, plain)
+		t.Logf("cells checked: %v", checked)
+		// The shapes have throttled containers and services with and
+		// without cluster and namespace: both tables join several columns.
+		for panel, columns := range map[string][]string{
+			`hotpath-overview.json "Services by CPU"`:               {"req/s", "CPU cores", "throttled"},
+			`hotpath-throttling.json "Top 10 throttled containers"`: {"throttled", "throttled periods", "used", "limit"},
+		} {
+			for _, c := range columns {
+				if checked[panel][c] < 2 {
+					t.Errorf("%s: %d cells of %s checked, want 2 or more: the shapes did not reach the table", panel, checked[panel][c], c)
+				}
+			}
+		}
+	})
+
+	t.Run("legends print only the labels a series has", func(t *testing.T) {
+		plain, _ := shipped(t)
+		n := checkLegends(t, p, plain, []string{"api", "web", "blackbox", "idle-worker"})
+		t.Logf("%d series legends checked", n)
+		if n == 0 {
+			t.Error("no legend checked")
+		}
+	})
+
 	t.Run("joined panels: each service's throttling on its own row", func(t *testing.T) {
 		plain, _ := shipped(t)
 		for _, c := range []struct{ file, panel string }{

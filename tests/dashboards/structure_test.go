@@ -2,6 +2,8 @@ package dashboards
 
 import (
 	"encoding/json"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -20,13 +22,55 @@ import (
 func TestShippedDashboards(t *testing.T) {
 	plain, imported := shipped(t)
 	if got, want := sortedKeys(plain), sortedKeys(imported); !reflect.DeepEqual(got, want) || len(got) != len(wantUIDs) {
-		t.Fatalf("dashboards/ has %v, dashboards/import/ has %v; want %d each", got, want, len(wantUIDs))
+		t.Fatalf("dashboards/ has %v, dashboards-import/ has %v; want %d each", got, want, len(wantUIDs))
 	}
 	for name, d := range plain {
 		t.Run(name, func(t *testing.T) { checkStructure(t, wantUIDs[name], d) })
 	}
 	for name, d := range imported {
-		t.Run("import/"+name, func(t *testing.T) { checkStructure(t, wantUIDs[name], d) })
+		t.Run("dashboards-import/"+name, func(t *testing.T) { checkStructure(t, wantUIDs[name], d) })
+	}
+}
+
+// dashboards/ is what a file provider, the sidecar or Git Sync loads: they
+// read a folder recursively, and a uid met twice makes Grafana's provider
+// refuse to write any of them ("the same UID is used more than once"). So
+// the folder, subfolders included, holds each dashboard exactly once and
+// nothing else; the UI-import copies live in dashboards-import/.
+func TestDashboardsFolderProvisionsOnce(t *testing.T) {
+	root := filepath.Join(harness.RepoRoot(), "dashboards")
+	uids := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var d struct{ UID string }
+		if filepath.Ext(path) != ".json" || json.Unmarshal(b, &d) != nil || d.UID == "" {
+			t.Errorf("dashboards/%s is not a dashboard; the folder holds only what a provider loads", rel)
+			return nil
+		}
+		uids[d.UID] = append(uids[d.UID], rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for uid, files := range uids {
+		if len(files) > 1 {
+			t.Errorf("uid %s is in dashboards/ %d times (%v): a provider would refuse them", uid, len(files), files)
+		}
+	}
+	want := map[string][]string{}
+	for name, uid := range wantUIDs {
+		want[uid] = []string{name}
+	}
+	if !reflect.DeepEqual(uids, want) {
+		t.Errorf("dashboards/ provisions %v, want %v", uids, want)
 	}
 }
 
@@ -110,8 +154,55 @@ func checkPanels(t *testing.T, d dashboard) {
 		if ts, _ := p["targets"].([]any); len(ts) == 0 {
 			t.Errorf("panel %q has no query", title)
 		}
-		if p["type"] == "table" {
+		switch p["type"] {
+		case "table":
 			checkTableUnits(t, title, p)
+			checkTableJoins(t, title, p)
+		case "heatmap":
+			checkHeatmapNoData(t, title, p)
+		}
+	}
+}
+
+// transformation returns the i-th transformation of a panel (nil if none).
+func transformation(p map[string]any, i int) map[string]any {
+	trs, _ := p["transformations"].([]any)
+	if i >= len(trs) {
+		return nil
+	}
+	m, _ := trs[i].(map[string]any)
+	return m
+}
+
+// A heatmap says "No data" for a query without series: its first
+// transformation drops frames without fields (Grafana's Prometheus
+// datasource returns one for no series, and the heatmap with calculate:
+// false throws "Cannot read properties of undefined (reading 'config')" on
+// it). A filter that keeps every field and drops a frame left with none:
+// filterFieldsByName including the pattern ".*".
+func checkHeatmapNoData(t *testing.T, title string, p map[string]any) {
+	tr := transformation(p, 0)
+	opts, _ := tr["options"].(map[string]any)
+	include, _ := opts["include"].(map[string]any)
+	if tr["id"] != "filterFieldsByName" || include["pattern"] != ".*" || len(include) != 1 || len(opts) != 1 {
+		t.Errorf("heatmap %q: first transformation %v, want filterFieldsByName including every field (pattern .*): without it an empty result shows a TypeError", title, tr)
+	}
+}
+
+// A table drops the __name__ column of every query before merging them: a
+// plain selector keeps its series' name, and the merge joins rows only where
+// every column they share is equal.
+func checkTableJoins(t *testing.T, title string, p map[string]any) {
+	for i := 0; ; i++ {
+		tr := transformation(p, i)
+		if tr == nil || tr["id"] == "merge" {
+			t.Errorf("table %q: no transformation drops __name__ before the merge", title)
+			return
+		}
+		opts, _ := tr["options"].(map[string]any)
+		exclude, _ := opts["exclude"].(map[string]any)
+		if names, _ := exclude["names"].([]any); tr["id"] == "filterFieldsByName" && slices.Contains(names, any("__name__")) {
+			return
 		}
 	}
 }

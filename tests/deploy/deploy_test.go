@@ -86,7 +86,7 @@ func alertNames(t *testing.T, file string) []string {
 	return names
 }
 
-// dashboards are the file names of the generated dashboards (not import/).
+// dashboards are the file names of the generated dashboards (dashboards/*.json).
 func dashboards(t *testing.T, dir string) []string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "dashboards", "*.json"))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fails when a generated file (rules/, dashboards/, deploy/kubernetes/,
-# deploy/grafana/, deploy/alertmanager/, catalogue/, docs/reference.md) differs from what jsonnet/
+# Fails when a generated file (rules/, dashboards/, dashboards-import/,
+# deploy/kubernetes/, deploy/grafana/, deploy/alertmanager/, catalogue/, docs/reference.md) differs from what jsonnet/
 # generates, or when those folders hold files that are stale, uncommitted or
 # untracked: generated files are never edited by hand (run `make generate` and
 # commit the result).
@@ -11,7 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tools/render-mixin.sh jsonnet/generate.jsonnet "$tmp"
 status=0
-for dir in rules dashboards catalogue deploy/kubernetes deploy/grafana deploy/alertmanager; do
+dirs="rules dashboards dashboards-import catalogue deploy/kubernetes deploy/grafana deploy/alertmanager"
+for dir in $dirs; do
   mkdir -p "$tmp/$dir"
   if ! diff -r -u "$tmp/$dir" "$dir"; then
     echo "drift: $dir/ differs from jsonnet/ (diff above: generated vs committed); run 'make generate'" >&2
@@ -24,7 +25,7 @@ for file in docs/reference.md; do
     status=1
   fi
 done
-dirty=$(git status --porcelain --untracked-files=all -- rules dashboards catalogue deploy/kubernetes deploy/grafana deploy/alertmanager docs/reference.md)
+dirty=$(git status --porcelain --untracked-files=all -- $dirs docs/reference.md)
 if [ -n "$dirty" ]; then
   printf 'drift: generated files not committed:\n%s\n' "$dirty" >&2
   status=1

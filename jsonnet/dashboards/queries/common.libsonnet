@@ -29,6 +29,28 @@ function(cfg) {
   // The top dashboardTopN series of expr.
   topN(expr):: 'topk(%(n)d, %(expr)s)' % { n: cfg.dashboardTopN, expr: expr },
 
+  // The label a legend prints for a service: its scope labels and the service
+  // joined by "/", each only where the series has it ("prod/shop/api", "api"
+  // for a job without cluster and namespace). A legend format of
+  // "{{cluster}}/{{namespace}}/{{job}}" prints the separators of absent labels
+  // too ("//api"). label_join joins them all; the first label_replace strips
+  // the separators at either end, each next one collapses one run of them
+  // left in the middle (there are at most one fewer runs than scope labels).
+  serviceNameLabel:: 'hotpath_service',
+  withServiceName(expr)::
+    local l = root.serviceNameLabel;
+    local joined = 'label_join(%(expr)s, "%(l)s", "/", %(labels)s)' % {
+      expr: expr,
+      l: l,
+      labels: std.join(', ', ['"%s"' % x for x in root.scopeLabels + [cfg.serviceLabel]]),
+    };
+    local trimmed = 'label_replace(%(e)s, "%(l)s", "$1", "%(l)s", "/*(.*?)/*")' % { e: joined, l: l };
+    std.foldl(
+      function(e, _) 'label_replace(%(e)s, "%(l)s", "$1/$2", "%(l)s", "(.*?)//+(.*)")' % { e: e, l: l },
+      std.range(1, std.length(root.scopeLabels) - 1),
+      trimmed,
+    ),
+
   // The labels that identify a container (cAdvisor) and a pod.
   podKey:: p.list(p.pod),
   containerKey:: p.list(p.container),

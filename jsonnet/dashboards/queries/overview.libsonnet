@@ -31,10 +31,13 @@ function(cfg) {
     podAlerts: c.perService(c.d.firingAlerts(c.scope, c.d.podAlertsRegex)),
   }),
 
-  // Movers over time.
-  topVsBaseline: topN(self.vsBaseline),
-  topCpu: topN(by(s.cpu)),
-  topToUpstream: topN(by(s.cpuPerRequestToUpstream)),
+  // The label the Movers' legends print.
+  serviceNameLabel:: c.serviceNameLabel,
+
+  // Movers over time, each series named by c.serviceNameLabel for its legend.
+  topVsBaseline: c.withServiceName(topN(self.vsBaseline)),
+  topCpu: c.withServiceName(topN(by(s.cpu))),
+  topToUpstream: c.withServiceName(topN(by(s.cpuPerRequestToUpstream))),
 
   annotations: c.d.firingAlerts(c.scope),
 }

@@ -57,7 +57,12 @@ function(cfg) {
   throttledPeriods: c.ofService(c.select(s.throttledPeriodsRatio, c.scope)),
   containerUsage: c.ofService(c.containerUsage),
   containerLimit: c.ofService(c.containerLimit),
-  gomaxprocs: 'max by (%(pod)s) (%(gomaxprocs)s)' % { pod: c.podKey, gomaxprocs: by(cfg.gomaxprocsMetric) },
+  // Per pod: an instance outside Kubernetes has no pod and no CPU limit to
+  // compare with (its line would be a legend without a name).
+  gomaxprocs: 'max by (%(pod)s) (%(gomaxprocs)s)' % {
+    pod: c.podKey,
+    gomaxprocs: c.select(cfg.gomaxprocsMetric, c.sel([sel, c.d.matcher(cfg.podLabel, '!=', '')])),
+  },
   podLimit: 'sum by (%(pod)s) (%(limit)s)' % { pod: c.podKey, limit: c.ofService(c.containerLimit) },
 
   // 5. Allocations?
