@@ -68,6 +68,7 @@ local series = import '../lib/series.libsonnet';
             [prom(q.recentFixedShare, 'fixed share of CPU'), prom(q.requestsVariation, 'requests variation'), prom(q.longFixedShare, 'fixed share (day of 3h fits)')],
             w=6,
             min=0,
+            softMax=1,
           ),
 
           p.row('2. One instance or all?'),

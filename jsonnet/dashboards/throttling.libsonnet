@@ -69,6 +69,7 @@ local series = import '../lib/series.libsonnet';
             'CPU used divided by the CPU limit for the most throttled containers. Throttling at 30% average usage is the CFS trap: the average hides bursts that exhaust the quota.',
             [prom(q.topUsageOfLimit, container)],
             min=0,
+            softMax=1,
           ),
         ],
         d.variables(series.requests, multiService=true, scopeSeries=series.throttledSeconds),

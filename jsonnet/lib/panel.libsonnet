@@ -65,7 +65,11 @@ local base(type, title, unit, description, targets, w, h) = {
     properties: [{ id: k, value: properties[k] } for k in std.objectFields(properties)],
   },
 
-  timeseries(title, unit, description, targets, w=12, h=8, stack=false, min=null)::
+  // softMax: the axis reaches at least this far, and further when the data
+  // does; for a share (percentunit), 1 keeps an all-zero series on a 0-100%
+  // axis (Grafana pads an all-zero range to 0-100 of the raw unit, which a
+  // share axis labels 0-10000%).
+  timeseries(title, unit, description, targets, w=12, h=8, stack=false, min=null, softMax=null)::
     base('timeseries', title, unit, description, targets, w, h) {
       fieldConfig+: {
         defaults+: {
@@ -76,7 +80,7 @@ local base(type, title, unit, description, targets, w, h) = {
             showPoints: 'never',
             spanNulls: false,
             stacking: { mode: if stack then 'normal' else 'none', group: 'A' },
-          },
+          } + (if softMax == null then {} else { axisSoftMax: softMax }),
           color: { mode: 'palette-classic' },
         } + (if min == null then {} else { min: min }),
       },

@@ -523,3 +523,33 @@ func TestAlertNamesMatchRulePack(t *testing.T) {
 		}
 	}
 }
+
+// A share whose series are all zero (a service with no fixed cost, no
+// throttled container) reads 0-100%, not 0-10000%: Grafana pads an all-zero
+// range to 0-100 of the raw unit, so the share panels reach at least 1.
+func TestShareAxesReachOne(t *testing.T) {
+	want := map[string][]string{
+		"hotpath-service.json":    {"Does CPU track load?"},
+		"hotpath-throttling.json": {"CPU usage as a share of the limit: top 10 throttled"},
+	}
+	plain, _ := shipped(t)
+	for file, titles := range want {
+		for _, title := range titles {
+			var p map[string]any
+			for _, q := range plain[file].panels() {
+				if q["title"] == title {
+					p = q
+				}
+			}
+			if p == nil {
+				t.Errorf("%s: no panel %q", file, title)
+				continue
+			}
+			defaults := p["fieldConfig"].(map[string]any)["defaults"].(map[string]any)
+			custom, _ := defaults["custom"].(map[string]any)
+			if defaults["unit"] != "percentunit" || defaults["min"] != 0.0 || custom["axisSoftMax"] != 1.0 {
+				t.Errorf("%s %q: unit %v, min %v, axisSoftMax %v; want percentunit, 0, 1", file, title, defaults["unit"], defaults["min"], custom["axisSoftMax"])
+			}
+		}
+	}
+}
