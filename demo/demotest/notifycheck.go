@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"bufio"
@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/demo/catalogue"
+	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
-// demo-test's check of the alert path (alerting.go): hotpath-notify's
+// demo-test's check of the alert path (demo/playground/alerting.go): hotpath-notify's
 // messages, as it wrote them to NotifyDir()/messages.jsonl and as the Slack
 // sink received them.
 
@@ -77,11 +78,11 @@ type NotifyReport struct {
 // first change line, per request (shares for the outlier, compared with its
 // siblings); no message may concern a healthy service; every message reached
 // the sink.
-func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) NotifyReport {
+func notifyCheck(ctx context.Context, o *playground.Orchestrator, wait time.Duration) NotifyReport {
 	if o.AlertmanagerAt == "" {
 		return NotifyReport{Verdict: "FAILED: the alert path did not run: " + o.AlertingOff}
 	}
-	want := o.culpritExpectations()
+	want := culpritExpectations(o)
 	if len(want) == 0 {
 		return NotifyReport{Verdict: "not run: no incident with a profile"}
 	}
@@ -107,13 +108,13 @@ func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) Noti
 			what = "no diff: " + r.Reason
 		}
 		rep.Lines = append(rep.Lines, fmt.Sprintf("%s %s after %.1fs: %s", alertID(a), r.Status, r.LatencyMs/1000, what))
-		if why := o.healthyReason(a); why != "" {
+		if why := healthyReason(o, a); why != "" {
 			fails = append(fails, fmt.Sprintf("a message for a %s: %s", why, alertID(a)))
 		}
 		if r.Status != "firing" {
 			continue
 		}
-		for _, e := range o.Expectations() {
+		for _, e := range Expectations(o) {
 			if e.matches(a) {
 				rep.Latencies = append(rep.Latencies, time.Duration(r.LatencyMs*float64(time.Millisecond)))
 			}
@@ -161,9 +162,9 @@ type culpritExpectation struct {
 // culpritExpectations are the incidents of Expectations whose cause is a code
 // path (throttling's is the CPU quota): the catalogue's answer, the code
 // hotpath-notify charges runtime and syscall time to.
-func (o *Orchestrator) culpritExpectations() []culpritExpectation {
+func culpritExpectations(o *playground.Orchestrator) []culpritExpectation {
 	var out []culpritExpectation
-	for _, e := range o.Expectations() {
+	for _, e := range Expectations(o) {
 		inc := catalogue.Story(e.Story)
 		if re := inc.AnswerRegexp(); re != nil {
 			out = append(out, culpritExpectation{Story: e.Story, Alert: e.Alert, Job: e.Labels["job"], Also: inc.AlsoAnswers, Culprit: re,

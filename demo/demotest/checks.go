@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"context"
@@ -10,11 +10,13 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hotpath/hotpath/demo/playground"
 )
 
 // costCheck says how well the live series continue the history: each
 // service's CPU and allocation rate over the cost model's prediction.
-func (o *Orchestrator) costCheck(ctx context.Context) string {
+func costCheck(ctx context.Context, o *playground.Orchestrator) string {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	cpu, err1 := o.Prom.Query(ctx, "job:cpu_seconds:rate5m / job:cpu_seconds:baseline_predicted")
@@ -37,7 +39,7 @@ func (o *Orchestrator) costCheck(ctx context.Context) string {
 // browserCheck runs the check command with the incidents' windows (each
 // from the incidents' start to now) and returns its outcome; its verdict
 // lines ("demo-check: ...") go into rep.BrowserLines.
-func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir string, rep *TestReport) string {
+func browserCheck(ctx context.Context, o *playground.Orchestrator, argv []string, outDir string, rep *TestReport) string {
 	type incident struct {
 		Story, Service, Alert string
 		FromMs, ToMs          int64
@@ -52,7 +54,7 @@ func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir s
 		incs = append(incs, incident{"traffic", rep.TrafficStep, "", rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
 	}
 	b, _ := json.MarshalIndent(incs, "", "  ")
-	path := o.path("run", "incidents.json")
+	path := o.StatePath("run", "incidents.json")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return "FAILED: " + err.Error()
 	}
@@ -62,7 +64,7 @@ func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir s
 			return "FAILED: " + err.Error()
 		}
 	}
-	args := expand(argv, "{out}", outDir)
+	args := playground.Expand(argv, "{out}", outDir)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)

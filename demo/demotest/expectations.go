@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"maps"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hotpath/hotpath/demo/catalogue"
+	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
@@ -18,10 +19,10 @@ type Expectation struct {
 }
 
 // Expectations are demo-test's assertions, one per story that runs here.
-func (o *Orchestrator) Expectations() []Expectation {
+func Expectations(o *playground.Orchestrator) []Expectation {
 	w := o.World
 	var out []Expectation
-	for _, story := range Stories {
+	for _, story := range playground.Stories {
 		s := w.StoryService(story)
 		if s == nil {
 			continue
@@ -62,7 +63,7 @@ func (e Expectation) matches(a promkit.Alert) bool {
 // healthyReason says why an alert concerns a healthy service or instance
 // ("" when it does not): the control and the cache, the outlier service's
 // other instances, and any container but the throttled one.
-func (o *Orchestrator) healthyReason(a promkit.Alert) string {
+func healthyReason(o *playground.Orchestrator, a promkit.Alert) string {
 	w := o.World
 	for _, s := range w.Services {
 		if s.Healthy && a.Labels["job"] == s.Job {

@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
 // Diagnose writes the series behind every alert that did not fire as
 // expected, or fired where it must not, over the live phase (and the last
 // hour of history): the first thing to read when demo-test fails.
-func (o *Orchestrator) Diagnose(ctx context.Context, rep *TestReport, path string) error {
+func Diagnose(ctx context.Context, o *playground.Orchestrator, rep *TestReport, path string) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	type probe struct{ what, q string }

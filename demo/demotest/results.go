@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"fmt"
@@ -8,11 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
 // WriteResults writes the report as the committed results file.
-func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string, forChanges []string) error {
+func WriteResults(o *playground.Orchestrator, path string, rep *TestReport, overlay string, forChanges []string) error {
 	var b strings.Builder
 	status := "PASSED"
 	if !rep.Passed() {
@@ -24,7 +25,7 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 		cmd = "make demo-test THANOS=1"
 	}
 	fmt.Fprintf(&b, "# `%s`: the last recorded run\n\n", cmd)
-	fmt.Fprintf(&b, "Written by `%s` (demo/playground/demotest.go); committed as the reference run.\n\n", cmd)
+	fmt.Fprintf(&b, "Written by `%s` (demo/demotest/demotest.go); committed as the reference run.\n\n", cmd)
 	fmt.Fprintf(&b, "- result: **%s**, %s\n", status, rep.Started.UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&b, "- total: **%s** (from the command's start: build, calibration, backfill and the live phases; teardown not included)\n", rep.Total.Round(time.Second))
 	fmt.Fprintf(&b, "- machine: %d CPUs, load average at the end %s\n", numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
@@ -93,7 +94,7 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 	}
 	old, _ := os.ReadFile(path)
 	fmt.Fprintf(&b, "\n## Recent runs (newest first; a row per run, kept from the previous file)\n\n")
-	fmt.Fprintf(&b, "| started | result | total | %s | browser check |\n|---|---|---|%s---|\n", strings.Join(Stories, " | "), strings.Repeat("---|", len(Stories)))
+	fmt.Fprintf(&b, "| started | result | total | %s | browser check |\n|---|---|---|%s---|\n", strings.Join(playground.Stories, " | "), strings.Repeat("---|", len(playground.Stories)))
 	fmt.Fprintf(&b, "%s\n", runRow(rep, status))
 	for i, row := range recentRows(string(old)) {
 		if i >= 9 {
@@ -115,7 +116,7 @@ func runRow(rep *TestReport, status string) string {
 			fired[r.Story] = r.After.Round(time.Second).String()
 		}
 	}
-	for _, st := range Stories {
+	for _, st := range playground.Stories {
 		c := fired[st]
 		if c == "" {
 			c = "not run"

@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
@@ -13,7 +14,7 @@ import (
 // first, then every incident at once on its own service, polling
 // Prometheus's alerts API until every expected alert fired with the right
 // labels or the time is up.
-func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time.Time) (*TestReport, error) {
+func RunTest(ctx context.Context, o *playground.Orchestrator, to TestOptions, started time.Time) (*TestReport, error) {
 	rep := &TestReport{Started: started, NoCFSWhy: o.NoCFSWhy}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
@@ -21,7 +22,7 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 	go func() { watch <- o.Watch(watchCtx) }()
 	seenViolation := map[string]bool{}
 	seenOther := map[string]bool{}
-	exps := o.Expectations()
+	exps := Expectations(o)
 	results := make([]Fired, len(exps))
 	for i, e := range exps {
 		results[i] = Fired{Expectation: e}
@@ -43,16 +44,16 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 					seenViolation[id] = true
 					v := fmt.Sprintf("%s fired during the normal phase, %s after the rules went live (value %s)", id, time.Since(o.LiveAt).Round(time.Second), a.Value)
 					rep.Violations = append(rep.Violations, v)
-					o.logf("    VIOLATION: %s", v)
+					o.Logf("    VIOLATION: %s", v)
 				}
 				continue
 			}
-			if why := o.healthyReason(a); why != "" {
+			if why := healthyReason(o, a); why != "" {
 				if !seenViolation[id] {
 					seenViolation[id] = true
 					v := fmt.Sprintf("%s fired for a %s, %s after the incidents started (value %s)", id, why, time.Since(rep.IncidentsOn).Round(time.Second), a.Value)
 					rep.Violations = append(rep.Violations, v)
-					o.logf("    VIOLATION: %s", v)
+					o.Logf("    VIOLATION: %s", v)
 				}
 				continue
 			}
@@ -62,14 +63,14 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 					matched = true
 					if !results[i].Fired {
 						results[i].Fired, results[i].After, results[i].Value = true, time.Since(rep.IncidentsOn), a.Value
-						o.logf("    %s fired %s after its incident (%s) started: %s (value %s)", results[i].Alert, results[i].After.Round(time.Second), results[i].Story, id, a.Value)
+						o.Logf("    %s fired %s after its incident (%s) started: %s (value %s)", results[i].Alert, results[i].After.Round(time.Second), results[i].Story, id, a.Value)
 					}
 				}
 			}
 			if !matched && !seenOther[id] {
 				seenOther[id] = true
 				rep.AlsoFired = append(rep.AlsoFired, fmt.Sprintf("%s after %s", id, time.Since(rep.IncidentsOn).Round(time.Second)))
-				o.logf("    also fired (not asserted): %s", id)
+				o.Logf("    also fired (not asserted): %s", id)
 			}
 		}
 		return nil
@@ -93,33 +94,33 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 		return nil
 	}
 
-	err := o.step(fmt.Sprintf("normal phase: %s without incidents, no alert may fire", to.Normal), func() error {
+	err := o.Step(fmt.Sprintf("normal phase: %s without incidents, no alert may fire", to.Normal), func() error {
 		return wait(o.LiveAt.Add(to.Normal), "normal", func() bool { return false })
 	})
 	if err != nil {
 		return rep, err
 	}
-	rep.CostCheck = o.costCheck(ctx)
-	o.logf("    live cost / the history's cost model, per service (1.0: the live series continue the history): %s", rep.CostCheck)
+	rep.CostCheck = costCheck(ctx, o)
+	o.Logf("    live cost / the history's cost model, per service (1.0: the live series continue the history): %s", rep.CostCheck)
 	var stories []string
 	for _, e := range exps {
 		stories = append(stories, e.Story)
 	}
-	err = o.step(fmt.Sprintf("incidents: %s at once, each on its own service; each alert must fire within %s", strings.Join(stories, ", "), to.Within), func() error {
+	err = o.Step(fmt.Sprintf("incidents: %s at once, each on its own service; each alert must fire within %s", strings.Join(stories, ", "), to.Within), func() error {
 		rep.IncidentsOn = time.Now()
 		for _, e := range exps {
 			if err := o.World.Switch(ctx, e.Story, true); err != nil {
 				return err
 			}
-			o.logf("    %s incident ON (%s expected: %s)", e.Story, e.Alert, promkit.FormatLabels(e.Labels))
+			o.Logf("    %s incident ON (%s expected: %s)", e.Story, e.Alert, promkit.FormatLabels(e.Labels))
 		}
-		step, err := o.startTrafficStep()
+		step, err := o.StartTrafficStep()
 		if err != nil {
 			return err
 		}
 		if step != nil {
 			rep.TrafficStep = step.Job
-			o.logf("    traffic step ON: %s's load doubles, nothing regresses (no alert may fire; the panel must read load)", step.Job)
+			o.Logf("    traffic step ON: %s's load doubles, nothing regresses (no alert may fire; the panel must read load)", step.Job)
 		}
 		allFired := func() bool {
 			for _, r := range results {
@@ -148,18 +149,18 @@ func (o *Orchestrator) RunTest(ctx context.Context, to TestOptions, started time
 		rep.BrowserCheck = "FAILED: the sandbox " + exited
 	default:
 		rep.BrowserOut = to.BrowserOut
-		_ = o.step("browser check: the sandbox in Chromium, each incident's window against its baseline", func() error {
+		_ = o.Step("browser check: the sandbox in Chromium, each incident's window against its baseline", func() error {
 			began := time.Now()
-			rep.BrowserCheck = o.browserCheck(ctx, to.BrowserCheck, to.BrowserOut, rep)
+			rep.BrowserCheck = browserCheck(ctx, o, to.BrowserCheck, to.BrowserOut, rep)
 			rep.BrowserTook = time.Since(began)
 			return nil
 		})
 	}
 	if len(o.Opt.Notify) > 0 {
 		// the messages went out while the browser check ran: this wait is a bound, rarely used
-		_ = o.step("alert path: hotpath-notify's messages (Alertmanager -> hotpath-notify -> folder and Slack sink)", func() error {
-			rep.Notify = o.notifyCheck(ctx, 3*time.Minute)
-			o.logf("    %s; webhook to delivered: %s", rep.Notify.Verdict, rep.Notify.LatencySummary())
+		_ = o.Step("alert path: hotpath-notify's messages (Alertmanager -> hotpath-notify -> folder and Slack sink)", func() error {
+			rep.Notify = notifyCheck(ctx, o, 3*time.Minute)
+			o.Logf("    %s; webhook to delivered: %s", rep.Notify.Verdict, rep.Notify.LatencySummary())
 			return nil
 		})
 	}
