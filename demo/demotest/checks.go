@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -16,11 +17,11 @@ import (
 
 // costCheck says how well the live series continue the history: each
 // service's CPU and allocation rate over the cost model's prediction.
-func costCheck(ctx context.Context, o *playground.Orchestrator) string {
+func costCheck(ctx context.Context, p Playground) string {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	cpu, err1 := o.Prom.Query(ctx, "job:cpu_seconds:rate5m / job:cpu_seconds:baseline_predicted")
-	alloc, err2 := o.Prom.Query(ctx, "job:alloc_bytes:rate5m / job:alloc_bytes:baseline_predicted")
+	cpu, err1 := p.Query(ctx, "job:cpu_seconds:rate5m / job:cpu_seconds:baseline_predicted")
+	alloc, err2 := p.Query(ctx, "job:alloc_bytes:rate5m / job:alloc_bytes:baseline_predicted")
 	if err1 != nil || err2 != nil {
 		return fmt.Sprintf("unavailable (%v %v)", err1, err2)
 	}
@@ -39,14 +40,14 @@ func costCheck(ctx context.Context, o *playground.Orchestrator) string {
 // browserCheck runs the check command with the incidents' windows (each
 // from the incidents' start to now) and returns its outcome; its verdict
 // lines ("demo-check: ...") go into rep.BrowserLines.
-func browserCheck(ctx context.Context, o *playground.Orchestrator, argv []string, outDir string, rep *TestReport) string {
+func browserCheck(ctx context.Context, run playground.Running, argv []string, outDir string, rep *TestReport) string {
 	type incident struct {
 		Story, Service, Alert string
 		FromMs, ToMs          int64
 	}
 	var incs []incident
 	for _, r := range rep.Results {
-		s := o.World.StoryService(r.Story)
+		s := run.World.StoryService(r.Story)
 		incs = append(incs, incident{r.Story, s.Job, r.Alert, rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
 	}
 	if rep.TrafficStep != "" {
@@ -54,7 +55,7 @@ func browserCheck(ctx context.Context, o *playground.Orchestrator, argv []string
 		incs = append(incs, incident{"traffic", rep.TrafficStep, "", rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
 	}
 	b, _ := json.MarshalIndent(incs, "", "  ")
-	path := o.StatePath("run", "incidents.json")
+	path := filepath.Join(run.RunDir, "incidents.json")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return "FAILED: " + err.Error()
 	}
@@ -68,14 +69,14 @@ func browserCheck(ctx context.Context, o *playground.Orchestrator, argv []string
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = o.Opt.Root
+	cmd.Dir = run.Root
 	cmd.Env = append(os.Environ(),
-		"HOTPATH_PROMETHEUS_URL="+o.Prom.URL,
-		fmt.Sprintf("HOTPATH_PROFILES_URL=http://127.0.0.1:%d", o.World.Ports.Profiles),
-		"HOTPATH_SANDBOX_URL="+o.SandboxAt,
+		"HOTPATH_PROMETHEUS_URL="+run.PromURL,
+		"HOTPATH_PROFILES_URL="+run.ProfilesURL,
+		"HOTPATH_SANDBOX_URL="+run.SandboxAt,
 		"HOTPATH_INCIDENTS="+path)
 	var out strings.Builder
-	cmd.Stdout = io.MultiWriter(o.Opt.Out, &out)
+	cmd.Stdout = io.MultiWriter(run.Out, &out)
 	cmd.Stderr = cmd.Stdout
 	err := cmd.Run()
 	rep.BrowserLines = verdictLines(out.String())

@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/hotpath/hotpath/demo/playground"
-	"github.com/hotpath/hotpath/promkit"
 )
 
 // The seam for the sandbox's Chromium check: the command runs with the
@@ -17,20 +14,16 @@ import (
 // failure fails the test.
 func TestBrowserCheckSeam(t *testing.T) {
 	dir := t.TempDir()
-	o := playground.New(playground.Options{Root: dir, StateDir: dir}, testWorld())
-	prom, err := promkit.NewClient("http://127.0.0.1:1", promkit.APITimeout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Prom = prom
-	if err := os.MkdirAll(filepath.Join(dir, "run"), 0o755); err != nil {
+	run := newFake(dir).run
+	run.RunDir = filepath.Join(dir, "run")
+	if err := os.MkdirAll(run.RunDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	rep := &TestReport{IncidentsOn: time.Now().Add(-5 * time.Minute), Results: []Fired{{Expectation: Expectation{Story: "println", Alert: "CPUPerRequestAboveUpstream"}, Fired: true}}}
 	check := `test "$HOTPATH_PROMETHEUS_URL" = http://127.0.0.1:1 && grep -q '"Service": "api"' "$HOTPATH_INCIDENTS" && grep -q FromMs "$HOTPATH_INCIDENTS" && ` +
 		`test ! -e "$1/stale.png" && echo noise && echo 'demo-check: PASS println/api (cpu): the biggest increase is text.appendString' && echo 'demo-check: PASS: 1 check passed'`
 	var out strings.Builder
-	o.Opt.Out = &out
+	run.Out = &out
 	shots := filepath.Join(dir, "shots")
 	if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
@@ -38,7 +31,7 @@ func TestBrowserCheckSeam(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(shots, "stale.png"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := browserCheck(context.Background(), o, []string{"sh", "-c", check, "sh", "{out}"}, shots, rep); got != "passed" {
+	if got := browserCheck(context.Background(), run, []string{"sh", "-c", check, "sh", "{out}"}, shots, rep); got != "passed" {
 		b, _ := os.ReadFile(filepath.Join(dir, "run", "incidents.json"))
 		t.Errorf("%s\n%s\n%s", got, out.String(), b)
 	}
@@ -52,7 +45,7 @@ func TestBrowserCheckSeam(t *testing.T) {
 	if rows := recentRows("x\n## Recent runs (newest first)\n\n| started | a |\n|---|---|\n| 2026-11-22 05:23 UTC | PASSED |\n"); len(rows) != 1 || !strings.HasPrefix(rows[0], "| 2026-11-22") {
 		t.Errorf("recent rows %q", rows)
 	}
-	rep.BrowserCheck = browserCheck(context.Background(), o, []string{"false"}, "", rep)
+	rep.BrowserCheck = browserCheck(context.Background(), run, []string{"false"}, "", rep)
 	if !strings.HasPrefix(rep.BrowserCheck, "FAILED") || rep.Passed() {
 		t.Errorf("a failing check: %q, passed %v", rep.BrowserCheck, rep.Passed())
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
@@ -14,15 +13,16 @@ import (
 // first, then every incident at once on its own service, polling
 // Prometheus's alerts API until every expected alert fired with the right
 // labels or the time is up.
-func RunTest(ctx context.Context, o *playground.Orchestrator, to TestOptions, started time.Time) (*TestReport, error) {
-	rep := &TestReport{Started: started, NoCFSWhy: o.NoCFSWhy}
+func RunTest(ctx context.Context, o Playground, to TestOptions, started time.Time) (*TestReport, error) {
+	run := o.Running()
+	rep := &TestReport{Started: started, NoCFSWhy: run.NoCFSWhy}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	watch := make(chan error, 1)
 	go func() { watch <- o.Watch(watchCtx) }()
 	seenViolation := map[string]bool{}
 	seenOther := map[string]bool{}
-	exps := Expectations(o)
+	exps := Expectations(run.World, run.Cgroups)
 	results := make([]Fired, len(exps))
 	for i, e := range exps {
 		results[i] = Fired{Expectation: e}
@@ -30,7 +30,7 @@ func RunTest(ctx context.Context, o *playground.Orchestrator, to TestOptions, st
 	poll := func(phase string) error {
 		ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		defer cancel()
-		alerts, err := o.Prom.Alerts(ctx)
+		alerts, err := o.Alerts(ctx)
 		if err != nil {
 			return err
 		}
@@ -42,13 +42,13 @@ func RunTest(ctx context.Context, o *playground.Orchestrator, to TestOptions, st
 			if phase == "normal" {
 				if !seenViolation[id] {
 					seenViolation[id] = true
-					v := fmt.Sprintf("%s fired during the normal phase, %s after the rules went live (value %s)", id, time.Since(o.LiveAt).Round(time.Second), a.Value)
+					v := fmt.Sprintf("%s fired during the normal phase, %s after the rules went live (value %s)", id, time.Since(run.LiveAt).Round(time.Second), a.Value)
 					rep.Violations = append(rep.Violations, v)
 					o.Logf("    VIOLATION: %s", v)
 				}
 				continue
 			}
-			if why := healthyReason(o, a); why != "" {
+			if why := healthyReason(run.World, a); why != "" {
 				if !seenViolation[id] {
 					seenViolation[id] = true
 					v := fmt.Sprintf("%s fired for a %s, %s after the incidents started (value %s)", id, why, time.Since(rep.IncidentsOn).Round(time.Second), a.Value)
@@ -95,7 +95,7 @@ func RunTest(ctx context.Context, o *playground.Orchestrator, to TestOptions, st
 	}
 
 	err := o.Step(fmt.Sprintf("normal phase: %s without incidents, no alert may fire", to.Normal), func() error {
-		return wait(o.LiveAt.Add(to.Normal), "normal", func() bool { return false })
+		return wait(run.LiveAt.Add(to.Normal), "normal", func() bool { return false })
 	})
 	if err != nil {
 		return rep, err
@@ -109,7 +109,7 @@ func RunTest(ctx context.Context, o *playground.Orchestrator, to TestOptions, st
 	err = o.Step(fmt.Sprintf("incidents: %s at once, each on its own service; each alert must fire within %s", strings.Join(stories, ", "), to.Within), func() error {
 		rep.IncidentsOn = time.Now()
 		for _, e := range exps {
-			if err := o.World.Switch(ctx, e.Story, true); err != nil {
+			if err := o.Switch(ctx, e.Story, true); err != nil {
 				return err
 			}
 			o.Logf("    %s incident ON (%s expected: %s)", e.Story, e.Alert, promkit.FormatLabels(e.Labels))
@@ -143,23 +143,23 @@ func RunTest(ctx context.Context, o *playground.Orchestrator, to TestOptions, st
 	switch exited := o.SandboxExited(); {
 	case len(to.BrowserCheck) == 0:
 		rep.BrowserCheck = "not run (-browser-check '')"
-	case o.SandboxAt == "":
-		rep.BrowserCheck = "FAILED: no sandbox to check: " + o.SandboxOff
+	case run.SandboxAt == "":
+		rep.BrowserCheck = "FAILED: no sandbox to check: " + run.SandboxOff
 	case exited != "":
 		rep.BrowserCheck = "FAILED: the sandbox " + exited
 	default:
 		rep.BrowserOut = to.BrowserOut
 		_ = o.Step("browser check: the sandbox in Chromium, each incident's window against its baseline", func() error {
 			began := time.Now()
-			rep.BrowserCheck = browserCheck(ctx, o, to.BrowserCheck, to.BrowserOut, rep)
+			rep.BrowserCheck = browserCheck(ctx, run, to.BrowserCheck, to.BrowserOut, rep)
 			rep.BrowserTook = time.Since(began)
 			return nil
 		})
 	}
-	if len(o.Opt.Notify) > 0 {
+	if run.AlertPath {
 		// the messages went out while the browser check ran: this wait is a bound, rarely used
 		_ = o.Step("alert path: hotpath-notify's messages (Alertmanager -> hotpath-notify -> folder and Slack sink)", func() error {
-			rep.Notify = notifyCheck(ctx, o, 3*time.Minute)
+			rep.Notify = notifyCheck(ctx, run, 3*time.Minute)
 			o.Logf("    %s; webhook to delivered: %s", rep.Notify.Verdict, rep.Notify.LatencySummary())
 			return nil
 		})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -78,11 +79,12 @@ type NotifyReport struct {
 // first change line, per request (shares for the outlier, compared with its
 // siblings); no message may concern a healthy service; every message reached
 // the sink.
-func notifyCheck(ctx context.Context, o *playground.Orchestrator, wait time.Duration) NotifyReport {
-	if o.AlertmanagerAt == "" {
-		return NotifyReport{Verdict: "FAILED: the alert path did not run: " + o.AlertingOff}
+func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration) NotifyReport {
+	if run.AlertmanagerAt == "" {
+		return NotifyReport{Verdict: "FAILED: the alert path did not run: " + run.AlertingOff}
 	}
-	want := culpritExpectations(o)
+	exps := Expectations(run.World, run.Cgroups)
+	want := culpritExpectations(exps)
 	if len(want) == 0 {
 		return NotifyReport{Verdict: "not run: no incident with a profile"}
 	}
@@ -90,7 +92,7 @@ func notifyCheck(ctx context.Context, o *playground.Orchestrator, wait time.Dura
 	var err error
 	deadline := time.Now().Add(wait)
 	for {
-		recs, err = readJSONLines[notifyRecord](o.NotifyDir() + "/messages.jsonl")
+		recs, err = readJSONLines[notifyRecord](filepath.Join(run.NotifyDir, "messages.jsonl"))
 		if err != nil {
 			return NotifyReport{Verdict: "FAILED: " + err.Error()}
 		}
@@ -108,13 +110,13 @@ func notifyCheck(ctx context.Context, o *playground.Orchestrator, wait time.Dura
 			what = "no diff: " + r.Reason
 		}
 		rep.Lines = append(rep.Lines, fmt.Sprintf("%s %s after %.1fs: %s", alertID(a), r.Status, r.LatencyMs/1000, what))
-		if why := healthyReason(o, a); why != "" {
+		if why := healthyReason(run.World, a); why != "" {
 			fails = append(fails, fmt.Sprintf("a message for a %s: %s", why, alertID(a)))
 		}
 		if r.Status != "firing" {
 			continue
 		}
-		for _, e := range Expectations(o) {
+		for _, e := range exps {
 			if e.matches(a) {
 				rep.Latencies = append(rep.Latencies, time.Duration(r.LatencyMs*float64(time.Millisecond)))
 			}
@@ -130,7 +132,7 @@ func notifyCheck(ctx context.Context, o *playground.Orchestrator, wait time.Dura
 	for _, c := range missingMessages(want, recs) {
 		fails = append(fails, fmt.Sprintf("no message for the %s incident (%s job=%s) within %s of the browser check's end", c.Story, c.Alert, c.Job, wait))
 	}
-	sink, err := readJSONLines[json.RawMessage](o.SlackFile())
+	sink, err := readJSONLines[json.RawMessage](run.SlackFile)
 	if err != nil {
 		fails = append(fails, err.Error())
 	} else if len(sink) < len(recs) {
@@ -159,12 +161,12 @@ type culpritExpectation struct {
 	Shares bool
 }
 
-// culpritExpectations are the incidents of Expectations whose cause is a code
+// culpritExpectations are the incidents of exps whose cause is a code
 // path (throttling's is the CPU quota): the catalogue's answer, the code
 // hotpath-notify charges runtime and syscall time to.
-func culpritExpectations(o *playground.Orchestrator) []culpritExpectation {
+func culpritExpectations(exps []Expectation) []culpritExpectation {
 	var out []culpritExpectation
-	for _, e := range Expectations(o) {
+	for _, e := range exps {
 		inc := catalogue.Story(e.Story)
 		if re := inc.AnswerRegexp(); re != nil {
 			out = append(out, culpritExpectation{Story: e.Story, Alert: e.Alert, Job: e.Labels["job"], Also: inc.AlsoAnswers, Culprit: re,

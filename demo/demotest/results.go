@@ -13,7 +13,8 @@ import (
 )
 
 // WriteResults writes the report as the committed results file.
-func WriteResults(o *playground.Orchestrator, path string, rep *TestReport, overlay string, forChanges []string) error {
+func WriteResults(p Playground, path string, rep *TestReport, overlay string, forChanges []string) error {
+	run := p.Running()
 	var b strings.Builder
 	status := "PASSED"
 	if !rep.Passed() {
@@ -21,7 +22,7 @@ func WriteResults(o *playground.Orchestrator, path string, rep *TestReport, over
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	cmd := "make demo-test"
-	if o.World.Thanos {
+	if run.World.Thanos {
 		cmd = "make demo-test THANOS=1"
 	}
 	fmt.Fprintf(&b, "# `%s`: the last recorded run\n\n", cmd)
@@ -30,7 +31,7 @@ func WriteResults(o *playground.Orchestrator, path string, rep *TestReport, over
 	fmt.Fprintf(&b, "- total: **%s** (from the command's start: build, calibration, backfill and the live phases; teardown not included)\n", rep.Total.Round(time.Second))
 	fmt.Fprintf(&b, "- machine: %d CPUs, load average at the end %s\n", numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
 	fmt.Fprintf(&b, "- rules: the demo overlay `%s` (only `for:` changed: %s)\n", overlay, summarizeFor(forChanges))
-	if o.World.Thanos {
+	if run.World.Thanos {
 		fmt.Fprintf(&b, "- evaluated by: Thanos Ruler through Thanos Query over a sidecar on Prometheus (`-thanos`); every check read through Query\n")
 	}
 	if rep.NoCFSWhy != "" {
@@ -38,8 +39,8 @@ func WriteResults(o *playground.Orchestrator, path string, rep *TestReport, over
 	}
 	fmt.Fprintf(&b, "- live cost over the history's cost model at the end of the normal phase (1.0: the live series continue the history; the efficiency alerts fire at 1.5 for CPU, 2 for allocations): %s\n", rep.CostCheck)
 	fmt.Fprintf(&b, "\n## Steps\n\n| step | took |\n|---|---|\n")
-	for _, k := range o.TimingSteps() {
-		fmt.Fprintf(&b, "| %s | %s |\n", k, o.Timings[k].Round(100*time.Millisecond))
+	for _, t := range p.StepTimings() {
+		fmt.Fprintf(&b, "| %s | %s |\n", t.Step, t.Took.Round(100*time.Millisecond))
 	}
 	fmt.Fprintf(&b, "\n## Time to fire (from the incident's start; polled every 5 s; must be under 10 min)\n\n| incident | alert | labels | fired after |\n|---|---|---|---|\n")
 	for _, r := range rep.Results {
@@ -79,7 +80,7 @@ func WriteResults(o *playground.Orchestrator, path string, rep *TestReport, over
 		fmt.Fprintf(&b, "\n```text\n%s\n```\n", strings.Join(rep.BrowserLines, "\n"))
 	}
 	if rep.BrowserOut != "" {
-		rel, err := filepath.Rel(o.Opt.Root, rep.BrowserOut)
+		rel, err := filepath.Rel(run.Root, rep.BrowserOut)
 		if err != nil {
 			rel = rep.BrowserOut
 		}

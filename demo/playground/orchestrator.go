@@ -114,9 +114,6 @@ func (o *Orchestrator) Record(name string, d time.Duration) {
 	o.timingKey = append(o.timingKey, name)
 }
 
-// TimingSteps are the step names in the order they ran.
-func (o *Orchestrator) TimingSteps() []string { return o.timingKey }
-
 // StatePath is a path under the run's state directory.
 func (o *Orchestrator) StatePath(p ...string) string {
 	return filepath.Join(append([]string{o.Opt.StateDir}, p...)...)

@@ -22,7 +22,7 @@ func (o *Orchestrator) startSandbox(ctx context.Context) error {
 		return nil
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Sandbox)
-	profiles := fmt.Sprintf("http://127.0.0.1:%d", o.World.Ports.Profiles)
+	profiles := o.World.ProfilesURL()
 	err := o.Step("sandbox: the built panel on live Prometheus and profile-store ("+strings.Join(o.Opt.Sandbox, " ")+")", func() error {
 		argv := Expand(o.Opt.Sandbox, "{prometheus}", o.Prom.URL, "{profiles}", profiles, "{addr}", addr)
 		env := []string{"HOTPATH_PROMETHEUS_URL=" + o.Prom.URL, "HOTPATH_PROFILES_URL=" + profiles, "HOTPATH_SANDBOX_ADDR=" + addr}
