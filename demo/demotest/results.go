@@ -2,6 +2,7 @@ package demotest
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -104,6 +105,33 @@ func WriteResults(p Playground, path string, rep *TestReport, overlay string, fo
 		fmt.Fprintf(&b, "%s\n", row)
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// Summary prints the report on the console: each expectation's outcome,
+// the violations, the checks' verdicts and the total.
+func (rep *TestReport) Summary(w io.Writer, within time.Duration) {
+	for _, r := range rep.Results {
+		after := "DID NOT FIRE within " + within.String()
+		if r.Fired {
+			after = "fired after " + r.After.Round(time.Second).String()
+		}
+		fmt.Fprintf(w, "    %-8s %-32s %-70s %s\n", r.Story, r.Alert, promkit.FormatLabels(r.Labels), after)
+	}
+	for _, v := range rep.Violations {
+		fmt.Fprintf(w, "    VIOLATION %s\n", v)
+	}
+	fmt.Fprintf(w, "    browser check: %s", rep.BrowserCheck)
+	if rep.BrowserTook > 0 {
+		fmt.Fprintf(w, " (took %s)", rep.BrowserTook.Round(time.Second))
+	}
+	fmt.Fprintln(w)
+	for _, l := range rep.BrowserLines {
+		fmt.Fprintf(w, "      %s\n", l)
+	}
+	if rep.Notify.Verdict != "" {
+		fmt.Fprintf(w, "    alert path: %s (webhook to delivered: %s)\n", rep.Notify.Verdict, rep.Notify.LatencySummary())
+	}
+	fmt.Fprintf(w, "    total %s\n", rep.Total.Round(time.Second))
 }
 
 // runRow is the run's row of the recent runs table: each story's time to

@@ -291,28 +291,7 @@ func test(root string, args []string) int {
 			fmt.Fprintf(os.Stderr, "results: %v\n", werr)
 		}
 		fmt.Printf("\n==> results (%s)\n", path)
-		for _, r := range rep.Results {
-			after := "DID NOT FIRE within " + within.String()
-			if r.Fired {
-				after = "fired after " + r.After.Round(time.Second).String()
-			}
-			fmt.Printf("    %-8s %-32s %-70s %s\n", r.Story, r.Alert, promkit.FormatLabels(r.Labels), after)
-		}
-		for _, v := range rep.Violations {
-			fmt.Printf("    VIOLATION %s\n", v)
-		}
-		fmt.Printf("    browser check: %s", rep.BrowserCheck)
-		if rep.BrowserTook > 0 {
-			fmt.Printf(" (took %s)", rep.BrowserTook.Round(time.Second))
-		}
-		fmt.Println()
-		for _, l := range rep.BrowserLines {
-			fmt.Printf("      %s\n", l)
-		}
-		if rep.Notify.Verdict != "" {
-			fmt.Printf("    alert path: %s (webhook to delivered: %s)\n", rep.Notify.Verdict, rep.Notify.LatencySummary())
-		}
-		fmt.Printf("    total %s\n", rep.Total.Round(time.Second))
+		rep.Summary(os.Stdout, *within)
 		if !rep.Passed() {
 			code = 1
 		}
