@@ -32,8 +32,8 @@ const (
 
 // NotifyDir is where hotpath-notify writes its messages (messages.jsonl,
 // one folder per alert); SlackFile what the Slack sink received.
-func (o *Orchestrator) NotifyDir() string { return o.path("notify", "messages") }
-func (o *Orchestrator) SlackFile() string { return o.path("notify", "slack.jsonl") }
+func (o *Orchestrator) NotifyDir() string { return o.StatePath("notify", "messages") }
+func (o *Orchestrator) SlackFile() string { return o.StatePath("notify", "slack.jsonl") }
 
 // alertmanagerConfig routes every alert to hotpath-notify, one group per
 // alert (a message per alert is what the receiver sends anyway), quickly.
@@ -63,24 +63,24 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 		o.AlertingOff = "not started (-notify '')"
 		return nil
 	}
-	err := o.step("alerting: Alertmanager -> hotpath-notify -> a folder and a Slack-compatible sink", func() error {
+	err := o.Step("alerting: Alertmanager -> hotpath-notify -> a folder and a Slack-compatible sink", func() error {
 		if _, err := os.Stat(o.tool("alertmanager")); err != nil {
 			return fmt.Errorf("%s is missing: run `make tools`", o.tool("alertmanager"))
 		}
 		p := o.World.Ports
 		sinkAddr, notifyAddr, amAddr := fmt.Sprintf("127.0.0.1:%d", p.SlackSink), fmt.Sprintf("127.0.0.1:%d", p.Notify), fmt.Sprintf("127.0.0.1:%d", p.Alertmanager)
-		_ = os.RemoveAll(o.path("notify"))
+		_ = os.RemoveAll(o.StatePath("notify"))
 		if err := os.MkdirAll(o.NotifyDir(), 0o755); err != nil {
 			return err
 		}
-		sink, err := o.Sup.Start("slack-sink", false, nil, expand(o.Opt.NotifySink, "{addr}", sinkAddr, "{out}", o.SlackFile())...)
+		sink, err := o.Sup.Start("slack-sink", false, nil, Expand(o.Opt.NotifySink, "{addr}", sinkAddr, "{out}", o.SlackFile())...)
 		if err != nil {
 			return err
 		}
 		if err := promkit.WaitHTTP(ctx, sink, "http://"+sinkAddr+"/", 20*time.Second); err != nil {
 			return fmt.Errorf("slack-sink: %w", err)
 		}
-		argv := expand(o.Opt.Notify, "{profiles}", fmt.Sprintf("http://127.0.0.1:%d", p.Profiles), "{prometheus}", o.World.rulesURL(), "{addr}", notifyAddr,
+		argv := Expand(o.Opt.Notify, "{profiles}", fmt.Sprintf("http://127.0.0.1:%d", p.Profiles), "{prometheus}", o.World.rulesURL(), "{addr}", notifyAddr,
 			"{out}", o.NotifyDir(), "{slack}", "http://"+sinkAddr+"/", "{pending}", o.Opt.NotifyPending.String())
 		notify, err := o.Sup.Start("hotpath-notify", false, nil, argv...)
 		if err != nil {
@@ -89,7 +89,7 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 		if err := promkit.WaitHTTP(ctx, notify, "http://"+notifyAddr+"/-/healthy", 60*time.Second); err != nil {
 			return fmt.Errorf("hotpath-notify: %w", err)
 		}
-		dir := o.path("alertmanager")
+		dir := o.StatePath("alertmanager")
 		_ = os.RemoveAll(dir)
 		if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 			return err
@@ -108,8 +108,8 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 		}
 		o.World.Alertmanager = amAddr
 		o.AlertmanagerAt = "http://" + amAddr
-		o.logf("    %-10s %s (routes every alert to hotpath-notify)", "alertmgr", o.AlertmanagerAt)
-		o.logf("    %-10s http://%s: messages in %s and the Slack sink's %s", "notify", notifyAddr, o.NotifyDir(), o.SlackFile())
+		o.Logf("    %-10s %s (routes every alert to hotpath-notify)", "alertmgr", o.AlertmanagerAt)
+		o.Logf("    %-10s http://%s: messages in %s and the Slack sink's %s", "notify", notifyAddr, o.NotifyDir(), o.SlackFile())
 		return nil
 	})
 	if err != nil {
@@ -117,7 +117,7 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 			return err
 		}
 		o.AlertingOff = firstLine(err.Error())
-		o.logf("    NOTE: running without alert delivery: %v", err)
+		o.Logf("    NOTE: running without alert delivery: %v", err)
 	}
 	return nil
 }

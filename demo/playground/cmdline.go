@@ -4,9 +4,9 @@ import (
 	"strings"
 )
 
-// expand replaces placeholders ("{addr}", ...) in every argument of a
+// Expand replaces placeholders ("{addr}", ...) in every argument of a
 // command given on the command line.
-func expand(argv []string, oldnew ...string) []string {
+func Expand(argv []string, oldnew ...string) []string {
 	r := strings.NewReplacer(oldnew...)
 	out := make([]string, len(argv))
 	for i, a := range argv {

@@ -67,7 +67,7 @@ func (o *Orchestrator) RunLive(ctx context.Context, lo LiveOptions) error {
 		select {
 		case <-ctx.Done():
 			if time.Now().After(o.LiveAt.Add(o.Opt.Duration)) {
-				o.logf("the playground ran its -duration %s: stopping", o.Opt.Duration)
+				o.Logf("the playground ran its -duration %s: stopping", o.Opt.Duration)
 			}
 			return nil
 		case err := <-watch:

@@ -9,7 +9,7 @@ import (
 )
 
 func (o *Orchestrator) takeLock() error {
-	f, err := lockFile(o.path("run", "lock"))
+	f, err := lockFile(o.StatePath("run", "lock"))
 	if err != nil {
 		return err
 	}

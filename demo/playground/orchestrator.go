@@ -87,23 +87,24 @@ func New(opt Options, w *World) *Orchestrator {
 	return &Orchestrator{Opt: opt, World: w, Timings: map[string]time.Duration{}, SandboxOff: opt.SandboxOff}
 }
 
-func (o *Orchestrator) logf(format string, args ...any) {
+// Logf prints one line of the run's progress.
+func (o *Orchestrator) Logf(format string, args ...any) {
 	fmt.Fprintf(o.Opt.Out, format+"\n", args...)
 }
 
-// step runs one named step with its progress and duration printed.
-func (o *Orchestrator) step(name string, f func() error) error {
-	o.logf("==> %s", name)
+// Step runs one named step with its progress and duration printed.
+func (o *Orchestrator) Step(name string, f func() error) error {
+	o.Logf("==> %s", name)
 	began := time.Now()
 	err := f()
 	d := time.Since(began)
 	o.Timings[name] = d
 	o.timingKey = append(o.timingKey, name)
 	if err != nil {
-		o.logf("    %s failed after %s", name, d.Round(100*time.Millisecond))
+		o.Logf("    %s failed after %s", name, d.Round(100*time.Millisecond))
 		return err
 	}
-	o.logf("    done in %s", d.Round(100*time.Millisecond))
+	o.Logf("    done in %s", d.Round(100*time.Millisecond))
 	return nil
 }
 
@@ -113,10 +114,8 @@ func (o *Orchestrator) Record(name string, d time.Duration) {
 	o.timingKey = append(o.timingKey, name)
 }
 
-// TimingSteps are the step names in the order they ran.
-func (o *Orchestrator) TimingSteps() []string { return o.timingKey }
-
-func (o *Orchestrator) path(p ...string) string {
+// StatePath is a path under the run's state directory.
+func (o *Orchestrator) StatePath(p ...string) string {
 	return filepath.Join(append([]string{o.Opt.StateDir}, p...)...)
 }
 
@@ -185,6 +184,6 @@ func (o *Orchestrator) Down() error {
 	if o.Cgroups != nil {
 		msg += fmt.Sprintf(", removed the cgroups under %s", o.World.CgroupParent)
 	}
-	o.logf("%s", msg)
+	o.Logf("%s", msg)
 	return errors.Join(errs...)
 }

@@ -46,7 +46,7 @@ func (w *World) PromConfig(ruleFiles []string, withExporter bool) promkit.Config
 // and waits until it is ready.
 func (o *Orchestrator) startPrometheus(ctx context.Context, dataDir string, ruleFiles []string) (*promkit.Server, error) {
 	return promkit.StartPrometheus(ctx, o.Sup, promkit.Prometheus{
-		Bin: o.tool("prometheus"), Name: "prometheus", Dir: o.path("prometheus"), DataDir: dataDir,
+		Bin: o.tool("prometheus"), Name: "prometheus", Dir: o.StatePath("prometheus"), DataDir: dataDir,
 		Addr:   fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Prometheus),
 		Config: o.World.PromConfig(ruleFiles, o.Cgroups != nil),
 	})

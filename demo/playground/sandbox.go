@@ -22,9 +22,9 @@ func (o *Orchestrator) startSandbox(ctx context.Context) error {
 		return nil
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Sandbox)
-	profiles := fmt.Sprintf("http://127.0.0.1:%d", o.World.Ports.Profiles)
-	err := o.step("sandbox: the built panel on live Prometheus and profile-store ("+strings.Join(o.Opt.Sandbox, " ")+")", func() error {
-		argv := expand(o.Opt.Sandbox, "{prometheus}", o.Prom.URL, "{profiles}", profiles, "{addr}", addr)
+	profiles := o.World.ProfilesURL()
+	err := o.Step("sandbox: the built panel on live Prometheus and profile-store ("+strings.Join(o.Opt.Sandbox, " ")+")", func() error {
+		argv := Expand(o.Opt.Sandbox, "{prometheus}", o.Prom.URL, "{profiles}", profiles, "{addr}", addr)
 		env := []string{"HOTPATH_PROMETHEUS_URL=" + o.Prom.URL, "HOTPATH_PROFILES_URL=" + profiles, "HOTPATH_SANDBOX_ADDR=" + addr}
 		proc, err := o.Sup.Start("sandbox", false, env, argv...)
 		if err != nil {
@@ -36,7 +36,7 @@ func (o *Orchestrator) startSandbox(ctx context.Context) error {
 			return fmt.Errorf("the sandbox did not come up: %w", err)
 		}
 		o.SandboxAt = "http://" + addr + "/"
-		o.logf("    %-10s %s (the built panel; the page stands in for Grafana, profile-store for Pyroscope)", "sandbox", o.SandboxAt)
+		o.Logf("    %-10s %s (the built panel; the page stands in for Grafana, profile-store for Pyroscope)", "sandbox", o.SandboxAt)
 		return nil
 	})
 	if err != nil {
@@ -44,7 +44,7 @@ func (o *Orchestrator) startSandbox(ctx context.Context) error {
 			return err
 		}
 		o.SandboxOff = fmt.Sprintf("%v (log: %s)", firstLine(err.Error()), filepath.Join(o.Sup.LogDir, "sandbox.log"))
-		o.logf("    NOTE: running without the panel sandbox: %v", err)
+		o.Logf("    NOTE: running without the panel sandbox: %v", err)
 	}
 	return nil
 }

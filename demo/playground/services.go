@@ -54,7 +54,7 @@ func (o *Orchestrator) startServices(ctx context.Context) error {
 					how += fmt.Sprintf(" (cpu.shares %d)", s.Cgroup.Shares)
 				}
 			}
-			o.logf("    %-10s %s%s", name, in.URL(), how)
+			o.Logf("    %-10s %s%s", name, in.URL(), how)
 		}
 	}
 	return nil
@@ -71,7 +71,7 @@ func (o *Orchestrator) startSidecars(ctx context.Context) error {
 		if err := promkit.WaitHTTP(ctx, proc, "http://"+addr+"/metrics", 30*time.Second); err != nil {
 			return fmt.Errorf("container-exporter: %w", err)
 		}
-		o.logf("    %-10s http://%s/metrics (cAdvisor v0.52.1)", "cadvisor", addr)
+		o.Logf("    %-10s http://%s/metrics (cAdvisor v0.52.1)", "cadvisor", addr)
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Profiles)
 	argv := []string{o.bin("profile-store"), "-listen", addr}
@@ -85,7 +85,7 @@ func (o *Orchestrator) startSidecars(ctx context.Context) error {
 	if err := promkit.WaitHTTP(ctx, proc, "http://"+addr+"/services", 20*time.Second); err != nil {
 		return fmt.Errorf("profile-store: %w", err)
 	}
-	o.logf("    %-10s http://%s (profile store, a stand-in for Pyroscope)", "profiles", addr)
+	o.Logf("    %-10s http://%s (profile store, a stand-in for Pyroscope)", "profiles", addr)
 	return nil
 }
 

@@ -71,7 +71,7 @@ func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) erro
 	if err != nil {
 		return err
 	}
-	dir := o.path("thanos-rule")
+	dir := o.StatePath("thanos-rule")
 	_ = os.RemoveAll(dir)
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		return err
@@ -105,6 +105,6 @@ func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) erro
 	}
 	o.PromDirect, o.Prom = o.Prom, q.Client
 	o.RulerAt = "http://" + ruler.Addr
-	o.logf("    thanos     Query %s over the sidecar (Prometheus %s) and Thanos Ruler %s (rules/ evaluated through Query)", q.URL, o.PromDirect.URL, o.RulerAt)
+	o.Logf("    thanos     Query %s over the sidecar (Prometheus %s) and Thanos Ruler %s (rules/ evaluated through Query)", q.URL, o.PromDirect.URL, o.RulerAt)
 	return nil
 }

@@ -5,10 +5,10 @@ import (
 	"strconv"
 )
 
-// startTrafficStep doubles the traffic of the world's TrafficStepJob: a
+// StartTrafficStep doubles the traffic of the world's TrafficStepJob: a
 // second load generator at the service's own constant rate, until the run
 // ends. It returns the service, or nil when the world has no step.
-func (o *Orchestrator) startTrafficStep() (*Service, error) {
+func (o *Orchestrator) StartTrafficStep() (*Service, error) {
 	s := o.World.Service(o.World.TrafficStepJob)
 	if s == nil {
 		return nil, nil

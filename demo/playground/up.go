@@ -20,14 +20,14 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 	if err := o.prepare(); err != nil {
 		return err
 	}
-	if err := o.step("preflight: stale processes and cgroups, ports, cgroups", o.preflight); err != nil {
+	if err := o.Step("preflight: stale processes and cgroups, ports, cgroups", o.preflight); err != nil {
 		return err
 	}
-	if err := SaveWorld(o.path("run", "world.json"), o.World); err != nil {
+	if err := SaveWorld(o.StatePath("run", "world.json"), o.World); err != nil {
 		return err
 	}
 	var promLive time.Time // when the scraping Prometheus started: the history ends there
-	err := o.step("start: services, container exporter, profile store, Prometheus (scraping, no rules yet)", func() (err error) {
+	err := o.Step("start: services, container exporter, profile store, Prometheus (scraping, no rules yet)", func() (err error) {
 		promLive, err = o.startScraping(ctx)
 		return err
 	})
@@ -35,7 +35,7 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 		return err
 	}
 	var cal *Calibration
-	err = o.step(fmt.Sprintf("calibrate: every service at two request rates (%s each)", o.Opt.CalSettle+o.Opt.CalMeasure), func() (err error) {
+	err = o.Step(fmt.Sprintf("calibrate: every service at two request rates (%s each)", o.Opt.CalSettle+o.Opt.CalMeasure), func() (err error) {
 		cal, err = o.calibrate(ctx)
 		return err
 	})
@@ -56,7 +56,7 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 	if o.World.Thanos {
 		restart = "restart Prometheus with the history; the rule pack on Thanos Ruler through Query (sidecar, ruler, query)"
 	}
-	if err := o.step(restart, func() error { return o.restartWithRules(ctx) }); err != nil {
+	if err := o.Step(restart, func() error { return o.restartWithRules(ctx) }); err != nil {
 		return err
 	}
 	return o.startSandbox(ctx)
@@ -64,7 +64,7 @@ func (o *Orchestrator) Up(ctx context.Context) error {
 
 // prepare makes the run's folders, takes its lock and checks the tools.
 func (o *Orchestrator) prepare() error {
-	for _, d := range []string{o.path("logs"), o.path("run")} {
+	for _, d := range []string{o.StatePath("logs"), o.StatePath("run")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
@@ -81,7 +81,7 @@ func (o *Orchestrator) prepare() error {
 			return fmt.Errorf("%s is missing: run `make tools` first", o.tool(t))
 		}
 	}
-	o.Sup = &Supervisor{LogDir: o.path("logs"), PidFile: o.path("run", "pids.json")}
+	o.Sup = &Supervisor{LogDir: o.StatePath("logs"), PidFile: o.StatePath("run", "pids.json")}
 	return nil
 }
 
@@ -93,7 +93,7 @@ func (o *Orchestrator) preflight() error {
 		return err
 	}
 	if len(killed) > 0 {
-		o.logf("    stopped what a previous run left running: %s", strings.Join(killed, ", "))
+		o.Logf("    stopped what a previous run left running: %s", strings.Join(killed, ", "))
 	}
 	m := cgroup.Default(o.World.CgroupParent)
 	switch cerr := m.Check(); {
@@ -107,7 +107,7 @@ func (o *Orchestrator) preflight() error {
 			return fmt.Errorf("removing stale cgroups: %w", err)
 		}
 		if len(removed) > 0 {
-			o.logf("    removed stale cgroups: %s", strings.Join(removed, " "))
+			o.Logf("    removed stale cgroups: %s", strings.Join(removed, " "))
 		}
 		if o.World.CgroupParentShares > 0 {
 			if err := m.SetParentShares(o.World.CgroupParentShares); err != nil {
@@ -117,12 +117,12 @@ func (o *Orchestrator) preflight() error {
 		o.Cgroups = m
 	}
 	if o.Cgroups == nil {
-		o.logf("    NOTE: %s.\n    Running without real CFS throttling: the worker runs unlimited, no container exporter, no CFS incident.", o.NoCFSWhy)
+		o.Logf("    NOTE: %s.\n    Running without real CFS throttling: the worker runs unlimited, no container exporter, no CFS incident.", o.NoCFSWhy)
 		for _, s := range o.World.Services {
 			s.Cgroup = nil
 		}
 	} else {
-		o.logf("    cgroups writable: groups under /sys/fs/cgroup/cpu/%s (cpu.shares %d)", o.World.CgroupParent, o.World.CgroupParentShares)
+		o.Logf("    cgroups writable: groups under /sys/fs/cgroup/cpu/%s (cpu.shares %d)", o.World.CgroupParent, o.World.CgroupParentShares)
 	}
 	var extra map[int]string
 	if len(o.Opt.Sandbox) > 0 {
@@ -141,8 +141,8 @@ func (o *Orchestrator) startScraping(ctx context.Context) (time.Time, error) {
 	if err := o.startSidecars(ctx); err != nil {
 		return time.Time{}, err
 	}
-	dataDir := o.path("prometheus", "data")
-	_ = os.RemoveAll(o.path("prometheus"))
+	dataDir := o.StatePath("prometheus", "data")
+	_ = os.RemoveAll(o.StatePath("prometheus"))
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		return time.Time{}, err
 	}
@@ -167,7 +167,7 @@ func (o *Orchestrator) calibrate(ctx context.Context) (*Calibration, error) {
 			}
 		}
 	}
-	cal, err := Calibrate(ctx, o.World, o.Sup, o.bin("loadgen"), o.Cgroups, groups, o.Opt.CalSettle, o.Opt.CalMeasure, o.logf)
+	cal, err := Calibrate(ctx, o.World, o.Sup, o.bin("loadgen"), o.Cgroups, groups, o.Opt.CalSettle, o.Opt.CalMeasure, o.Logf)
 	if err != nil {
 		return nil, err
 	}
@@ -181,23 +181,23 @@ func (o *Orchestrator) calibrate(ctx context.Context) (*Calibration, error) {
 // series, then the recording rules level by level) into blocks that
 // restartWithRules moves into Prometheus.
 func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, promLive, loadStart time.Time) error {
-	histDir := o.path("history")
+	histDir := o.StatePath("history")
 	histData := filepath.Join(histDir, "data")
 	_ = os.RemoveAll(histDir)
 	if err := os.MkdirAll(histData, 0o755); err != nil {
 		return err
 	}
 	bf := &promkit.Backfill{Promtool: o.tool("promtool"), Prometheus: o.tool("prometheus"), Dir: histDir, DataDir: histData,
-		Launcher: o.Sup, Logf: o.logf, MaxBlockDuration: 24 * time.Hour}
+		Launcher: o.Sup, Logf: o.Logf, MaxBlockDuration: 24 * time.Hour}
 	histStart := promLive.Add(-o.Opt.History)
-	err := o.step(fmt.Sprintf("history: %s of normal traffic, raw series (promtool tsdb create-blocks-from openmetrics)", o.Opt.History), func() error {
+	err := o.Step(fmt.Sprintf("history: %s of normal traffic, raw series (promtool tsdb create-blocks-from openmetrics)", o.Opt.History), func() error {
 		h := &History{World: o.World, Cal: cal, End: promLive, LoadStart: loadStart, Length: o.Opt.History, Step: ScrapeInterval, Seed: uint64(promLive.Unix())}
 		om := filepath.Join(histDir, "history.om")
 		ns, n, err := h.WriteOpenMetrics(om)
 		if err != nil {
 			return err
 		}
-		o.logf("    %d series, %d samples, %s .. %s", ns, n, histStart.Format("Jan 2 15:04:05"), promLive.Add(-ScrapeInterval).Format("15:04:05"))
+		o.Logf("    %d series, %d samples, %s .. %s", ns, n, histStart.Format("Jan 2 15:04:05"), promLive.Add(-ScrapeInterval).Format("15:04:05"))
 		if err := bf.Raw(ctx, om); err != nil {
 			return err
 		}
@@ -206,7 +206,7 @@ func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, pr
 	if err != nil {
 		return err
 	}
-	return o.step("history: recording rules, one dependency level per pass (promtool tsdb create-blocks-from rules)", func() error {
+	return o.Step("history: recording rules, one dependency level per pass (promtool tsdb create-blocks-from rules)", func() error {
 		_, err := bf.Rules(ctx, histStart, promLive.Add(-time.Second), o.Opt.RuleFiles[0])
 		return err
 	})
@@ -216,26 +216,26 @@ func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, pr
 // into its data and starts it again with the rule pack.
 func (o *Orchestrator) restartWithRules(ctx context.Context) error {
 	o.prom.Stop()
-	if err := promkit.MoveBlocks(o.path("history", "data"), o.path("prometheus", "data")); err != nil {
+	if err := promkit.MoveBlocks(o.StatePath("history", "data"), o.StatePath("prometheus", "data")); err != nil {
 		return err
 	}
 	rules := o.Opt.RuleFiles
 	if o.World.Thanos {
 		rules = nil // the ruler evaluates them (startThanos)
 	}
-	prom, err := o.startPrometheus(ctx, o.path("prometheus", "data"), rules)
+	prom, err := o.startPrometheus(ctx, o.StatePath("prometheus", "data"), rules)
 	if err != nil {
 		return err
 	}
 	o.prom, o.Prom = prom, prom.Client
 	if o.World.Thanos {
-		if err := o.startThanos(ctx, o.path("prometheus", "data")); err != nil {
+		if err := o.startThanos(ctx, o.StatePath("prometheus", "data")); err != nil {
 			return err
 		}
 	}
 	o.LiveAt = time.Now()
 	for _, f := range o.Opt.RuleFiles {
-		o.logf("    rules: %s", f)
+		o.Logf("    rules: %s", f)
 	}
 	return nil
 }

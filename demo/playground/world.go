@@ -1,5 +1,5 @@
 // Package playground composes the demo's building blocks into the world that
-// `make demo` runs and `make demo-test` asserts on: the services, cAdvisor's
+// `make demo` runs and `make demo-test` (demo/demotest) asserts on: the services, cAdvisor's
 // container exporter, the profile store, a real Prometheus loaded with the
 // rule pack, a day of backfilled history, the load generator, the incident
 // schedule and the live status table.
@@ -172,6 +172,9 @@ func (w *World) StoryService(story string) *Service {
 	}
 	return nil
 }
+
+// ProfilesURL is the profile store's base URL.
+func (w *World) ProfilesURL() string { return fmt.Sprintf("http://127.0.0.1:%d", w.Ports.Profiles) }
 
 // PortUse names what is supposed to listen on each port, for the clear
 // "port in use" error.

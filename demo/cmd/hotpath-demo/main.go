@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/demo/cgroup"
+	"github.com/hotpath/hotpath/demo/demotest"
 	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
@@ -261,14 +262,14 @@ func test(root string, args []string) int {
 	}, w)
 	o.Record("build: the demo binaries (go build)", buildTook)
 	o.Record("demo overlay: render and compare with rules/", overlayTook)
-	var rep *playground.TestReport
+	var rep *demotest.TestReport
 	err = o.Up(ctx)
 	if err == nil {
 		fmt.Printf("==> live %s after the start: %s %s with the demo overlay's rules\n", time.Since(started).Round(time.Second), map[bool]string{false: "Prometheus", true: "Thanos Query"}[w.Thanos], o.Prom.URL)
 		if o.SandboxAt != "" {
 			fmt.Printf("    the panel sandbox: %s\n", o.SandboxAt)
 		}
-		rep, err = o.RunTest(ctx, playground.TestOptions{Normal: *normal, Within: *within, Poll: 5 * time.Second,
+		rep, err = demotest.RunTest(ctx, o, demotest.TestOptions{Normal: *normal, Within: *within, Poll: 5 * time.Second,
 			BrowserCheck: splitCmd(*browser), BrowserOut: filepath.Join(stateDir, "browser-check")}, started)
 	}
 	code := 0
@@ -276,7 +277,7 @@ func test(root string, args []string) int {
 		rep.Total = time.Since(started)
 		if !rep.Passed() || err != nil {
 			diag := filepath.Join(stateDir, "diagnostics.txt")
-			if derr := o.Diagnose(context.Background(), rep, diag); derr != nil {
+			if derr := demotest.Diagnose(context.Background(), o, rep, diag); derr != nil {
 				fmt.Fprintf(os.Stderr, "diagnostics: %v\n", derr)
 			} else {
 				fmt.Printf("diagnostics (the recorded series over the run): %s\n", diag)
@@ -286,32 +287,11 @@ func test(root string, args []string) int {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(root, path)
 		}
-		if werr := o.WriteResults(path, rep, overlayEntry, forChanges); werr != nil {
+		if werr := demotest.WriteResults(o, path, rep, overlayEntry, forChanges); werr != nil {
 			fmt.Fprintf(os.Stderr, "results: %v\n", werr)
 		}
 		fmt.Printf("\n==> results (%s)\n", path)
-		for _, r := range rep.Results {
-			after := "DID NOT FIRE within " + within.String()
-			if r.Fired {
-				after = "fired after " + r.After.Round(time.Second).String()
-			}
-			fmt.Printf("    %-8s %-32s %-70s %s\n", r.Story, r.Alert, promkit.FormatLabels(r.Labels), after)
-		}
-		for _, v := range rep.Violations {
-			fmt.Printf("    VIOLATION %s\n", v)
-		}
-		fmt.Printf("    browser check: %s", rep.BrowserCheck)
-		if rep.BrowserTook > 0 {
-			fmt.Printf(" (took %s)", rep.BrowserTook.Round(time.Second))
-		}
-		fmt.Println()
-		for _, l := range rep.BrowserLines {
-			fmt.Printf("      %s\n", l)
-		}
-		if rep.Notify.Verdict != "" {
-			fmt.Printf("    alert path: %s (webhook to delivered: %s)\n", rep.Notify.Verdict, rep.Notify.LatencySummary())
-		}
-		fmt.Printf("    total %s\n", rep.Total.Round(time.Second))
+		rep.Summary(os.Stdout, *within)
 		if !rep.Passed() {
 			code = 1
 		}

@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"context"
@@ -7,18 +7,21 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hotpath/hotpath/demo/playground"
 )
 
 // costCheck says how well the live series continue the history: each
 // service's CPU and allocation rate over the cost model's prediction.
-func (o *Orchestrator) costCheck(ctx context.Context) string {
+func costCheck(ctx context.Context, p Playground) string {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	cpu, err1 := o.Prom.Query(ctx, "job:cpu_seconds:rate5m / job:cpu_seconds:baseline_predicted")
-	alloc, err2 := o.Prom.Query(ctx, "job:alloc_bytes:rate5m / job:alloc_bytes:baseline_predicted")
+	cpu, err1 := p.Query(ctx, "job:cpu_seconds:rate5m / job:cpu_seconds:baseline_predicted")
+	alloc, err2 := p.Query(ctx, "job:alloc_bytes:rate5m / job:alloc_bytes:baseline_predicted")
 	if err1 != nil || err2 != nil {
 		return fmt.Sprintf("unavailable (%v %v)", err1, err2)
 	}
@@ -37,14 +40,14 @@ func (o *Orchestrator) costCheck(ctx context.Context) string {
 // browserCheck runs the check command with the incidents' windows (each
 // from the incidents' start to now) and returns its outcome; its verdict
 // lines ("demo-check: ...") go into rep.BrowserLines.
-func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir string, rep *TestReport) string {
+func browserCheck(ctx context.Context, run playground.Running, argv []string, outDir string, rep *TestReport) string {
 	type incident struct {
 		Story, Service, Alert string
 		FromMs, ToMs          int64
 	}
 	var incs []incident
 	for _, r := range rep.Results {
-		s := o.World.StoryService(r.Story)
+		s := run.World.StoryService(r.Story)
 		incs = append(incs, incident{r.Story, s.Job, r.Alert, rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
 	}
 	if rep.TrafficStep != "" {
@@ -52,7 +55,7 @@ func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir s
 		incs = append(incs, incident{"traffic", rep.TrafficStep, "", rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
 	}
 	b, _ := json.MarshalIndent(incs, "", "  ")
-	path := o.path("run", "incidents.json")
+	path := filepath.Join(run.RunDir, "incidents.json")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return "FAILED: " + err.Error()
 	}
@@ -62,18 +65,18 @@ func (o *Orchestrator) browserCheck(ctx context.Context, argv []string, outDir s
 			return "FAILED: " + err.Error()
 		}
 	}
-	args := expand(argv, "{out}", outDir)
+	args := playground.Expand(argv, "{out}", outDir)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = o.Opt.Root
+	cmd.Dir = run.Root
 	cmd.Env = append(os.Environ(),
-		"HOTPATH_PROMETHEUS_URL="+o.Prom.URL,
-		fmt.Sprintf("HOTPATH_PROFILES_URL=http://127.0.0.1:%d", o.World.Ports.Profiles),
-		"HOTPATH_SANDBOX_URL="+o.SandboxAt,
+		"HOTPATH_PROMETHEUS_URL="+run.PromURL,
+		"HOTPATH_PROFILES_URL="+run.ProfilesURL,
+		"HOTPATH_SANDBOX_URL="+run.SandboxAt,
 		"HOTPATH_INCIDENTS="+path)
 	var out strings.Builder
-	cmd.Stdout = io.MultiWriter(o.Opt.Out, &out)
+	cmd.Stdout = io.MultiWriter(run.Out, &out)
 	cmd.Stderr = cmd.Stdout
 	err := cmd.Run()
 	rep.BrowserLines = verdictLines(out.String())

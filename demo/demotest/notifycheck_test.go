@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"context"
@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hotpath/hotpath/demo/playground"
 )
 
 // writeNotify writes hotpath-notify's messages.jsonl and the sink's file as the
 // alert path leaves them.
-func writeNotify(t *testing.T, o *Orchestrator, recs []map[string]any, sinkLines int) {
+func writeNotify(t *testing.T, run playground.Running, recs []map[string]any, sinkLines int) {
 	t.Helper()
-	if err := os.MkdirAll(o.NotifyDir(), 0o755); err != nil {
+	if err := os.MkdirAll(run.NotifyDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	var b, s strings.Builder
@@ -25,10 +27,10 @@ func writeNotify(t *testing.T, o *Orchestrator, recs []map[string]any, sinkLines
 	for range sinkLines {
 		s.WriteString(`{"message":{"text":"x"}}` + "\n")
 	}
-	if err := os.WriteFile(filepath.Join(o.NotifyDir(), "messages.jsonl"), []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(run.NotifyDir, "messages.jsonl"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(o.SlackFile(), []byte(s.String()), 0o644); err != nil {
+	if err := os.WriteFile(run.SlackFile, []byte(s.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -54,24 +56,23 @@ func incidentMessage(alert, job string, labels map[string]string, first string, 
 
 // allIncidents are messages naming each story's culprit first, as the
 // replayed incidents do (notify/test/replay.test.mjs).
-func allIncidents(o *Orchestrator) []map[string]any {
-	outlier := o.World.StoryService("outlier")
+func allIncidents(run playground.Running) []map[string]any {
+	outlier := run.World.StoryService("outlier")
 	return []map[string]any{
 		incidentMessage("CPUPerRequestAboveUpstream", "api", map[string]string{"upstream": "cache"}, "google.golang.org/protobuf/internal/encoding/text.appendString", true, 4000),
 		incidentMessage("CPUNotTrackingLoad", "poller", nil, "github.com/hotpath/hotpath/demo/incidents.(*EventLoop).Run", true, 5000),
 		incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 9000),
 		incidentMessage("CPUPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 6000),
-		incidentMessage("CPUPerRequestOutlier", outlier.Job, map[string]string{"instance": outlier.Instances[o.World.OutlierInstance].Addr()}, "crypto/internal/fips140/sha256.blockSHANI", false, 7000),
+		incidentMessage("CPUPerRequestOutlier", outlier.Job, map[string]string{"instance": outlier.Instances[run.World.OutlierInstance].Addr()}, "crypto/internal/fips140/sha256.blockSHANI", false, 7000),
 		// not the incident's own: a service's other alerts are not asserted
 		incidentMessage("AllocationsPerRequestRegression", "api", nil, "encoding/json.Marshal", false, 8000),
 	}
 }
 
 func TestNotifyCheckPassesWhenEveryIncidentNamesItsCulpritAndMeasuresLatency(t *testing.T) {
-	o := New(Options{StateDir: t.TempDir()}, testWorld())
-	o.AlertmanagerAt = "http://127.0.0.1:9093"
-	writeNotify(t, o, allIncidents(o), 6)
-	r := o.notifyCheck(context.Background(), time.Second)
+	run := alertPath(t)
+	writeNotify(t, run, allIncidents(run), 6)
+	r := notifyCheck(context.Background(), run, time.Second)
 	if r.Verdict != "passed: 6 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; none for a healthy service" {
 		t.Fatalf("verdict %q\n%s", r.Verdict, strings.Join(r.Lines, "\n"))
 	}
@@ -83,8 +84,8 @@ func TestNotifyCheckPassesWhenEveryIncidentNamesItsCulpritAndMeasuresLatency(t *
 
 func TestNotifyCheckFails(t *testing.T) {
 	cache := map[string]any{"status": "firing", "labels": map[string]string{"alertname": "CPUPerRequestRegression", "job": "cache"}}
-	replace := func(o *Orchestrator, i int, m map[string]any) []map[string]any {
-		all := allIncidents(o)
+	replace := func(run playground.Running, i int, m map[string]any) []map[string]any {
+		all := allIncidents(run)
 		if m == nil {
 			return append(all[:i], all[i+1:]...)
 		}
@@ -96,72 +97,54 @@ func TestNotifyCheckFails(t *testing.T) {
 	noDiff["changes"] = []any{}
 	for _, c := range []struct {
 		name string
-		recs func(o *Orchestrator) []map[string]any
+		recs func(run playground.Running) []map[string]any
 		sink int
 		want string
 	}{
-		{"no message at all", func(*Orchestrator) []map[string]any { return nil }, 0, "no message for the println incident (CPUPerRequestAboveUpstream job=api)"},
-		{"no epoll message", func(o *Orchestrator) []map[string]any { return replace(o, 1, nil) }, 5, "no message for the epoll incident (CPUNotTrackingLoad job=poller)"},
-		{"println names a runtime frame first", func(o *Orchestrator) []map[string]any {
-			return replace(o, 0, incidentMessage("CPUPerRequestAboveUpstream", "api", map[string]string{"upstream": "cache"}, "runtime.memmove", true, 1))
+		{"no message at all", func(playground.Running) []map[string]any { return nil }, 0, "no message for the println incident (CPUPerRequestAboveUpstream job=api)"},
+		{"no epoll message", func(run playground.Running) []map[string]any { return replace(run, 1, nil) }, 5, "no message for the epoll incident (CPUNotTrackingLoad job=poller)"},
+		{"println names a runtime frame first", func(run playground.Running) []map[string]any {
+			return replace(run, 0, incidentMessage("CPUPerRequestAboveUpstream", "api", map[string]string{"upstream": "cache"}, "runtime.memmove", true, 1))
 		}, 6, "the println incident's CPUPerRequestAboveUpstream message names runtime.memmove first, not the culprit"},
-		{"epoll names the syscall, not the loop", func(o *Orchestrator) []map[string]any {
-			return replace(o, 1, incidentMessage("CPUNotTrackingLoad", "poller", nil, "runtime.exitsyscall", true, 1))
+		{"epoll names the syscall, not the loop", func(run playground.Running) []map[string]any {
+			return replace(run, 1, incidentMessage("CPUNotTrackingLoad", "poller", nil, "runtime.exitsyscall", true, 1))
 		}, 6, "the epoll incident's CPUNotTrackingLoad message names runtime.exitsyscall first"},
-		{"epoll without a diff", func(o *Orchestrator) []map[string]any { return replace(o, 1, noDiff) }, 6, "the epoll incident's CPUNotTrackingLoad message has no diff: no cpu samples"},
-		{"gzip allocations as a share only", func(o *Orchestrator) []map[string]any {
-			return replace(o, 2, incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", false, 1))
+		{"epoll without a diff", func(run playground.Running) []map[string]any { return replace(run, 1, noDiff) }, 6, "the epoll incident's CPUNotTrackingLoad message has no diff: no cpu samples"},
+		{"gzip allocations as a share only", func(run playground.Running) []map[string]any {
+			return replace(run, 2, incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", false, 1))
 		}, 6, "the gzip incident's AllocationsPerRequestRegression message names compress/flate.NewWriter first but not its size per request"},
-		{"gzip CPU names the runtime", func(o *Orchestrator) []map[string]any {
-			return replace(o, 3, incidentMessage("CPUPerRequestRegression", "gzipper", nil, "runtime.memclrNoHeapPointers", true, 1))
+		{"gzip CPU names the runtime", func(run playground.Running) []map[string]any {
+			return replace(run, 3, incidentMessage("CPUPerRequestRegression", "gzipper", nil, "runtime.memclrNoHeapPointers", true, 1))
 		}, 6, "the gzip incident's CPUPerRequestRegression message names runtime.memclrNoHeapPointers first"},
-		{"the outlier names the wrong code", func(o *Orchestrator) []map[string]any {
-			outlier := o.World.StoryService("outlier")
-			return replace(o, 4, incidentMessage("CPUPerRequestOutlier", outlier.Job, map[string]string{"instance": outlier.Instances[o.World.OutlierInstance].Addr()}, "main.handler", false, 1))
+		{"the outlier names the wrong code", func(run playground.Running) []map[string]any {
+			outlier := run.World.StoryService("outlier")
+			return replace(run, 4, incidentMessage("CPUPerRequestOutlier", outlier.Job, map[string]string{"instance": outlier.Instances[run.World.OutlierInstance].Addr()}, "main.handler", false, 1))
 		}, 6, "the outlier incident's CPUPerRequestOutlier message names main.handler first"},
-		{"the outlier's CPU regression names the wrong code", func(o *Orchestrator) []map[string]any {
-			outlier := o.World.StoryService("outlier")
-			return append(allIncidents(o), incidentMessage("CPUPerRequestRegression", outlier.Job, nil, "main.handler", true, 1))
+		{"the outlier's CPU regression names the wrong code", func(run playground.Running) []map[string]any {
+			outlier := run.World.StoryService("outlier")
+			return append(allIncidents(run), incidentMessage("CPUPerRequestRegression", outlier.Job, nil, "main.handler", true, 1))
 		}, 7, "the outlier incident's CPUPerRequestRegression message names main.handler first"},
-		{"a message for a healthy service", func(o *Orchestrator) []map[string]any { return append(allIncidents(o), cache) }, 7, "a message for a healthy service cache"},
-		{"the sink missed one", func(o *Orchestrator) []map[string]any { return allIncidents(o) }, 5, "the Slack sink received 5 of the 6 messages"},
+		{"a message for a healthy service", func(run playground.Running) []map[string]any { return append(allIncidents(run), cache) }, 7, "a message for a healthy service cache"},
+		{"the sink missed one", func(run playground.Running) []map[string]any { return allIncidents(run) }, 5, "the Slack sink received 5 of the 6 messages"},
 	} {
-		o := New(Options{StateDir: t.TempDir()}, testWorld())
-		o.AlertmanagerAt = "http://127.0.0.1:9093"
-		writeNotify(t, o, c.recs(o), c.sink)
-		r := o.notifyCheck(context.Background(), 10*time.Millisecond)
+		run := alertPath(t)
+		writeNotify(t, run, c.recs(run), c.sink)
+		r := notifyCheck(context.Background(), run, 10*time.Millisecond)
 		if !strings.HasPrefix(r.Verdict, "FAILED") || !strings.Contains(r.Verdict, c.want) {
 			t.Errorf("%s: verdict %q, want FAILED ... %q", c.name, r.Verdict, c.want)
 		}
 	}
-	o := New(Options{StateDir: t.TempDir()}, testWorld())
-	o.AlertingOff = "alertmanager: exited"
-	if r := o.notifyCheck(context.Background(), time.Millisecond); r.Verdict != "FAILED: the alert path did not run: alertmanager: exited" {
+	run := newFake(t.TempDir()).run
+	run.AlertingOff = "alertmanager: exited"
+	if r := notifyCheck(context.Background(), run, time.Millisecond); r.Verdict != "FAILED: the alert path did not run: alertmanager: exited" {
 		t.Errorf("without the alert path: %q", r.Verdict)
 	}
 }
 
-// Prometheus sends alerts to Alertmanager once the alert path runs, and
-// only then.
-func TestPromConfigHasAlertingOnlyWithAlertmanager(t *testing.T) {
-	w := testWorld()
-	if strings.Contains(w.PromConfig([]string{"r.yaml"}, false).YAML(), "alerting:") {
-		t.Error("alerting section without Alertmanager")
-	}
-	w.Alertmanager = "127.0.0.1:29093"
-	if cfg := w.PromConfig([]string{"r.yaml"}, false).YAML(); !strings.Contains(cfg, "alerting:\n  alertmanagers:\n    - static_configs:\n        - targets: [\"127.0.0.1:29093\"]\n") {
-		t.Errorf("config:\n%s", cfg)
-	}
-	if !strings.Contains(alertmanagerConfig("127.0.0.1:29095"), "url: http://127.0.0.1:29095/webhook") {
-		t.Error("Alertmanager's receiver is not hotpath-notify")
-	}
-}
-
 func TestNotifyReportLinesShowTheHeadlineAndTheFirstChangeAsSent(t *testing.T) {
-	o := New(Options{StateDir: t.TempDir()}, testWorld())
-	o.AlertmanagerAt = "http://127.0.0.1:9093"
-	writeNotify(t, o, allIncidents(o)[2:3], 1)
-	r := o.notifyCheck(context.Background(), time.Second)
+	run := alertPath(t)
+	writeNotify(t, run, allIncidents(run)[2:3], 1)
+	r := notifyCheck(context.Background(), run, time.Second)
 	want := "AllocationsPerRequestRegression{job=gzipper} firing after 9.0s: CPU +374% = load ~0% × per request +374% | 1. compress/flate.NewWriter +17.1 µs/req (0 s → 17.1 µs per request) · +22.1 pts of CPU (0.0% → 22.1%)"
 	if len(r.Lines) != 1 || r.Lines[0] != want {
 		t.Errorf("lines %q, want [%q]", r.Lines, want)
@@ -178,4 +161,11 @@ func TestUnboldKeepsGoMethodStars(t *testing.T) {
 			t.Errorf("unbold(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// alertPath is a playground whose alert path runs.
+func alertPath(t *testing.T) playground.Running {
+	run := newFake(t.TempDir()).run
+	run.AlertPath, run.AlertmanagerAt = true, "http://127.0.0.1:9093"
+	return run
 }

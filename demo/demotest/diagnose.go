@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"context"
@@ -15,8 +15,9 @@ import (
 // Diagnose writes the series behind every alert that did not fire as
 // expected, or fired where it must not, over the live phase (and the last
 // hour of history): the first thing to read when demo-test fails.
-func (o *Orchestrator) Diagnose(ctx context.Context, rep *TestReport, path string) error {
+func Diagnose(ctx context.Context, pg Playground, rep *TestReport, path string) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	run := pg.Running()
 	defer cancel()
 	type probe struct{ what, q string }
 	var probes []probe
@@ -47,16 +48,16 @@ func (o *Orchestrator) Diagnose(ctx context.Context, rep *TestReport, path strin
 			add(r.Alert, fmt.Sprintf(`instance:cpu_seconds_per_request:ratio_rate5m{job=%q}`, j), fmt.Sprintf(`instance:requests:rate5m{job=%q}`, j))
 		}
 	}
-	for _, s := range o.World.Services {
+	for _, s := range run.World.Services {
 		add("cost model "+s.Job, fmt.Sprintf(`job:cpu_seconds:rate5m{job=%q} / job:cpu_seconds:baseline_predicted{job=%q}`, s.Job, s.Job),
 			fmt.Sprintf(`job:alloc_bytes:rate5m{job=%q} / job:alloc_bytes:baseline_predicted{job=%q}`, s.Job, s.Job))
 	}
 	add("alerts", `ALERTS`)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# demo-test diagnostics, %s\n# live since %s; incidents on at %s\n", time.Now().Format(time.RFC3339), o.LiveAt.Format(time.RFC3339), rep.IncidentsOn.Format(time.RFC3339))
-	start := o.LiveAt.Add(-time.Hour)
+	fmt.Fprintf(&b, "# demo-test diagnostics, %s\n# live since %s; incidents on at %s\n", time.Now().Format(time.RFC3339), run.LiveAt.Format(time.RFC3339), rep.IncidentsOn.Format(time.RFC3339))
+	start := run.LiveAt.Add(-time.Hour)
 	for _, p := range probes {
-		series, err := o.Prom.QueryRange(ctx, p.q, start, time.Now(), 30*time.Second)
+		series, err := pg.QueryRange(ctx, p.q, start, time.Now(), 30*time.Second)
 		fmt.Fprintf(&b, "\n## %s: %s\n", p.what, p.q)
 		if err != nil {
 			fmt.Fprintf(&b, "error: %v\n", err)

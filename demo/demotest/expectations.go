@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"maps"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hotpath/hotpath/demo/catalogue"
+	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
@@ -17,11 +18,11 @@ type Expectation struct {
 	Labels map[string]string
 }
 
-// Expectations are demo-test's assertions, one per story that runs here.
-func (o *Orchestrator) Expectations() []Expectation {
-	w := o.World
+// Expectations are demo-test's assertions, one per story that runs in w
+// (the CFS story only with cgroups).
+func Expectations(w *playground.World, cgroups bool) []Expectation {
 	var out []Expectation
-	for _, story := range Stories {
+	for _, story := range playground.Stories {
 		s := w.StoryService(story)
 		if s == nil {
 			continue
@@ -33,7 +34,7 @@ func (o *Orchestrator) Expectations() []Expectation {
 		case "epoll":
 			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job}})
 		case "cfs":
-			if o.Cgroups == nil || s.Cgroup == nil {
+			if !cgroups || s.Cgroup == nil {
 				continue
 			}
 			out = append(out, Expectation{story, alert, map[string]string{
@@ -62,8 +63,7 @@ func (e Expectation) matches(a promkit.Alert) bool {
 // healthyReason says why an alert concerns a healthy service or instance
 // ("" when it does not): the control and the cache, the outlier service's
 // other instances, and any container but the throttled one.
-func (o *Orchestrator) healthyReason(a promkit.Alert) string {
-	w := o.World
+func healthyReason(w *playground.World, a promkit.Alert) string {
 	for _, s := range w.Services {
 		if s.Healthy && a.Labels["job"] == s.Job {
 			return "healthy service " + s.Job

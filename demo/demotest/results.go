@@ -1,18 +1,21 @@
-package playground
+package demotest
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
 // WriteResults writes the report as the committed results file.
-func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string, forChanges []string) error {
+func WriteResults(p Playground, path string, rep *TestReport, overlay string, forChanges []string) error {
+	run := p.Running()
 	var b strings.Builder
 	status := "PASSED"
 	if !rep.Passed() {
@@ -20,16 +23,16 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	cmd := "make demo-test"
-	if o.World.Thanos {
+	if run.World.Thanos {
 		cmd = "make demo-test THANOS=1"
 	}
 	fmt.Fprintf(&b, "# `%s`: the last recorded run\n\n", cmd)
-	fmt.Fprintf(&b, "Written by `%s` (demo/playground/demotest.go); committed as the reference run.\n\n", cmd)
+	fmt.Fprintf(&b, "Written by `%s` (demo/demotest/demotest.go); committed as the reference run.\n\n", cmd)
 	fmt.Fprintf(&b, "- result: **%s**, %s\n", status, rep.Started.UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&b, "- total: **%s** (from the command's start: build, calibration, backfill and the live phases; teardown not included)\n", rep.Total.Round(time.Second))
 	fmt.Fprintf(&b, "- machine: %d CPUs, load average at the end %s\n", numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
 	fmt.Fprintf(&b, "- rules: the demo overlay `%s` (only `for:` changed: %s)\n", overlay, summarizeFor(forChanges))
-	if o.World.Thanos {
+	if run.World.Thanos {
 		fmt.Fprintf(&b, "- evaluated by: Thanos Ruler through Thanos Query over a sidecar on Prometheus (`-thanos`); every check read through Query\n")
 	}
 	if rep.NoCFSWhy != "" {
@@ -37,8 +40,8 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 	}
 	fmt.Fprintf(&b, "- live cost over the history's cost model at the end of the normal phase (1.0: the live series continue the history; the efficiency alerts fire at 1.5 for CPU, 2 for allocations): %s\n", rep.CostCheck)
 	fmt.Fprintf(&b, "\n## Steps\n\n| step | took |\n|---|---|\n")
-	for _, k := range o.TimingSteps() {
-		fmt.Fprintf(&b, "| %s | %s |\n", k, o.Timings[k].Round(100*time.Millisecond))
+	for _, t := range p.StepTimings() {
+		fmt.Fprintf(&b, "| %s | %s |\n", t.Step, t.Took.Round(100*time.Millisecond))
 	}
 	fmt.Fprintf(&b, "\n## Time to fire (from the incident's start; polled every 5 s; must be under 10 min)\n\n| incident | alert | labels | fired after |\n|---|---|---|---|\n")
 	for _, r := range rep.Results {
@@ -78,7 +81,7 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 		fmt.Fprintf(&b, "\n```text\n%s\n```\n", strings.Join(rep.BrowserLines, "\n"))
 	}
 	if rep.BrowserOut != "" {
-		rel, err := filepath.Rel(o.Opt.Root, rep.BrowserOut)
+		rel, err := filepath.Rel(run.Root, rep.BrowserOut)
 		if err != nil {
 			rel = rep.BrowserOut
 		}
@@ -93,7 +96,7 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 	}
 	old, _ := os.ReadFile(path)
 	fmt.Fprintf(&b, "\n## Recent runs (newest first; a row per run, kept from the previous file)\n\n")
-	fmt.Fprintf(&b, "| started | result | total | %s | browser check |\n|---|---|---|%s---|\n", strings.Join(Stories, " | "), strings.Repeat("---|", len(Stories)))
+	fmt.Fprintf(&b, "| started | result | total | %s | browser check |\n|---|---|---|%s---|\n", strings.Join(playground.Stories, " | "), strings.Repeat("---|", len(playground.Stories)))
 	fmt.Fprintf(&b, "%s\n", runRow(rep, status))
 	for i, row := range recentRows(string(old)) {
 		if i >= 9 {
@@ -102,6 +105,33 @@ func (o *Orchestrator) WriteResults(path string, rep *TestReport, overlay string
 		fmt.Fprintf(&b, "%s\n", row)
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// Summary prints the report on the console: each expectation's outcome,
+// the violations, the checks' verdicts and the total.
+func (rep *TestReport) Summary(w io.Writer, within time.Duration) {
+	for _, r := range rep.Results {
+		after := "DID NOT FIRE within " + within.String()
+		if r.Fired {
+			after = "fired after " + r.After.Round(time.Second).String()
+		}
+		fmt.Fprintf(w, "    %-8s %-32s %-70s %s\n", r.Story, r.Alert, promkit.FormatLabels(r.Labels), after)
+	}
+	for _, v := range rep.Violations {
+		fmt.Fprintf(w, "    VIOLATION %s\n", v)
+	}
+	fmt.Fprintf(w, "    browser check: %s", rep.BrowserCheck)
+	if rep.BrowserTook > 0 {
+		fmt.Fprintf(w, " (took %s)", rep.BrowserTook.Round(time.Second))
+	}
+	fmt.Fprintln(w)
+	for _, l := range rep.BrowserLines {
+		fmt.Fprintf(w, "      %s\n", l)
+	}
+	if rep.Notify.Verdict != "" {
+		fmt.Fprintf(w, "    alert path: %s (webhook to delivered: %s)\n", rep.Notify.Verdict, rep.Notify.LatencySummary())
+	}
+	fmt.Fprintf(w, "    total %s\n", rep.Total.Round(time.Second))
 }
 
 // runRow is the run's row of the recent runs table: each story's time to
@@ -115,7 +145,7 @@ func runRow(rep *TestReport, status string) string {
 			fired[r.Story] = r.After.Round(time.Second).String()
 		}
 	}
-	for _, st := range Stories {
+	for _, st := range playground.Stories {
 		c := fired[st]
 		if c == "" {
 			c = "not run"

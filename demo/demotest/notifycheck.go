@@ -1,4 +1,4 @@
-package playground
+package demotest
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -13,10 +14,11 @@ import (
 	"time"
 
 	"github.com/hotpath/hotpath/demo/catalogue"
+	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
-// demo-test's check of the alert path (alerting.go): hotpath-notify's
+// demo-test's check of the alert path (demo/playground/alerting.go): hotpath-notify's
 // messages, as it wrote them to NotifyDir()/messages.jsonl and as the Slack
 // sink received them.
 
@@ -77,11 +79,12 @@ type NotifyReport struct {
 // first change line, per request (shares for the outlier, compared with its
 // siblings); no message may concern a healthy service; every message reached
 // the sink.
-func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) NotifyReport {
-	if o.AlertmanagerAt == "" {
-		return NotifyReport{Verdict: "FAILED: the alert path did not run: " + o.AlertingOff}
+func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration) NotifyReport {
+	if run.AlertmanagerAt == "" {
+		return NotifyReport{Verdict: "FAILED: the alert path did not run: " + run.AlertingOff}
 	}
-	want := o.culpritExpectations()
+	exps := Expectations(run.World, run.Cgroups)
+	want := culpritExpectations(exps)
 	if len(want) == 0 {
 		return NotifyReport{Verdict: "not run: no incident with a profile"}
 	}
@@ -89,7 +92,7 @@ func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) Noti
 	var err error
 	deadline := time.Now().Add(wait)
 	for {
-		recs, err = readJSONLines[notifyRecord](o.NotifyDir() + "/messages.jsonl")
+		recs, err = readJSONLines[notifyRecord](filepath.Join(run.NotifyDir, "messages.jsonl"))
 		if err != nil {
 			return NotifyReport{Verdict: "FAILED: " + err.Error()}
 		}
@@ -107,13 +110,13 @@ func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) Noti
 			what = "no diff: " + r.Reason
 		}
 		rep.Lines = append(rep.Lines, fmt.Sprintf("%s %s after %.1fs: %s", alertID(a), r.Status, r.LatencyMs/1000, what))
-		if why := o.healthyReason(a); why != "" {
+		if why := healthyReason(run.World, a); why != "" {
 			fails = append(fails, fmt.Sprintf("a message for a %s: %s", why, alertID(a)))
 		}
 		if r.Status != "firing" {
 			continue
 		}
-		for _, e := range o.Expectations() {
+		for _, e := range exps {
 			if e.matches(a) {
 				rep.Latencies = append(rep.Latencies, time.Duration(r.LatencyMs*float64(time.Millisecond)))
 			}
@@ -129,7 +132,7 @@ func (o *Orchestrator) notifyCheck(ctx context.Context, wait time.Duration) Noti
 	for _, c := range missingMessages(want, recs) {
 		fails = append(fails, fmt.Sprintf("no message for the %s incident (%s job=%s) within %s of the browser check's end", c.Story, c.Alert, c.Job, wait))
 	}
-	sink, err := readJSONLines[json.RawMessage](o.SlackFile())
+	sink, err := readJSONLines[json.RawMessage](run.SlackFile)
 	if err != nil {
 		fails = append(fails, err.Error())
 	} else if len(sink) < len(recs) {
@@ -158,12 +161,12 @@ type culpritExpectation struct {
 	Shares bool
 }
 
-// culpritExpectations are the incidents of Expectations whose cause is a code
+// culpritExpectations are the incidents of exps whose cause is a code
 // path (throttling's is the CPU quota): the catalogue's answer, the code
 // hotpath-notify charges runtime and syscall time to.
-func (o *Orchestrator) culpritExpectations() []culpritExpectation {
+func culpritExpectations(exps []Expectation) []culpritExpectation {
 	var out []culpritExpectation
-	for _, e := range o.Expectations() {
+	for _, e := range exps {
 		inc := catalogue.Story(e.Story)
 		if re := inc.AnswerRegexp(); re != nil {
 			out = append(out, culpritExpectation{Story: e.Story, Alert: e.Alert, Job: e.Labels["job"], Also: inc.AlsoAnswers, Culprit: re,
