@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { cli } from '../plugin/scripts/headless/cli.mjs';
+import { cli } from '@hotpath/headless/cli.mjs';
 import { redactUrl } from './lib/deliver.mjs';
 import { DEFAULTS, Notifier, RENDERERS } from './lib/notifier.mjs';
 import { stopRenders } from './lib/render.mjs';

@@ -2,7 +2,7 @@
 // data layer (plugin/src/data, bundled for Node): the panel's headline (load x per request),
 // the functions that got more expensive per request, each charged to the code that asked for
 // its runtime or libc time (attribution.ts), and for a busy loop where its fixed cost goes.
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
 
 import { TOP_N } from './change-text.mjs';
 

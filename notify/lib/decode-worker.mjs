@@ -5,8 +5,8 @@
 import { parentPort } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
-import { requirePlugin } from '../../plugin/scripts/headless/env.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+import { requirePlugin } from '@hotpath/headless/env.mjs';
 
 const { Profile } = requirePlugin('pprof-format');
 const isGzip = (b) => b.length > 1 && b[0] === 0x1f && b[1] === 0x8b;

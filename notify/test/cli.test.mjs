@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { ROOT } from '../../plugin/scripts/headless/env.mjs';
+import { ROOT } from '@hotpath/headless/env.mjs';
 
 /** Runs hotpath-notify until it exits or says it listens (then stops it); resolves { code, out }. */
 function run(args, env = {}) {

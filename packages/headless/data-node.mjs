@@ -1,45 +1,19 @@
-// The plugin's pure data layer (plugin/src/data: pprof import, tree, flamebearer, frames) for
-// Node, bundled once with esbuild: the sandbox converts profile-store's pprof with the same
+// The profile core (packages/profile-core: pprof import, tree, flamebearer, frames) for Node, as
+// its ESM build: the snapshot CLI, the sandbox and hotpath-notify convert pprof with the same
 // code the panel and the browser tests use (pprof -> tree -> flamebearer -> nested-set frame,
-// the path Grafana's Pyroscope datasource takes).
-import { mkdirSync, statSync, existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-
-import { CACHE_DIR, PLUGIN_DIR, requirePlugin } from './env.mjs';
-
-function newestSource(dir) {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
+// the path Grafana's Pyroscope datasource takes). Installing at the root builds it (the root's
+// prepare script); a checkout installed without scripts says which command builds it.
+const BUILD = 'npm run build -w @hotpath/profile-core';
 
 let loaded;
 
-/** The data layer as a module: { pprofToTree, treeToFlamebearer, flamebearerToFrame, ... }. */
+/** The core as a module: { pprofToTree, treeToFlamebearer, flamebearerToFrame, ... }. */
 export async function dataLayer() {
-  if (loaded) {
-    return loaded;
-  }
-  const src = join(PLUGIN_DIR, 'src', 'data');
-  const out = join(CACHE_DIR, 'data-node.mjs');
-  if (!existsSync(out) || statSync(out).mtimeMs < newestSource(src)) {
-    mkdirSync(CACHE_DIR, { recursive: true });
-    await requirePlugin('esbuild').build({
-      entryPoints: [join(src, 'index.ts')],
-      bundle: true,
-      outfile: out,
-      format: 'esm',
-      platform: 'node',
-      target: 'node18',
-      nodePaths: [join(PLUGIN_DIR, 'node_modules')],
-      logLevel: 'error',
-      legalComments: 'none',
+  if (!loaded) {
+    loaded = import('@hotpath/profile-core').catch((e) => {
+      loaded = undefined;
+      throw e.code === 'ERR_MODULE_NOT_FOUND' && /profile-core/.test(e.message) ? new Error(`the profile core is not built: run \`${BUILD}\` (the root's install builds it)`) : e;
     });
   }
-  loaded = await import(pathToFileURL(out).href);
   return loaded;
 }
