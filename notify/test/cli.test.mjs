@@ -9,6 +9,8 @@ import { describe, it } from 'node:test';
 
 import { ROOT } from '@hotpath/headless/env.mjs';
 
+import { coreMissing, renderingMissing } from '../lib/prerequisites.mjs';
+
 /** Runs hotpath-notify until it exits or says it listens (then stops it); resolves { code, out }. */
 function run(args, env = {}) {
   return new Promise((resolve) => {
@@ -70,5 +72,23 @@ describe('hotpath-notify flags', () => {
       assert.equal(r.code, 2, r.out);
       assert.match(r.out, msg);
     }
+  });
+});
+
+describe('what hotpath-notify needs besides its packages', () => {
+  it('says in one line what it cannot draw without, and the command that supplies it; --help needs none of it', async () => {
+    const r = await run(base, { CHROMIUM: '/nonexistent/chromium' });
+    assert.equal(r.code, 1, r.out);
+    assert.equal(r.out, 'hotpath-notify: no Chromium at /nonexistent/chromium: run `tools/install-chromium.sh` (or set $CHROMIUM to one)\n');
+    const help = await run(['--help'], { CHROMIUM: '/nonexistent/chromium' });
+    assert.equal(help.code, 0, help.out);
+    assert.match(help.out, /^usage: hotpath-notify --profiles URL/);
+  });
+
+  it('names make plugin when the built panel is missing, and nothing when all is there', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'hotpath-notify-dist-'));
+    assert.equal(renderingMissing({ dist: empty, chromium: process.execPath }), `the built panel is missing (${join(empty, 'module.js')}): run \`make plugin\``);
+    assert.equal(renderingMissing({ dist: join(ROOT, 'plugin', 'dist'), chromium: process.execPath }), undefined);
+    assert.equal(coreMissing(), undefined);
   });
 });
