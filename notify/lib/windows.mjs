@@ -20,7 +20,10 @@
 // series stepped up (changepoint.mjs): the rule's `for:` says when the alert fired, not when the
 // incident started, and an alert can fire hours after its onset (a busy loop is seen only once
 // traffic swings) or reach a receiver restarted mid-incident.
-import * as pw from '@hotpath/profile-core';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+
+// loaded, not linked: a checkout whose core is not built gets lib/core-ready.mjs's one line
+const pw = await dataLayer();
 
 export const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
