@@ -95,17 +95,28 @@ fixtures: ## recapture tests/fixtures/*.pb.gz from demo/incidents (fails if a st
 
 # ---- panel plugin (plugin/, tests/browser/) ----------------------------------
 
-# npm ci when the lockfile is newer than the last install (a clean checkout always installs).
-plugin/node_modules/.ci-stamp: plugin/package-lock.json plugin/package.json
-	@cd plugin && npm ci --no-audit --no-fund --loglevel=error
+# One npm workspace at the root (package.json): the profile core (packages/profile-core), the
+# headless renderer (packages/headless), the panel (plugin/) and hotpath-notify (notify/), one
+# lockfile. npm ci when the lockfile or a package.json is newer than the last install (a clean
+# checkout always installs); its prepare script builds the core for Node (packages/profile-core/dist).
+NPM_STAMP := node_modules/.ci-stamp
+$(NPM_STAMP): package-lock.json package.json packages/profile-core/package.json packages/headless/package.json plugin/package.json notify/package.json
+	@npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# The core's build for Node (hotpath-notify, the snapshot CLI, the sandbox, tests/pprof), rebuilt
+# when a source is newer; the panel bundles the sources themselves.
+CORE_DIST := packages/profile-core/dist/index.mjs
+$(CORE_DIST): $(NPM_STAMP) $(shell find packages/profile-core/src -name '*.ts' ! -name '*.test.ts')
+	@npm run --silent build -w @hotpath/profile-core
+
 .PHONY: plugin
-plugin: plugin/node_modules/.ci-stamp ## build the panel plugin into plugin/dist and package hotpath-overlay-panel-<version>.zip
+plugin: $(NPM_STAMP) $(CORE_DIST) ## build the panel plugin into plugin/dist and package hotpath-overlay-panel-<version>.zip
 	@cd plugin && npm run --silent build -- --no-stats && node scripts/package-plugin.mjs
 
 .PHONY: test-plugin
-test-plugin: plugin/node_modules/.ci-stamp ## plugin typecheck (tsc), lint (eslint) and unit/property/component tests (jest)
+test-plugin: $(NPM_STAMP) $(CORE_DIST) ## the profile core's and the plugin's typecheck (tsc), lint (eslint) and unit/property/component tests (jest)
+	@cd packages/profile-core && npm run --silent typecheck && npm run --silent lint && npx jest --ci --maxWorkers 2
 	@cd plugin && npm run --silent typecheck && npm run --silent lint && npx jest --ci --maxWorkers 2
 
 .PHONY: test-browser
@@ -121,7 +132,7 @@ bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/fla
 # ---- pprof conformance ----------------------------------------------------------
 
 .PHONY: test-pprof
-test-pprof: plugin/node_modules/.ci-stamp ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table
+test-pprof: $(CORE_DIST) ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table
 	@$(NODE_TEST) tests/pprof/
 
 .PHONY: bench-snapshot

@@ -6,9 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { cli } from '../plugin/scripts/headless/cli.mjs';
+import './lib/core-ready.mjs';
+import { cli } from '@hotpath/headless/cli.mjs';
 import { redactUrl } from './lib/deliver.mjs';
 import { DEFAULTS, Notifier, RENDERERS } from './lib/notifier.mjs';
+import { renderingMissing } from './lib/prerequisites.mjs';
 import { stopRenders } from './lib/render.mjs';
 import { keepDiskBounded } from './lib/retention.mjs';
 import { createWebhookServer } from './lib/server.mjs';
@@ -104,6 +106,10 @@ if (!args.profiles || !/^https?:\/\//.test(args.profiles)) {
 }
 if (!RENDERERS.includes(args.renderer)) {
   fail(`--renderer ${args.renderer}: want ${RENDERERS.join(' or ')}`);
+}
+const cannotDraw = renderingMissing();
+if (cannotDraw) {
+  fail(cannotDraw, 1);
 }
 if (args.prometheus && !/^https?:\/\//.test(args.prometheus)) {
   fail(`--prometheus ${args.prometheus}: want an http(s) URL, e.g. http://127.0.0.1:9090`);

@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
 
-import { cli } from '../plugin/scripts/headless/cli.mjs';
+import { cli } from '@hotpath/headless/cli.mjs';
 import { checkSlackLimits } from './lib/slack-limits.mjs';
 
 const USAGE = 'usage: node notify/slack-sink.mjs --out FILE.jsonl [--listen 127.0.0.1:9096]';

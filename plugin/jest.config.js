@@ -7,6 +7,8 @@ module.exports = {
   setupFiles: ['jest-canvas-mock'],
   setupFilesAfterEnv: ['<rootDir>/jest-setup.js'],
   testEnvironment: 'jest-environment-jsdom',
+  // the workspace's profile core from its TypeScript sources (the condition its package.json exports them under)
+  testEnvironmentOptions: { customExportConditions: ['hotpath-source', 'browser'] },
   testMatch: ['<rootDir>/src/**/*.{spec,test,jest}.{js,jsx,ts,tsx}'],
   transform: {
     '^.+\\.(t|j)sx?$|^.+\\.mjs$': [

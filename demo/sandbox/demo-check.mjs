@@ -21,11 +21,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { cli } from '../../plugin/scripts/headless/cli.mjs';
-import { CHROMIUM, ROOT, requirePlugin, SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
-import { CHROMIUM_ARGS } from '../../plugin/scripts/headless/harness.mjs';
-import { dragWindow, showView, shownWindows, stripGeometry, topChanges, waitForWindows } from '../../plugin/scripts/headless/overlay.mjs';
-import { TEST_IDS } from '../../plugin/scripts/headless/test-ids.mjs';
+import { cli } from '@hotpath/headless/cli.mjs';
+import { CHROMIUM, ROOT, requirePlugin, SNAPSHOT_CLI } from '@hotpath/headless/env.mjs';
+import { CHROMIUM_ARGS } from '@hotpath/headless/harness.mjs';
+import { dragWindow, showView, shownWindows, stripGeometry, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
+import { TEST_IDS } from '@hotpath/headless/test-ids.mjs';
 
 const USAGE = `usage:
   node demo/sandbox/demo-check.mjs --sandbox URL --service NAME --from MS --to MS [--baseline-from MS --baseline-to MS]

@@ -5,9 +5,9 @@
  * profile-store. The URL keeps service/type/range (or from/to) next to the panel's own
  * hotpath-window/-baseline/-view, so a sandbox link reproduces a view.
  */
-import '../../plugin/scripts/headless/host/host';
+import '../../packages/headless/host/host';
 
-import type { Host, RenderSpec } from '../../plugin/scripts/headless/host/host';
+import type { Host, RenderSpec } from '../../packages/headless/host/host';
 
 interface Config {
   prometheus: string;

@@ -9,7 +9,7 @@
 // Flags default to $HOTPATH_PROMETHEUS_URL, $HOTPATH_PROFILES_URL and $HOTPATH_SANDBOX_ADDR
 // (what `hotpath-demo run -sandbox CMD` sets). Prints "sandbox: <url>" once it listens;
 // SIGINT / SIGTERM stop it.
-import { cli } from '../../plugin/scripts/headless/cli.mjs';
+import { cli } from '@hotpath/headless/cli.mjs';
 
 import { createSandbox } from './server.mjs';
 

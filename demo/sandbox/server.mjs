@@ -12,10 +12,10 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // the page is the browser tests' host page (tests/browser/host) with the sandbox's bar
-import { buildHost } from '../../plugin/scripts/headless/build.mjs';
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
-import { CACHE_DIR, DIST_DIR, ROOT } from '../../plugin/scripts/headless/env.mjs';
-import { hostFiles } from '../../plugin/scripts/headless/server.mjs';
+import { buildHost } from '@hotpath/headless/build.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+import { CACHE_DIR, DIST_DIR, ROOT } from '@hotpath/headless/env.mjs';
+import { hostFiles } from '@hotpath/headless/server.mjs';
 
 const SANDBOX_DIR = dirname(fileURLToPath(import.meta.url));
 

@@ -17,8 +17,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { cli } from '../../plugin/scripts/headless/cli.mjs';
-import { ROOT } from '../../plugin/scripts/headless/env.mjs';
+import { cli } from '@hotpath/headless/cli.mjs';
+import { ROOT } from '@hotpath/headless/env.mjs';
 import { renderPids, renderTmpRoot } from '../lib/render-gate.mjs';
 import { alert, downUrl, post, waitFor, webhook } from '../test/helpers.mjs';
 import { jsonLines, startProfileSource, startReceiver, startSlack } from '../test/standins.mjs';

@@ -1,8 +1,9 @@
-// The answer a message leads with, computed from the two windows' profiles with the panel's own
-// data layer (plugin/src/data, bundled for Node): the panel's headline (load x per request),
-// the functions that got more expensive per request, each charged to the code that asked for
-// its runtime or libc time (attribution.ts), and for a busy loop where its fixed cost goes.
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
+// The answer a message leads with, computed from the two windows' profiles as the decode worker
+// read them, with the panel's own profile core (packages/profile-core): the panel's headline
+// (load x per request), the functions that got more expensive per request, each charged to the
+// code that asked for its runtime or libc time (attribution.ts), and for a busy loop where its
+// fixed cost goes.
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
 
 import { TOP_N } from './change-text.mjs';
 
@@ -10,16 +11,13 @@ const d = await dataLayer();
 
 /**
  * @param {object} a
- * @param {Uint8Array} a.incident  pprof of the incident window
- * @param {Uint8Array} a.baseline  pprof of the baseline window
- * @param {string} a.sampleType    cpu, alloc_space
+ * @param {object} a.incident  the incident window's profile, as read (the core's pprofToTree result: decode.mjs's `read`)
+ * @param {object} a.baseline  the baseline window's, likewise
  * @param {{ incident: number, baseline: number }} [a.requests] the windows' request counts
  * @param {boolean} [a.shares] compare shares (a sibling set has other traffic than one instance)
  * @returns {{ unit, headline?, driver?, changes: object[], rankedBy: string, incidentTotal, baselineTotal, incidentTree, trees }}
  */
-export function computeAnswer({ incident, baseline, sampleType, requests, shares = false }) {
-  const inc = d.pprofToTree(incident, sampleType);
-  const base = d.pprofToTree(baseline, sampleType);
+export function computeAnswer({ incident: inc, baseline: base, requests, shares = false }) {
   const diff = d.diffTrees(base.tree, inc.tree);
   const attributed = d.attributeSelf(diff);
   const unit = inc.unit;
@@ -58,7 +56,7 @@ export function computeAnswer({ incident, baseline, sampleType, requests, shares
       unit,
     };
   });
-  // trees: both profiles as the data layer read them (pprofToTree), for the warm renderer's frames
+  // trees: both profiles as read, for the warm renderer's frames (the picture, from the same trees)
   return { unit, headline, driver, changes, rankedBy, incidentTotal, baselineTotal, incidentTree: inc.tree, trees: { incident: inc, baseline: base } };
 }
 
@@ -82,9 +80,4 @@ export function fixedCostPath(tree) {
     return undefined;
   }
   return { share: top.self / total, path: d.callPathOf(tree, top.name) };
-}
-
-/** The tree of one pprof (the panel's import), for an answer from one window alone. */
-export function decodeTree(bytes, sampleType) {
-  return d.pprofToTree(bytes, sampleType).tree;
 }

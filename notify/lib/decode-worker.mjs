@@ -1,54 +1,37 @@
-// The worker side of decode.mjs: inflates and decodes profile answers (or summarizes two
-// profiles for a message without a picture) away from the receiver's event loop, one task at a
-// time. The parent bounds its heap (resourceLimits) and each task's time (terminate); the
-// inflated size is bounded here.
+// The worker side of decode.mjs: reads each profile answer once, with the profile core's reader
+// (packages/profile-core: gzip or zstd inflated within maxBytes, int64 values signed, a
+// truncated or malformed message refused in pprof's words), into the tree the answer and the
+// picture are both made from, away from the receiver's event loop, one task at a time. The
+// parent bounds its heap (resourceLimits) and each task's time (terminate); the inflated size
+// is bounded here.
 import { parentPort } from 'node:worker_threads';
-import { gunzipSync } from 'node:zlib';
 
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
-import { requirePlugin } from '../../plugin/scripts/headless/env.mjs';
+import { decodePprof, pprofBytes, profileToTree } from '@hotpath/profile-core';
 
-const { Profile } = requirePlugin('pprof-format');
-const isGzip = (b) => b.length > 1 && b[0] === 0x1f && b[1] === 0x8b;
-
-function inflate(body, maxBytes) {
-  if (!isGzip(body)) {
-    return body;
-  }
-  try {
-    return gunzipSync(body, { maxOutputLength: maxBytes });
-  } catch (e) {
-    throw new Error(e.code === 'ERR_BUFFER_TOO_LARGE' ? `inflates past the ${maxBytes}-byte limit` : `gzip: ${e.message}`);
-  }
+/** The typed arrays of trees, moved to the parent rather than copied (each buffer once). */
+function buffersOf(...trees) {
+  const columns = trees.filter(Boolean).flatMap((t) => [t.level, t.total, t.self, t.nameId, t.parent, t.end, t.totalRight, t.selfRight]);
+  return [...new Set(columns.filter(Boolean).map((a) => a.buffer))];
 }
 
-function decodeProfile({ body, maxBytes }) {
-  const raw = inflate(Buffer.from(body.buffer, body.byteOffset, body.byteLength), maxBytes);
-  let p;
-  try {
-    p = Profile.decode(raw);
-  } catch (e) {
-    throw new Error(`not a pprof: ${e.message}`);
+function decodeProfile({ body, maxBytes, sampleType }) {
+  // Pyroscope answers an empty window with an empty message: no samples, nothing to read
+  if (body.length === 0) {
+    return { value: { bytes: body, samples: 0 }, transfer: [] };
   }
-  let total = 0n;
-  for (const s of p.sample) {
-    for (const v of s.value) {
-      total += BigInt(v);
-    }
-  }
-  const bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
-  const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
-  return { value: { bytes, samples: p.sample.length, total: String(total) }, transfer: whole ? [raw.buffer] : [] };
+  const raw = pprofBytes(body, maxBytes);
+  const profile = decodePprof(raw, { maxBytes });
+  const samples = profile.sampleCount;
+  // a window without samples has no tree to read (and maybe no sample type to pick)
+  const read = samples ? profileToTree(profile, sampleType) : undefined;
+  // the inflated bytes go along for the snapshot CLI renderer, which reads pprof files
+  const transfer = [...new Set([...buffersOf(read?.tree, read?.baseline), raw.buffer])];
+  return { value: { bytes: raw, samples, read }, transfer };
 }
 
-async function summarize({ incident, baseline, sampleType }) {
-  const d = await dataLayer();
-  return { value: d.summarize(d.pprofToTree(incident, sampleType).tree, d.pprofToTree(baseline, sampleType).tree), transfer: [] };
-}
-
-parentPort.on('message', async (task) => {
+parentPort.on('message', (task) => {
   try {
-    const { value, transfer } = task.task === 'summary' ? await summarize(task) : decodeProfile(task);
+    const { value, transfer } = decodeProfile(task);
     parentPort.postMessage({ ok: true, value }, transfer);
   } catch (e) {
     parentPort.postMessage({ ok: false, message: e.message });

@@ -1,4 +1,5 @@
-// Decoding a profile answer off the main thread. A small gzip can inflate to gigabytes and a
+// Decoding a profile answer off the main thread, once: the worker reads it into the tree that
+// the answer and the picture are both made from. A small gzip can inflate to gigabytes and a
 // pprof of millions of samples takes seconds to decode: on the event loop either one stops the
 // webhook, /-/healthy and every other alert. Decoding runs in a small pool of worker threads
 // (as many as there are cores, at most 4: a storm's alerts share them) with three bounds: the
@@ -76,17 +77,15 @@ class Pool {
 const pool = new Pool(Math.max(1, Math.min(4, availableParallelism())), MAX_HEAP_MB);
 
 /**
- * A profile answer (pprof, gzipped or not) -> { bytes (the inflated pprof), samples, total (BigInt) }.
+ * A profile answer (pprof: gzip, zstd or plain) -> { bytes (the inflated pprof), samples,
+ * total (of `sampleType`), read (the profile core's pprofToTree result: { tree, unit, ... };
+ * undefined without samples) }. The tree is what the answer and the picture are made from.
  * @param {Uint8Array} body
- * @param {{ maxBytes?: number, timeoutMs?: number }} limits
+ * @param {{ sampleType?: string, maxBytes?: number, timeoutMs?: number }} opts
  */
-export async function decodeProfile(body, { maxBytes = 64 << 20, timeoutMs = 20_000 } = {}) {
+export async function decodeProfile(body, { sampleType, maxBytes = 64 << 20, timeoutMs = 20_000 } = {}) {
   const copy = new Uint8Array(body); // its buffer moves to the worker
-  const v = await pool.run({ task: 'profile', body: copy, maxBytes }, [copy.buffer], timeoutMs);
-  return { bytes: v.bytes, samples: v.samples, total: BigInt(v.total) };
-}
-
-/** summary.json's shape (the snapshot CLI's), computed without Chromium: for a message without a picture. */
-export function summarizeProfiles({ incident, baseline, sampleType }, { timeoutMs = 30_000 } = {}) {
-  return pool.run({ task: 'summary', incident, baseline, sampleType }, [], timeoutMs);
+  const v = await pool.run({ body: copy, maxBytes, sampleType }, [copy.buffer], timeoutMs);
+  const total = v.read?.tree.size ? v.read.tree.total[0] : 0;
+  return { bytes: v.bytes, samples: v.samples, total, read: v.read };
 }

@@ -10,7 +10,7 @@ import { Dedupe } from './dedupe.mjs';
 import { writeDeliveryOutcome, writeToDirectory } from './deliver.mjs';
 import { chooseWindows } from './alert-windows.mjs';
 import { baselineOf, profileKind } from './catalogue.mjs';
-import { computeAnswer, decodeTree, fixedCostPath } from './answer.mjs';
+import { computeAnswer, fixedCostPath } from './answer.mjs';
 import { acceptWebhook, restore } from './intake.mjs';
 import { Journal } from './journal.mjs';
 import { alertTitle, buildMessage } from './message.mjs';
@@ -180,31 +180,31 @@ export class Notifier {
     const selectors = { incident: labelSelector(labels), baseline: siblings ? labelSelector(service, { instance }) : labelSelector(labels) };
     const type = PROFILE_TYPES[kind];
     const q = (w, selector) =>
-      selectMergeProfile(this.cfg.profilesUrl, { profileTypeID: type.id, labelSelector: selector, start: w.from, end: w.to }, { timeoutMs: this.cfg.fetchTimeoutMs, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
+      selectMergeProfile(this.cfg.profilesUrl, { profileTypeID: type.id, labelSelector: selector, start: w.from, end: w.to }, { sampleType: type.sampleType, timeoutMs: this.cfg.fetchTimeoutMs, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
     try {
       let [inc, base, load] = await Promise.all([q(windows.incident, selectors.incident), q(windows.baseline, selectors.baseline), this.loadOf(alert, windows, siblings)]);
       // no profiles a day earlier (a profile source that keeps less): the next windows in turn
       const first = windows.reason.split(':')[0];
       for (const f of windows.fallback ?? []) {
-        if (base.samples > 0 && base.total > 0n) {
+        if (base.samples > 0 && base.total > 0) {
           break;
         }
         windows = { ...f, reason: `no profiles ${first}, so ${f.reason}` };
         [inc, base, load] = await Promise.all([q(windows.incident, selectors.incident), q(windows.baseline, selectors.baseline), this.loadOf(alert, windows, siblings)]);
       }
       lap('profiles');
-      if (inc.samples === 0 || inc.total === 0n) {
+      if (inc.samples === 0 || inc.total === 0) {
         throw new SourceError(`no ${kind} samples for ${selectors.incident} in the incident window (${new Date(windows.incident.from).toISOString()} to ${new Date(windows.incident.to).toISOString()})`);
       }
-      const fixed = fixedCost ? this.fixedCost(inc.bytes, type.sampleType, windows, load.value) : undefined;
-      if (base.samples === 0 || base.total === 0n) {
+      const fixed = fixedCost ? this.fixedCost(inc.read.tree, windows, load.value) : undefined;
+      if (base.samples === 0 || base.total === 0) {
         // a fixed cost still has its own answer: where the CPU goes now
         throw Object.assign(new SourceError(`no ${kind} samples for ${selectors.baseline} in the baseline window (${new Date(windows.baseline.from).toISOString()} to ${new Date(windows.baseline.to).toISOString()})`), { fixed });
       }
       const len = (w) => (w.to - w.from) / 1000;
       const rates = load.value;
       const requests = rates?.incident.rate > 0 && rates?.baseline.rate > 0 ? { incident: rates.incident.rate * len(windows.incident), baseline: rates.baseline.rate * len(windows.baseline) } : undefined;
-      const answer = computeAnswer({ incident: inc.bytes, baseline: base.bytes, sampleType: type.sampleType, requests, shares: siblings });
+      const answer = computeAnswer({ incident: inc.read, baseline: base.read, requests, shares: siblings });
       const requestsWhy = siblings ? undefined : requests ? undefined : (load.why ?? 'no request-rate samples in a window');
       lap('answer');
       const dir = join(this.cfg.imagesDir, key);
@@ -259,8 +259,7 @@ export class Notifier {
   }
 
   /** The busy loop's numbers: CPU and traffic of both windows, and where the incident's CPU goes. */
-  fixedCost(incidentBytes, sampleType, windows, load) {
-    const tree = decodeTree(incidentBytes, sampleType);
+  fixedCost(tree, windows, load) {
     const path = fixedCostPath(tree);
     const secs = (windows.incident.to - windows.incident.from) / 1000;
     // without Prometheus, the profile's CPU over the window (a CPU profile covers all of it)

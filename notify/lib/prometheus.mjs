@@ -71,7 +71,7 @@ export async function queryRange(baseUrl, expr, { start, end, stepS }, { timeout
 
 /**
  * The mean of a rate series' finite points in (from, to] times the window's seconds: the panel's
- * requestsInWindow (plugin/src/data/perRequest.ts), so a message's counts are the panel's.
+ * requestsInWindow (packages/profile-core/src/perRequest.ts), so a message's counts are the panel's.
  * undefined when the window has no point.
  */
 export function countInWindow(values, { from, to }) {

@@ -77,13 +77,14 @@ async function readBounded(res, maxBytes) {
 }
 
 /**
- * Fetches the merged profile; returns { bytes, samples, total }. Throws SourceError with a
+ * Fetches the merged profile; returns decode.mjs's { bytes, samples, total, read } (read: the
+ * tree of `sampleType`). Throws SourceError with a
  * one-line reason for everything the message should say instead of a picture: the source is
  * down or slow (before or after its headers), it answered an error, too much (maxBytes, on the
  * wire and inflated), something that takes longer than decodeTimeoutMs to decode, or the window
  * holds no samples. The answer is inflated and decoded in a worker thread (decode.mjs).
  */
-export async function selectMergeProfile(baseUrl, { profileTypeID, labelSelector, start, end }, { timeoutMs = 20_000, maxBytes = 64 << 20, decodeTimeoutMs = 20_000, headers = {} } = {}) {
+export async function selectMergeProfile(baseUrl, { profileTypeID, labelSelector, start, end }, { sampleType, timeoutMs = 20_000, maxBytes = 64 << 20, decodeTimeoutMs = 20_000, headers = {} } = {}) {
   const url = baseUrl.replace(/\/$/, '') + SELECT_MERGE_PROFILE;
   const unreachable = (e) => {
     const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
@@ -117,7 +118,7 @@ export async function selectMergeProfile(baseUrl, { profileTypeID, labelSelector
     throw new SourceError(`profile answer exceeds the ${maxBytes}-byte limit`);
   }
   try {
-    return await decodeProfile(body, { maxBytes, timeoutMs: decodeTimeoutMs });
+    return await decodeProfile(body, { sampleType, maxBytes, timeoutMs: decodeTimeoutMs });
   } catch (e) {
     throw new SourceError(`profile source answered something unusable: ${e.message}`);
   }

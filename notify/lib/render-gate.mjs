@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { removeTree } from '../../plugin/scripts/headless/remove-tree.mjs';
+import { removeTree } from '@hotpath/headless/remove-tree.mjs';
 
 import { releaseWorker } from './queue.mjs';
 

@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 
-import { SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
+import { SNAPSHOT_CLI } from '@hotpath/headless/env.mjs';
 
 import { RenderError } from './render-error.mjs';
 

@@ -18,10 +18,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
-import { pictureHeadline } from '../../plugin/scripts/headless/headline.mjs';
-import { removeTree } from '../../plugin/scripts/headless/remove-tree.mjs';
-import { openSnapshotHost, renderSnapshot } from '../../plugin/scripts/headless/snapshot-render.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+import { pictureHeadline } from '@hotpath/headless/headline.mjs';
+import { removeTree } from '@hotpath/headless/remove-tree.mjs';
+import { openSnapshotHost, renderSnapshot } from '@hotpath/headless/snapshot-render.mjs';
 
 import { RenderError } from './render-error.mjs';
 import { signalRenders } from './render-gate.mjs';

@@ -1,6 +1,6 @@
 // Which two windows an alert's message compares, derived from the alert alone.
 //
-// The panel's rule (plugin/src/windows/windows.ts), applied to what a webhook knows:
+// The panel's rule (the profile core's windows.ts: packages/profile-core), applied to what a webhook knows:
 // - the anomaly is the alert's pending and firing time: from startsAt minus the rule's `for:`
 //   (Alertmanager only sees an alert once it fires, `for:` after its condition first held) to
 //   now (or endsAt, once resolved);
@@ -20,7 +20,10 @@
 // series stepped up (changepoint.mjs): the rule's `for:` says when the alert fired, not when the
 // incident started, and an alert can fire hours after its onset (a busy loop is seen only once
 // traffic swings) or reach a receiver restarted mid-incident.
-import { panelWindows as pw } from './panel-windows.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+
+// loaded, not linked: a checkout whose core is not built gets lib/core-ready.mjs's one line
+const pw = await dataLayer();
 
 export const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;

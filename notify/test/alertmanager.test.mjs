@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { ROOT } from '../../plugin/scripts/headless/env.mjs';
+import { ROOT } from '@hotpath/headless/env.mjs';
 import { downUrl, waitFor } from './helpers.mjs';
 
 const ALERTMANAGER = join(ROOT, '.tools', 'bin', 'alertmanager');

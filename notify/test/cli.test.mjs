@@ -2,17 +2,19 @@
 // playground passes the rules' for: as 2m0s) are accepted.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { ROOT } from '../../plugin/scripts/headless/env.mjs';
+import { ROOT } from '@hotpath/headless/env.mjs';
 
-/** Runs hotpath-notify until it exits or says it listens (then stops it); resolves { code, out }. */
-function run(args, env = {}) {
+import { coreMissing, renderingMissing } from '../lib/prerequisites.mjs';
+
+/** Runs hotpath-notify (of `root`) until it exits or says it listens (then stops it); resolves { code, out }. */
+function run(args, env = {}, root = ROOT) {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [join(ROOT, 'notify', 'hotpath-notify.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const p = spawn(process.execPath, [join(root, 'notify', 'hotpath-notify.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     const timer = setTimeout(() => p.kill('SIGKILL'), 15_000);
     const take = (d) => {
@@ -70,5 +72,37 @@ describe('hotpath-notify flags', () => {
       assert.equal(r.code, 2, r.out);
       assert.match(r.out, msg);
     }
+  });
+});
+
+describe('what hotpath-notify needs besides its packages', () => {
+  it('says in one line what it cannot draw without, and the command that supplies it; --help needs none of it', async () => {
+    const r = await run(base, { CHROMIUM: '/nonexistent/chromium' });
+    assert.equal(r.code, 1, r.out);
+    assert.equal(r.out, 'hotpath-notify: no Chromium at /nonexistent/chromium: run `tools/install-chromium.sh` (or set $CHROMIUM to one)\n');
+    const help = await run(['--help'], { CHROMIUM: '/nonexistent/chromium' });
+    assert.equal(help.code, 0, help.out);
+    assert.match(help.out, /^usage: hotpath-notify --profiles URL/);
+  });
+
+  it('without the core\'s build, even --help says so in one line, with the command that builds it', async () => {
+    // a checkout whose core was installed but never built: notify/ and a core package without dist/
+    const root = mkdtempSync(join(tmpdir(), 'hotpath-notify-unbuilt-'));
+    cpSync(join(ROOT, 'notify', 'hotpath-notify.mjs'), join(root, 'notify', 'hotpath-notify.mjs'));
+    cpSync(join(ROOT, 'notify', 'lib'), join(root, 'notify', 'lib'), { recursive: true });
+    mkdirSync(join(root, 'node_modules', '@hotpath', 'profile-core'), { recursive: true });
+    cpSync(join(ROOT, 'packages', 'profile-core', 'package.json'), join(root, 'node_modules', '@hotpath', 'profile-core', 'package.json'));
+    symlinkSync(join(ROOT, 'packages', 'headless'), join(root, 'node_modules', '@hotpath', 'headless'));
+    const r = await run(['--help'], {}, root).finally(() => rmSync(root, { recursive: true, force: true }));
+    assert.equal(r.code, 1, r.out);
+    const missing = join(root, 'node_modules', '@hotpath', 'profile-core', 'dist', 'index.mjs');
+    assert.equal(r.out, `hotpath-notify: the profile core is not built (${missing} is missing): run \`npm run build -w @hotpath/profile-core\`\n`);
+  });
+
+  it('names make plugin when the built panel is missing, and nothing when all is there', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'hotpath-notify-dist-'));
+    assert.equal(renderingMissing({ dist: empty, chromium: process.execPath }), `the built panel is missing (${join(empty, 'module.js')}): run \`make plugin\``);
+    assert.equal(renderingMissing({ dist: join(ROOT, 'plugin', 'dist'), chromium: process.execPath }), undefined);
+    assert.equal(coreMissing(), undefined);
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 
-import { requirePlugin } from '../../plugin/scripts/headless/env.mjs';
+import { requirePlugin } from '@hotpath/headless/env.mjs';
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
 import { Notifier } from '../lib/notifier.mjs';
 import { SELECT_MERGE_PROFILE } from '../lib/pyroscope.mjs';

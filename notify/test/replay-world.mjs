@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ROOT } from '../../plugin/scripts/headless/env.mjs';
+import { ROOT } from '@hotpath/headless/env.mjs';
 import { alert, waitFor } from './helpers.mjs';
 
 export const MIN = 60_000;

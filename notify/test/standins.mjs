@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
-import { ROOT } from '../../plugin/scripts/headless/env.mjs';
+import { ROOT } from '@hotpath/headless/env.mjs';
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
 import { checkSlackLimits } from '../lib/slack-limits.mjs';
 import { listen, readJSON, waitFor } from './helpers.mjs';

@@ -161,5 +161,8 @@ module.exports = (env = {}) => ({
   resolve: {
     extensions: ['.js', '.jsx', '.ts', '.tsx'],
     modules: [SOURCE_DIR, 'node_modules'],
+    // the workspace's profile core is bundled from its TypeScript sources (its package.json
+    // exports them under this condition; Node gets its ESM build)
+    conditionNames: ['hotpath-source', '...'],
   },
 });

@@ -7,7 +7,7 @@
 //   diff: { top: [{ function, baselineSelfPercent, comparisonSelfPercent, deltaPercent }] } }
 // A post-mortem tool: the before/after of an incident in one picture.
 //
-// Every input is read and validated with the plugin's own data layer (plugin/src/data) before
+// Every input is read and validated with the panel's own profile core (packages/profile-core) before
 // Chromium starts, so a bad file fails in well under a second with one line on stderr and no
 // output files. Exit codes: 0 written; 2 the command line is wrong (the usage follows);
 // 3 an input cannot be used (missing, a directory, above MAX_PPROF_BYTES, not a pprof
@@ -20,9 +20,9 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 
-import { cli } from './headless/cli.mjs';
-import { dataLayer } from './headless/data-node.mjs';
-import { pictureHeadline } from './headless/headline.mjs';
+import { cli } from '@hotpath/headless/cli.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+import { pictureHeadline } from '@hotpath/headless/headline.mjs';
 
 const USAGE =
   'usage: npm run snapshot -- --profile A.pb.gz [--baseline B.pb.gz] [--sample-type T] [--requests N [--baseline-requests M]] --out DIR [--width 1200] [--height 800] [--theme dark|light]';
@@ -93,7 +93,7 @@ if (b && b.unit !== p.unit) {
   badInput(`--baseline is a ${b.sampleType} profile (${b.unit}) but --profile a ${p.sampleType} profile (${p.unit})`);
 }
 // every input is valid: start Chromium now, while Node converts (it runs in its own processes)
-const { openSnapshotHost, renderSnapshot } = await import('./headless/snapshot-render.mjs');
+const { openSnapshotHost, renderSnapshot } = await import('@hotpath/headless/snapshot-render.mjs');
 const opening = openSnapshotHost({ width, height });
 // served as Grafana serves them: flamebearer (Pyroscope) -> nested-set frame (Grafana's backend)
 const frame = (t, refId) => d.flamebearerToFrame(d.treeToFlamebearer(t.tree), t.unit, { refId });

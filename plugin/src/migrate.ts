@@ -12,7 +12,7 @@ import type { PanelModel } from '@grafana/data';
 
 import { HotpathOptions } from './options';
 import { DIFF_SCHEMES, DiffScheme } from './render/colors';
-import { BASELINE_MODES, BaselineMode } from './windows/windows';
+import { BASELINE_MODES, BaselineMode } from '@hotpath/profile-core';
 
 type Legacy = Partial<HotpathOptions> & {
   timeSeriesRefId?: unknown;

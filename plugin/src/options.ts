@@ -3,7 +3,7 @@ import { DataFrame, FieldOverrideContext, PanelOptionsEditorBuilder, SelectableV
 import { choices } from './choices';
 import { DIFF_SCHEMES, DiffScheme } from './render/colors';
 import { GRAPH_MODES, GraphMode } from './render/layout';
-import { BASELINE_MODES, BaselineMode } from './windows/windows';
+import { BASELINE_MODES, BaselineMode } from '@hotpath/profile-core';
 
 export interface HotpathOptions {
   /** refId of the profile query (its target is re-run per window); empty: the first profile frame */

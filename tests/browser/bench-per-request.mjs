@@ -11,8 +11,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { BROWSER_DIR } from '../../plugin/scripts/headless/env.mjs';
-import { openHost } from '../../plugin/scripts/headless/harness.mjs';
+import { BROWSER_DIR } from '@hotpath/headless/env.mjs';
+import { openHost } from '@hotpath/headless/harness.mjs';
 
 const { values: args } = parseArgs({ options: { write: { type: 'boolean', default: false }, runs: { type: 'string', default: '7' } } });
 const RUNS = Number(args.runs);

@@ -15,8 +15,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
-import { BROWSER_DIR, CACHE_DIR, requirePlugin, SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+import { BROWSER_DIR, CACHE_DIR, requirePlugin, SNAPSHOT_CLI } from '@hotpath/headless/env.mjs';
 
 export const SECTION_START = '<!-- snapshot-bench: written by tests/browser/bench-snapshot.mjs -->';
 export const SECTION_END = '<!-- /snapshot-bench -->';

@@ -14,8 +14,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { BROWSER_DIR, CHROMIUM, DIST_DIR, requirePlugin } from '../../plugin/scripts/headless/env.mjs';
-import { CHROMIUM_ARGS } from '../../plugin/scripts/headless/harness.mjs';
+import { BROWSER_DIR, CHROMIUM, DIST_DIR, requirePlugin } from '@hotpath/headless/env.mjs';
+import { CHROMIUM_ARGS } from '@hotpath/headless/harness.mjs';
 import { hostVersions, openMatrixHost } from './lib/hosts.mjs';
 
 const { values: args } = parseArgs({
@@ -390,7 +390,7 @@ lines.push('- *JS heap*: `performance.memory.usedJSHeapSize` after two `gc()`s, 
 lines.push('- *hover*: synthetic `mousemove`s, one per animation frame; the frame interval is 16.7 ms when the work fits a frame. *CPU per event*: the main thread\'s CPU in the CDP profile of the sweep divided by the events.');
 lines.push('- *zoom*: synthetic `click`s, one per animation frame, alternating a node two rows down and the root row; every click refocuses and redraws the graph, and the frame interval shows whether that fit in a frame. Six warm-up clicks first: the first zoom of a page compiles its code paths and allocates the canvas\'s compositor resources once (it takes one dropped frame). *Like for like*: a click until React committed, the graph was redrawn and layout ran, the way Grafana\'s "Focus block" is timed (its full view: the flame-graph-only view has no zoom).');
 lines.push('- *load*: the 1-minute load average (`os.loadavg()`) when the step started. On a shared 2-core machine a load above 2 means the page waited for a core part of the time: both sides of a ratio waited alike (interleaved repetitions, medians), the absolute times did not.');
-lines.push('- Grafana\'s full view runs as Grafana builds it: its `.mjs` files get webpack\'s CommonJS interop in this host (plugin/scripts/headless/build.mjs), without which its table\'s CustomScrollbar threw right after the first paint.');
+lines.push('- Grafana\'s full view runs as Grafana builds it: its `.mjs` files get webpack\'s CommonJS interop in this host (packages/headless/build.mjs), without which its table\'s CustomScrollbar threw right after the first paint.');
 lines.push('- The frames: `tests/browser/host/shapes.ts` (generated, deterministic; the same objects to both).');
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);

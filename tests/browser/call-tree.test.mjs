@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
-import { openHost } from '../../plugin/scripts/headless/harness.mjs';
-import { callTreeRows, dragWindow, showPanes, showView, topChanges, waitForWindows } from '../../plugin/scripts/headless/overlay.mjs';
+import { openHost } from '@hotpath/headless/harness.mjs';
+import { callTreeRows, dragWindow, showPanes, showView, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
 
-const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
+const { TEST_IDS } = await import('@hotpath/headless/test-ids.mjs');
 
 let h;
 const frames = {};

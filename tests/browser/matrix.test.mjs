@@ -7,14 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { CHROMIUM, requirePlugin } from '../../plugin/scripts/headless/env.mjs';
+import { CHROMIUM, requirePlugin } from '@hotpath/headless/env.mjs';
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
-import { CHROMIUM_ARGS } from '../../plugin/scripts/headless/harness.mjs';
+import { CHROMIUM_ARGS } from '@hotpath/headless/harness.mjs';
 import { HOSTS, hostVersions, MATRIX_DIST, openMatrixHost } from './lib/hosts.mjs';
 import { settled } from './lib/settled.mjs';
-import { callTreeRows, canvasColours, dragWindow, showPanes, showView, topChanges, waitForWindows } from '../../plugin/scripts/headless/overlay.mjs';
+import { callTreeRows, canvasColours, dragWindow, showPanes, showView, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
 
-const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
+const { TEST_IDS } = await import('@hotpath/headless/test-ids.mjs');
 const { chromium } = requirePlugin('playwright-core');
 
 

@@ -9,8 +9,8 @@
 import { cpus, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
-import { requirePlugin } from '../../plugin/scripts/headless/env.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+import { requirePlugin } from '@hotpath/headless/env.mjs';
 
 const d = await dataLayer();
 const { Profile, ValueType, Sample, Location, Line, Function: PFunction, StringTable } = requirePlugin('pprof-format');

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
-import { openHost } from '../../plugin/scripts/headless/harness.mjs';
-import { dragWindow, showView, shownWindows, topChanges, waitForWindows } from '../../plugin/scripts/headless/overlay.mjs';
+import { openHost } from '@hotpath/headless/harness.mjs';
+import { dragWindow, showView, shownWindows, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
 
-const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
+const { TEST_IDS } = await import('@hotpath/headless/test-ids.mjs');
 
 const RANGE = { from: at(0), to: at(60) };
 // the dashboard's options (after the migration from its placeholder names)

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { PLUGIN_DIR, requirePlugin } from '../../plugin/scripts/headless/env.mjs';
+import { PLUGIN_DIR, requirePlugin } from '@hotpath/headless/env.mjs';
 
 const { unzipSync, strFromU8 } = requirePlugin('fflate');
 const { version } = JSON.parse(readFileSync(join(PLUGIN_DIR, 'package.json'), 'utf8'));

@@ -4,10 +4,10 @@ import { after, before, describe, it } from 'node:test';
 
 import { fixturePath, pprofFrame } from './lib/frames.mjs';
 import { settled } from './lib/settled.mjs';
-import { openHost } from '../../plugin/scripts/headless/harness.mjs';
-import { canvasColours as canvasColoursOf } from '../../plugin/scripts/headless/overlay.mjs';
+import { openHost } from '@hotpath/headless/harness.mjs';
+import { canvasColours as canvasColoursOf } from '@hotpath/headless/overlay.mjs';
 
-const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
+const { TEST_IDS } = await import('@hotpath/headless/test-ids.mjs');
 
 let h;
 const frames = {};

@@ -11,11 +11,11 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 
 import { at, fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
-import { SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
-import { openHost } from '../../plugin/scripts/headless/harness.mjs';
-import { showView, topChanges, waitForWindows } from '../../plugin/scripts/headless/overlay.mjs';
+import { SNAPSHOT_CLI } from '@hotpath/headless/env.mjs';
+import { openHost } from '@hotpath/headless/harness.mjs';
+import { showView, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
 
-const { TEST_IDS } = await import('../../plugin/scripts/headless/test-ids.mjs');
+const { TEST_IDS } = await import('@hotpath/headless/test-ids.mjs');
 
 const RANGE = { from: at(0), to: at(60) };
 const TARGETS = [

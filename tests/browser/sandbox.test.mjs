@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { CACHE_DIR, ROOT } from '../../plugin/scripts/headless/env.mjs';
+import { CACHE_DIR, ROOT } from '@hotpath/headless/env.mjs';
 import { startFakeDemo } from './lib/fake-demo.mjs';
 
 const MIN = 60_000;

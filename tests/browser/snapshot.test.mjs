@@ -9,9 +9,9 @@ import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 
 import { manySamples, writeBadInputs } from './lib/bad-profiles.mjs';
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
-import { openSnapshotHost, renderSnapshot } from '../../plugin/scripts/headless/snapshot-render.mjs';
-import { SNAPSHOT_CLI } from '../../plugin/scripts/headless/env.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+import { openSnapshotHost, renderSnapshot } from '@hotpath/headless/snapshot-render.mjs';
+import { SNAPSHOT_CLI } from '@hotpath/headless/env.mjs';
 import { fixturePath } from './lib/frames.mjs';
 
 const run = promisify(execFile);

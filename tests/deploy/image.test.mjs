@@ -1,10 +1,11 @@
 // hotpath-notify's image recipe, run outside a container: deploy/notify/assemble.sh (the step
-// deploy/notify/Dockerfile RUNs) assembles the runtime tree into a temporary folder, and the
-// receiver is started from there as the image's ENTRYPOINT starts it, with no checkout on its
-// path: it must answer /-/healthy, refuse a webhook without its token, and turn an alert into a
-// message with the diff picture rendered by the built panel in Debian's Chromium, delivered to
-// the out-dir and to the Slack webhook taken from $HOTPATH_SLACK_WEBHOOK_URL. The tree must be
-// left as assembled (the Deployment mounts it read-only).
+// deploy/notify/Dockerfile RUNs: an npm install of the notify package) assembles the runtime
+// tree into a temporary folder, and the receiver is started from there as the image's
+// ENTRYPOINT starts it, with no checkout on its path: it must answer /-/healthy, refuse a
+// webhook without its token, and turn an alert into a message with the diff picture rendered
+// by the built panel in Debian's Chromium, delivered to the out-dir and to the Slack webhook
+// taken from $HOTPATH_SLACK_WEBHOOK_URL. The tree must be left as assembled (the Deployment
+// mounts it read-only).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
@@ -102,7 +103,12 @@ describe('the image recipe (deploy/notify)', () => {
     }
     const files = [...before_.keys()].map((p) => relative(tree, p));
     assert.ok(!files.some((f) => f.startsWith('notify/test')), 'no receiver tests in the image');
-    assert.deepEqual(readdirSync(join(tree, 'plugin/node_modules')).sort(), ['@esbuild', 'esbuild', 'playwright-core', 'pprof-format']);
+    // npm's install of the notify package: the workspaces and their run-time dependencies only
+    const installed = (dir) => readdirSync(join(tree, dir)).filter((n) => !n.startsWith('.'));
+    assert.deepEqual(installed('node_modules').sort(), ['@esbuild', '@hotpath', 'esbuild', 'fflate', 'fzstd', 'hotpath-notify', 'playwright-core']);
+    assert.deepEqual(installed('node_modules/@hotpath').sort(), ['headless', 'profile-core']);
+    assert.ok(!files.some((f) => f.startsWith('plugin/node_modules') || f.startsWith('plugin/src/components')), 'none of the plugin sources or packages');
+    assert.ok(files.includes('packages/profile-core/dist/index.mjs'), "the core's build");
     assert.ok(files.includes('plugin/dist/module.js'), 'the built panel');
   });
 

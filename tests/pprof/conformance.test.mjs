@@ -1,4 +1,4 @@
-// Conformance of the plugin's pprof reading (plugin/src/data, the code the panel, the sandbox
+// Conformance of the plugin's pprof reading (packages/profile-core, the code the panel, the sandbox
 // and the snapshot CLI share) with `go tool pprof`, on real profiles from outside this repo
 // (tests/fixtures/corpus, see its MANIFEST.tsv) and this repo's own captures: for every file
 // and every sample type with samples, the total, the top 10 by self (flat) and by cumulative,
@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-import { dataLayer } from '../../plugin/scripts/headless/data-node.mjs';
-import { FIXTURES_DIR } from '../../plugin/scripts/headless/env.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+import { FIXTURES_DIR } from '@hotpath/headless/env.mjs';
 import { explain } from './known-differences.mjs';
 import { pprofDiffProto, pprofTop, samePercent, toBase } from './reference.mjs';
 

@@ -1,10 +1,8 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
-import { generateTree } from '../data/generate';
-import { diffTrees } from '../data/mergeDiff';
-import { printlnAfter, printlnBefore } from '../data/testdata/trees';
-import { Tree } from '../data/tree';
+import { diffTrees, generateTree, Tree } from '@hotpath/profile-core';
+import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testdata/trees';
 
 import { CALL_TREE_ROW, CallTree } from './CallTree';
 import { FlameGraphExplorer } from './FlameGraphExplorer';

@@ -4,10 +4,7 @@ import { Button, useStyles2 } from '@grafana/ui';
 import { KeyboardEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { formatCount } from '../data/formatCount';
-import { ChildOrder, expandToDepth, expandToMatches, hasChildren, visibleRows, withPathTo } from '../data/callTree';
-import { ValueUnit } from '../data/perRequest';
-import { isDiff, nodeName, Tree } from '../data/tree';
+import { ChildOrder, expandToDepth, expandToMatches, formatCount, hasChildren, isDiff, nodeName, Tree, ValueUnit, visibleRows, withPathTo } from '@hotpath/profile-core';
 
 import { formatDeltaIn, formatPercent, formatValue } from './format';
 

@@ -3,9 +3,7 @@ import { useStyles2 } from '@grafana/ui';
 import { memo, useMemo, useState } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { attributedChanges } from '../data/attribution';
-import { deltaIn, RequestCounts, UnitChangeRow, VALUE_UNITS, ValueUnit } from '../data/perRequest';
-import { Tree } from '../data/tree';
+import { attributedChanges, deltaIn, RequestCounts, Tree, UnitChangeRow, VALUE_UNITS, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDeltaIn, formatIn, UNIT_LABELS } from './format';
 import { getTableStyles } from './TopTable';

@@ -3,7 +3,7 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../constants';
-import { ProfileErrorKind } from '../data/errors';
+import { ProfileErrorKind } from '@hotpath/profile-core';
 
 /** The title above a profile that cannot be drawn, by the kind of its ProfileError (every kind has one). */
 export const PROFILE_ERROR_TITLES: Record<ProfileErrorKind, string> = {

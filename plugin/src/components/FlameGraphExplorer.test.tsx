@@ -1,11 +1,8 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
-import { fromAscii } from '../data/ascii';
-import { readOrThrow, treeToFrame } from '../data/frame';
-import { diffTrees } from '../data/mergeDiff';
-import { Interner, Tree } from '../data/tree';
-import { printlnAfter, printlnBefore } from '../data/testdata/trees';
+import { diffTrees, fromAscii, Interner, readOrThrow, Tree, treeToFrame } from '@hotpath/profile-core';
+import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testdata/trees';
 
 import { FlameGraphExplorer } from './FlameGraphExplorer';
 

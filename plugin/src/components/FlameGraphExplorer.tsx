@@ -5,11 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 import { TEST_IDS } from '../constants';
 import { DEFAULT_OPTIONS, HotpathOptions } from '../options';
-import { searchTree } from '../data/search';
-import { functionRows } from '../data/topTable';
-import { changesByUnit, checkCount, perRequestTree, ValueUnit } from '../data/perRequest';
-import { sandwich as sandwichOf } from '../data/sandwich';
-import { internRows, isDiff, nodeName, pathOf, Tree } from '../data/tree';
+import { changesByUnit, checkCount, functionRows, internRows, isDiff, nodeName, pathOf, perRequestTree, sandwich as sandwichOf, searchTree, Tree, ValueUnit } from '@hotpath/profile-core';
 import { diffPalette, DiffScheme } from '../render/colors';
 import { DrawStats, DrawStyle } from '../render/draw';
 import { computeLayout, GraphMode, ROW_HEIGHT, rowsNeeded, View } from '../render/layout';

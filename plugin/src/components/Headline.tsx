@@ -3,8 +3,7 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../constants';
-import { DecompositionResult, headline, UnitChangeRow, ValueUnit } from '../data/perRequest';
-import { OTHER_NAME } from '../data/tree';
+import { DecompositionResult, headline, OTHER_NAME, UnitChangeRow, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDeltaIn, formatValue } from './format';
 

@@ -1,7 +1,6 @@
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
 
-import { ValueUnit } from '../data/perRequest';
-import { Tree } from '../data/tree';
+import { Tree, ValueUnit } from '@hotpath/profile-core';
 
 import { Tooltip, tooltipTransform } from './Tooltip';
 

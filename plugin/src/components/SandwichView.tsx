@@ -4,10 +4,7 @@ import { useStyles2 } from '@grafana/ui';
 import { useCallback, useMemo, useRef } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { DiffBasis } from '../data/mergeDiff';
-import { ValueUnit } from '../data/perRequest';
-import { sandwich } from '../data/sandwich';
-import { Tree } from '../data/tree';
+import { DiffBasis, sandwich, Tree, ValueUnit } from '@hotpath/profile-core';
 import { DrawStyle } from '../render/draw';
 import { computeLayout, ROW_HEIGHT, rowsNeeded, View } from '../render/layout';
 

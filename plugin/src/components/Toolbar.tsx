@@ -4,9 +4,7 @@ import { Button, Input, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 import { memo } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { formatCount } from '../data/formatCount';
-import { SearchResult } from '../data/search';
-import { ValueUnit } from '../data/perRequest';
+import { formatCount, SearchResult, ValueUnit } from '@hotpath/profile-core';
 import { GraphMode } from '../render/layout';
 
 import { formatIn, formatPercent } from './format';

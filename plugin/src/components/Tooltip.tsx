@@ -4,9 +4,7 @@ import { useStyles2 } from '@grafana/ui';
 import { Ref } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { changeOf, shareOf } from '../data/mergeDiff';
-import { ValueUnit } from '../data/perRequest';
-import { isDiff, nodeName, Tree } from '../data/tree';
+import { changeOf, isDiff, nodeName, shareOf, Tree, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDelta, formatDeltaIn, formatPercent, formatValue } from './format';
 

@@ -4,8 +4,7 @@ import { useStyles2 } from '@grafana/ui';
 import { memo, useMemo } from 'react';
 
 import { TEST_IDS } from '../constants';
-import { firstItems, FunctionRow } from '../data/topTable';
-import { OTHER_NAME } from '../data/tree';
+import { firstItems, FunctionRow, OTHER_NAME } from '@hotpath/profile-core';
 
 import { formatPercent, formatValue } from './format';
 

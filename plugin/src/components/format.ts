@@ -1,6 +1,6 @@
 import { formattedValueToString, getValueFormat } from '@grafana/data';
 
-import type { ValueUnit } from '../data/perRequest';
+import type { ValueUnit } from '@hotpath/profile-core';
 
 /** A value in the profile's unit, as Grafana formats it (ns -> "1.20 s", bytes -> "3.4 MiB"). */
 export function formatValue(value: number, unit: string): string {

@@ -1,11 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
-import { fromAscii } from '../data/ascii';
-import { diffTrees } from '../data/mergeDiff';
-import { topTable } from '../data/topTable';
-import { changesByUnit, checkCount } from '../data/perRequest';
-import { printlnAfter, printlnBefore, recursive } from '../data/testdata/trees';
+import { changesByUnit, checkCount, diffTrees, fromAscii, topTable } from '@hotpath/profile-core';
+import { printlnAfter, printlnBefore, recursive } from '@hotpath/profile-core/testdata/trees';
 
 import { computeLayout } from '../render/layout';
 

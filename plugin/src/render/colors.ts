@@ -4,7 +4,7 @@
  * less = green, or blue/orange-red in the colour-blind palette. Colour strings are computed
  * once per name / per bucket, never per frame.
  */
-import { fnv1a } from '../data/tree';
+import { fnv1a } from '@hotpath/profile-core';
 
 export const DIFF_SCHEMES = ['red-green', 'colorblind'] as const;
 export type DiffScheme = (typeof DIFF_SCHEMES)[number];

@@ -1,4 +1,4 @@
-import { isDiff } from '../data/tree';
+import { isDiff } from '@hotpath/profile-core';
 
 import { diffBucket, diffPalette, DiffScheme, PackageColors } from './colors';
 import { Layout, MIN_NODE_PX, nodeRect, rowY, View, visibleRows } from './layout';

@@ -1,5 +1,4 @@
-import { DiffBasis, weightOf } from '../data/mergeDiff';
-import { maxLevelOf, Tree } from '../data/tree';
+import { DiffBasis, maxLevelOf, Tree, weightOf } from '@hotpath/profile-core';
 
 /**
  * Horizontal layout of a tree: each node's start and width in weight units (its total; for a

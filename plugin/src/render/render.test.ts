@@ -1,5 +1,4 @@
-import { fromAscii } from '../data/ascii';
-import { generateTree } from '../data/generate';
+import { fromAscii, generateTree } from '@hotpath/profile-core';
 
 import { diffBucket, DIFF_BUCKETS, packageOf } from './colors';
 import { drawGraph, DrawStyle, fitLabel, isAscii, makePaint } from './draw';

@@ -3,9 +3,8 @@ import type { DataSourceSrv } from '@grafana/runtime';
 import type { DataQuery } from '@grafana/schema';
 import { Observable, Subscriber } from 'rxjs';
 
-import { fromAscii } from '../data/ascii';
-import { treeToFrame } from '../data/frame';
-import { printlnAfter, printlnBefore } from '../data/testdata/trees';
+import { fromAscii, treeToFrame } from '@hotpath/profile-core';
+import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testdata/trees';
 
 import { labelMatcher, ProfileLoader, ProfileQuery, windowRequest, withMatcher } from './fetcher';
 

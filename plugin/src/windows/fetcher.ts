@@ -16,12 +16,8 @@ import type { DataQuery } from '@grafana/schema';
 import type { DataSourceSrv } from '@grafana/runtime';
 import { from, mergeMap, ObservableInput, Subscription } from 'rxjs';
 
-import { isProfileFrame, ProfileError, readOrThrow } from '../data/frame';
-import { formatCount } from '../data/formatCount';
-import { Tree } from '../data/tree';
-import { frameTruncation, Truncation } from '../data/truncation';
+import { formatCount, frameTruncation, isProfileFrame, ProfileError, readOrThrow, TimeWindow, Tree, Truncation } from '@hotpath/profile-core';
 
-import { TimeWindow } from './windows';
 
 /**
  * What a loader fetches: each window's profile as the query asks for it, and the same window

@@ -7,7 +7,7 @@
  */
 import { urlUtil } from '@grafana/data';
 
-import { TimeWindow } from './windows';
+import { TimeWindow } from '@hotpath/profile-core';
 
 export interface LinkQuery {
   refId: string;

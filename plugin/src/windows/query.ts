@@ -5,7 +5,7 @@
 import type { DataFrame, DataQueryRequest, InterpolateFunction, ScopedVars } from '@grafana/data';
 import type { DataQuery } from '@grafana/schema';
 
-import { isProfileFrame } from '../data/frame';
+import { isProfileFrame } from '@hotpath/profile-core';
 
 import { ProfileQuery } from './fetcher';
 import { LinkQuery } from './links';

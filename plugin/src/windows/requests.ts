@@ -11,11 +11,9 @@
  */
 import { DataFrame, FieldType } from '@grafana/data';
 
-import { isProfileFrame } from '../data/frame';
-import { noCount, RequestCount, requestsInWindow } from '../data/perRequest';
+import { isProfileFrame, noCount, RequestCount, requestsInWindow, TimeWindow } from '@hotpath/profile-core';
 
 import { readSeries, StripSeries } from './series';
-import { TimeWindow } from './windows';
 
 const RATE_UNITS = new Set(['reqps', 'rps', 'req/s']);
 const RATE_NAME = /(requests?|req)\s*\/\s*s\b|request rate|requests?:rate/i;

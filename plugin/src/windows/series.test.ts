@@ -1,7 +1,7 @@
 import { createDataFrame, FieldType } from '@grafana/data';
 
-import { treeToFrame } from '../data/frame';
-import { printlnAfter } from '../data/testdata/trees';
+import { treeToFrame } from '@hotpath/profile-core';
+import { printlnAfter } from '@hotpath/profile-core/testdata/trees';
 
 import { anomalyWindows, linePath, medianStep, mergeWindows, onWindows, readStripData } from './series';
 

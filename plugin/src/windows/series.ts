@@ -5,9 +5,8 @@
  */
 import { DataFrame, Field, FieldType, getFieldDisplayName } from '@grafana/data';
 
-import { isProfileFrame } from '../data/frame';
+import { isProfileFrame, TimeWindow } from '@hotpath/profile-core';
 
-import { TimeWindow } from './windows';
 
 export interface StripSeries {
   refId?: string;

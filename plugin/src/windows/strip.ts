@@ -3,7 +3,7 @@
  * window's edge or body), and the windows a drag produces. Times are unix ms, x is pixels
  * from the strip's left edge.
  */
-import { moveWindow, resizeWindow, TimeWindow, windowFromDrag } from './windows';
+import { moveWindow, resizeWindow, TimeWindow, windowFromDrag } from '@hotpath/profile-core';
 
 export interface Scale {
   /** the strip's time range */

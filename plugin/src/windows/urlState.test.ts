@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import { parseUrlState, parseWindowParam, URL_KEYS, urlMatches, UrlState, urlUpdate, ViewKind } from './urlState';
-import { BaselineMode } from './windows';
+import { BaselineMode } from '@hotpath/profile-core';
 
 describe('URL state', () => {
   it('round-trips windows, a hand-picked baseline and the view', () => {

@@ -18,9 +18,8 @@
  */
 import type { UrlQueryMap } from '@grafana/data';
 
-import { VALUE_UNITS, ValueUnit } from '../data/perRequest';
+import { BASELINE_MODES, BaselineMode, isWindow, TimeWindow, VALUE_UNITS, ValueUnit } from '@hotpath/profile-core';
 
-import { BASELINE_MODES, BaselineMode, isWindow, TimeWindow } from './windows';
 
 export const VIEWS = ['flame', 'diff', 'side', 'changes'] as const;
 export type ViewKind = (typeof VIEWS)[number];

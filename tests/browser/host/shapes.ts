@@ -1,14 +1,11 @@
 /**
- * The frame shapes the benchmark renders: the same generator (plugin/src/data/generate.ts)
+ * The frame shapes the benchmark renders: the same generator (packages/profile-core/src/generate.ts)
  * bent into the shapes users get from their datasources. Each returns a nested-set frame as
  * Grafana's datasources hand it to panels.
  */
 import { FieldType } from '@grafana/data';
 
-import { limitNodes } from '../../../plugin/src/data/collapse';
-import { treeToFrame } from '../../../plugin/src/data/frame';
-import { generateTree } from '../../../plugin/src/data/generate';
-import { Interner, ROOT_NAME, Tree, TreeBuilder } from '../../../plugin/src/data/tree';
+import { generateTree, Interner, limitNodes, ROOT_NAME, Tree, TreeBuilder, treeToFrame } from '@hotpath/profile-core';
 
 export const SHAPES = ['pyroscope', 'strings', 'deep', 'wide', 'truncated'] as const;
 export type Shape = (typeof SHAPES)[number];

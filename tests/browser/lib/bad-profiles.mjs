@@ -5,7 +5,7 @@ import { closeSync, mkdirSync, openSync, ftruncateSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { FIXTURES_DIR, requirePlugin } from '../../../plugin/scripts/headless/env.mjs';
+import { FIXTURES_DIR, requirePlugin } from '@hotpath/headless/env.mjs';
 
 const { Function: PFunction, Line, Location, Profile, Sample, StringTable, ValueType } = requirePlugin('pprof-format');
 

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { FIXTURES_DIR } from '../../../plugin/scripts/headless/env.mjs';
+import { FIXTURES_DIR } from '@hotpath/headless/env.mjs';
 
 export const fixturePath = (name) => join(FIXTURES_DIR, name);
 

@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { BROWSER_DIR, CACHE_DIR, DIST_DIR, HEADLESS_DIR, HOST_DIR, requirePlugin, SCREENSHOTS_DIR } from '../../../plugin/scripts/headless/env.mjs';
-import { hostBundleOptions, hostEntry } from '../../../plugin/scripts/headless/build.mjs';
-import { startServer } from '../../../plugin/scripts/headless/server.mjs';
+import { BROWSER_DIR, CACHE_DIR, DIST_DIR, HEADLESS_DIR, HOST_DIR, requirePlugin, SCREENSHOTS_DIR } from '@hotpath/headless/env.mjs';
+import { hostBundleOptions, hostEntry } from '@hotpath/headless/build.mjs';
+import { startServer } from '@hotpath/headless/server.mjs';
 
 export const HOSTS_DIR = join(BROWSER_DIR, 'hosts');
 /** Every host of the matrix, oldest first: the floor of grafanaDependency, the newest 12.x and 13.x. */
@@ -65,7 +65,7 @@ const HOST_SOURCES = [
  * what the matrix checks. Returns the bundle's path. The benchmark's page (`entry` 'bench':
  * host/bench.tsx, with @grafana/flamegraph and the generator) is built in production mode, as
  * Grafana serves React, with the shared-module list of `sharedFrom`, and always rebuilt (it
- * compiles plugin/src/data).
+ * compiles the profile core from its sources).
  */
 export async function buildMatrixHost(name, { entry = 'host', sharedFrom = name } = {}) {
   const dir = installHost(name);

@@ -4,9 +4,8 @@ import { Button, Input, LinkButton, RadioButtonGroup, useStyles2 } from '@grafan
 
 import { choices } from '../../choices';
 import { TEST_IDS } from '../../constants';
-import { VALUE_UNITS, ValueUnit } from '../../data/perRequest';
+import { BASELINE_MODES, BaselineMode, VALUE_UNITS, ValueUnit } from '@hotpath/profile-core';
 import { UrlState, VIEWS, ViewKind } from '../../windows/urlState';
-import { BASELINE_MODES, BaselineMode } from '../../windows/windows';
 import { UNIT_LABELS } from '../format';
 
 const VIEW_OPTIONS = choices(VIEWS, {

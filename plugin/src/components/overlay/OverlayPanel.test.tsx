@@ -5,9 +5,8 @@ import { Observable } from 'rxjs';
 
 import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
-import { treeToFrame } from '../../data/frame';
-import { diffTrees } from '../../data/mergeDiff';
-import { printlnAfter, printlnBefore } from '../../data/testdata/trees';
+import { diffTrees, treeToFrame } from '@hotpath/profile-core';
+import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testdata/trees';
 import { panelProps } from '../testUtils';
 
 import { OverlayPanel } from './OverlayPanel';

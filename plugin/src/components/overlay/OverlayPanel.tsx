@@ -4,7 +4,7 @@ import { useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
-import { isDiff } from '../../data/tree';
+import { isDiff } from '@hotpath/profile-core';
 import { ErrorView } from '../ErrorView';
 
 import { OverlayHeader } from './OverlayHeader';

@@ -4,7 +4,7 @@ import { Button, useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../../constants';
 import { WindowProfile, WindowSlot } from '../../windows/fetcher';
-import { Baseline, TimeWindow } from '../../windows/windows';
+import { Baseline, TimeWindow } from '@hotpath/profile-core';
 
 interface Props {
   height: number;

@@ -5,10 +5,7 @@ import { useMemo } from 'react';
 
 import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
-import { CollapseResult } from '../../data/collapse';
-import { formatCount } from '../../data/formatCount';
-import { changesByUnit, decompose, noCount, RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
-import { Tree } from '../../data/tree';
+import { changesByUnit, CollapseResult, decompose, formatCount, noCount, RequestCount, RequestCounts, Tree, ValueUnit } from '@hotpath/profile-core';
 import { WindowProfile, WindowSlot } from '../../windows/fetcher';
 import { QueryProblem } from '../../windows/query';
 import { ViewKind } from '../../windows/urlState';

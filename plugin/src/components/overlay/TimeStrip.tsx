@@ -6,7 +6,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { TEST_IDS } from '../../constants';
 import { linePath, StripData } from '../../windows/series';
 import { anomalyAt, dragResult, Grab, grabAt, Scale, timeTicks, toT, toX } from '../../windows/strip';
-import { Baseline, formatDuration, placement, TimeWindow } from '../../windows/windows';
+import { Baseline, formatDuration, placement, TimeWindow } from '@hotpath/profile-core';
 import { DiffScheme } from '../../render/colors';
 
 export interface WindowColors {

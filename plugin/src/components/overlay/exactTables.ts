@@ -8,12 +8,7 @@
 import { useMemo } from 'react';
 import type { DataFrame } from '@grafana/data';
 
-import { CollapseResult } from '../../data/collapse';
-import { isProfileFrame } from '../../data/frame';
-import { formatCount } from '../../data/formatCount';
-import { diffTrees } from '../../data/mergeDiff';
-import { Tree } from '../../data/tree';
-import { frameTruncation, otherShare, Truncation } from '../../data/truncation';
+import { CollapseResult, diffTrees, formatCount, frameTruncation, isProfileFrame, otherShare, Tree, Truncation } from '@hotpath/profile-core';
 import { WindowProfile } from '../../windows/fetcher';
 import { formatPercent } from '../format';
 

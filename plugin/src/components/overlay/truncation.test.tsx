@@ -5,14 +5,7 @@ import { Observable } from 'rxjs';
 
 import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
-import { fromAscii } from '../../data/ascii';
-import { treeToFrame } from '../../data/frame';
-import { generateTree } from '../../data/generate';
-import { diffTrees } from '../../data/mergeDiff';
-import { changesByUnit } from '../../data/perRequest';
-import { functionRows } from '../../data/topTable';
-import { OTHER_NAME, Tree } from '../../data/tree';
-import { pyroscopeTruncate } from '../../data/pyroscopeTruncate';
+import { changesByUnit, diffTrees, fromAscii, functionRows, generateTree, OTHER_NAME, pyroscopeTruncate, Tree, treeToFrame } from '@hotpath/profile-core';
 import { sortRows } from '../TopTable';
 import { panelProps } from '../testUtils';
 

@@ -3,19 +3,13 @@ import { config } from '@grafana/runtime';
 import { useCallback, useEffect, useMemo } from 'react';
 
 import { DEFAULT_OPTIONS, HotpathOptions } from '../../options';
-import { limitNodes } from '../../data/collapse';
-import { diffTrees } from '../../data/mergeDiff';
-import { noCount, RequestCount, RequestCounts, ValueUnit } from '../../data/perRequest';
-import { ProfileErrorKind } from '../../data/errors';
-import { selectProfile } from '../../data/select';
-import { isDiff, Tree } from '../../data/tree';
+import { Baseline, BaselineMode, diffTrees, formatDuration, isDiff, limitNodes, noCount, ProfileErrorKind, RequestCount, RequestCounts, resolveBaseline, selectProfile, TimeWindow, Tree, ValueUnit, windowAt } from '@hotpath/profile-core';
 import { labelMatcher } from '../../windows/fetcher';
 import { DRILLDOWN_APP, drilldownUrl, exploreUrl, LinkQuery } from '../../windows/links';
 import { findProfileTarget, linkQuery, profileQuery, profileQueryProblem, QueryProblem } from '../../windows/query';
 import { countRequests, findRequestSeries } from '../../windows/requests';
 import { anomalyWindows, readStripData } from '../../windows/series';
 import { UrlState, VIEWS, ViewKind } from '../../windows/urlState';
-import { Baseline, BaselineMode, formatDuration, resolveBaseline, TimeWindow, windowAt } from '../../windows/windows';
 import { PROFILE_ERROR_TITLES } from '../ErrorView';
 
 import { rangeTruncation, tableSide, useExactTables } from './exactTables';

@@ -2,7 +2,7 @@ import { getDataSourceSrv } from '@grafana/runtime';
 import { useEffect, useReducer, useState } from 'react';
 
 import { ProfileLoader, ProfileQuery, Slot, WindowProfile } from '../../windows/fetcher';
-import { TimeWindow } from '../../windows/windows';
+import { TimeWindow } from '@hotpath/profile-core';
 
 export interface WindowProfiles {
   comparison?: WindowProfile;

@@ -2,9 +2,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { BROWSER_DIR, CACHE_DIR, DIST_DIR, HOST_DIR, PLUGIN_DIR, requirePlugin } from './env.mjs';
-
-const esbuild = requirePlugin('esbuild');
+import { BROWSER_DIR, CACHE_DIR, DIST_DIR, HOST_DIR, NODE_MODULES, ROOT } from './env.mjs';
 
 /** esbuild options of a host page bundle: every package from `nodeModules`, React's production or development build. */
 export function hostBundleOptions({ entry, out, nodeModules, alias, development = false }) {
@@ -19,6 +17,9 @@ export function hostBundleOptions({ entry, out, nodeModules, alias, development 
     minify: !development,
     sourcemap: false,
     nodePaths: [nodeModules],
+    // the workspace's profile core from its TypeScript sources, as the panel's webpack bundles it
+    // ('module': esbuild's default condition, which a custom list replaces)
+    conditions: ['hotpath-source', 'module'],
     plugins: [hostFilesFrom(nodeModules), webpackDefaultInterop()],
     alias,
     define: { 'process.env.NODE_ENV': development ? '"development"' : '"production"', global: 'window' },
@@ -31,7 +32,7 @@ export function hostBundleOptions({ entry, out, nodeModules, alias, development 
 /**
  * The host page's own files (host/) import their packages from `nodeModules`: a Grafana host of
  * the compatibility matrix bundles the page with its own releases of React and @grafana/*, not
- * with plugin/node_modules, which esbuild would find first by walking up from host/.
+ * with the workspace's node_modules, which esbuild would find first by walking up from host/.
  */
 function hostFilesFrom(nodeModules) {
   const again = Symbol('resolved from the host');
@@ -84,16 +85,18 @@ export async function buildHost(entry = 'host', src = hostEntry(entry)) {
   mkdirSync(CACHE_DIR, { recursive: true });
   const out = join(CACHE_DIR, `${entry}.js`);
   // the host bundle is reused while its sources and the lockfile are older; the bench bundle
-  // also compiles plugin/src/data (the generator), so it is always rebuilt (esbuild: ~2 s)
-  const sources = [src, ...['host.tsx', 'amd-loader.ts', 'options-editor.tsx'].map((f) => join(HOST_DIR, f)), join(PLUGIN_DIR, 'package-lock.json')];
+  // also compiles the profile core (the generator), so it is always rebuilt (esbuild: ~2 s)
+  const sources = [src, ...['host.tsx', 'amd-loader.ts', 'options-editor.tsx'].map((f) => join(HOST_DIR, f)), join(ROOT, 'package-lock.json')];
   if (entry === 'host' && existsSync(out) && statSync(out).mtimeMs > Math.max(...sources.map((f) => statSync(f).mtimeMs))) {
     return out;
   }
+  // loaded here, not at import: a receiver whose host page is already bundled never needs it
+  const { default: esbuild } = await import('esbuild');
   await esbuild.build(
     hostBundleOptions({
       entry: src,
       out,
-      nodeModules: join(PLUGIN_DIR, 'node_modules'),
+      nodeModules: NODE_MODULES,
       // the default host's loader (the compatibility matrix aliases hosts/systemjs-loader.ts: lib/hosts.mjs)
       alias: { 'hotpath-plugin-loader': join(HOST_DIR, 'amd-loader.ts') },
     })

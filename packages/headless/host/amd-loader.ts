@@ -1,6 +1,6 @@
 /**
  * The default host's loader: a minimal AMD `define(deps, factory)` (what SystemJS's AMD extra
- * does for Grafana), with the externals from plugin/node_modules. Like Grafana 11.3, the floor
+ * does for Grafana), with the externals from the workspace's node_modules. Like Grafana 11.3, the floor
  * of grafanaDependency, it does not share react/jsx-runtime. The compatibility matrix
  * (tests/browser/hosts) loads module.js with SystemJS itself and each release's exact list.
  */

@@ -1,5 +1,5 @@
-// The pure data layer: no React, no DOM, only types from @grafana/data. Usable from the panel,
-// the browser harness, the snapshot CLI and the demo's stand-in datasource.
+// The profile core: no React, no DOM, only types from @grafana/data. The panel bundles it from
+// source; hotpath-notify, the headless renderer and the snapshot CLI import its ESM build (dist/).
 export * from './tree';
 export * from './frame';
 export * from './flamebearer';
@@ -19,3 +19,6 @@ export * from './attribution';
 export * from './generate';
 export * from './truncation';
 export * from './pyroscopeTruncate';
+export * from './callTree';
+export * from './formatCount';
+export * from './windows';

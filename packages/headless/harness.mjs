@@ -4,12 +4,12 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { chromium } from 'playwright-core';
+
 import { buildHost } from './build.mjs';
-import { CHROMIUM, requirePlugin, SCREENSHOTS_DIR } from './env.mjs';
+import { CHROMIUM, SCREENSHOTS_DIR } from './env.mjs';
 import { removeTree } from './remove-tree.mjs';
 import { startServer } from './server.mjs';
-
-const { chromium } = requirePlugin('playwright-core');
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

@@ -15,7 +15,7 @@ import { createRoot, Root } from 'react-dom/client';
 import * as rxjs from 'rxjs';
 
 // The loader and the modules it shares with the plugin: host/amd-loader.ts for the default
-// host (plugin/node_modules), hosts/systemjs-loader.ts with a Grafana release's exact list for
+// host (the workspace's node_modules), hosts/systemjs-loader.ts with a Grafana release's exact list for
 // the compatibility matrix (an esbuild alias picks one: ../build.mjs here, tests/browser/lib/hosts.mjs).
 import { loadPlugin, sharedModuleNames } from 'hotpath-plugin-loader';
 
