@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // grafana-frames: a panel's transformations, run by Grafana's own code (@grafana/data's
-// transformDataFrame and standard transformers, from plugin/node_modules) on the data frames
+// transformDataFrame and standard transformers, the plugin's dependency) on the data frames
 // Grafana's Prometheus datasource makes of real query results. The Go tests in this folder query
 // the real Prometheus, pipe the results here, and assert on what the panel would show.
 //
@@ -33,7 +33,7 @@ try {
   data = require('@grafana/data');
   rxjs = require('rxjs');
 } catch (e) {
-  process.stderr.write(`grafana-frames: cannot load @grafana/data from plugin/node_modules (run \`cd plugin && npm ci\`): ${e.message}\n`);
+  process.stderr.write(`grafana-frames: cannot load the plugin's @grafana/data (run \`npm ci\` at the repository's root): ${e.message}\n`);
   process.exit(2);
 }
 const { FieldType, getFieldDisplayName, standardTransformers, standardTransformersRegistry, transformDataFrame } = data;
