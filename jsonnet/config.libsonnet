@@ -306,6 +306,22 @@ local catalogue = import 'catalogue.libsonnet';
     // `alertSeverity+: { CPUThrottlingSustained: 'critical' }`.
     alertSeverity: { [a.name]: a.severity for a in catalogue.alerts },
 
+    // Labels added to every alert (never to a recording rule), for routing and
+    // ownership your Alertmanager already keys on: a team, a tier, a tenant.
+    // They must not name a label the pack sets or keeps (severity, the label
+    // knobs above, upstream): change those with their own knobs. Example:
+    // `alertExtraLabels: { team: 'platform', page: 'false' }`.
+    alertExtraLabels: {},
+
+    // Annotations added to every alert, for what your receivers show or link:
+    // a Slack channel, a dashboard of your own, a playbook index. A Go
+    // template, like the pack's own (`{{ $labels.job }}` expands). They must
+    // not name the pack's annotations (summary, description, runbook_url,
+    // dashboard_url, profile_url): set runbookURL, grafanaURL or profileURL
+    // instead. Example:
+    // `alertExtraAnnotations: { slack_channel: '#perf-{{ $labels.namespace }}' }`.
+    alertExtraAnnotations: {},
+
     // ---- Links in alerts ------------------------------------------------------
 
     // Where docs/runbook.md is published; alerts link to `<runbookURL>#<alertname>`

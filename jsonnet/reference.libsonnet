@@ -65,7 +65,8 @@ function(mixin)
     it), `baseline` what the firing window is compared with (`previous`: the same service before;
     `siblings`: the other instances at the same time), `dashboard` the dashboard its
     `dashboard_url` opens. Every alert carries `runbook_url` and `dashboard_url`, and
-    `profile_url` when the config sets `profileURL` and the alert names a service.
+    `profile_url` when the config sets `profileURL` and the alert names a service, plus the
+    labels and annotations of the config's `alertExtraLabels` and `alertExtraAnnotations`.
 
   |||
   + table(

@@ -18,6 +18,11 @@ type Config struct {
 	ScrapeInterval     time.Duration // required
 	ScrapeTimeout      time.Duration // optional
 	EvaluationInterval time.Duration // required; groups with their own interval keep it
+	// RuleQueryOffset is global.rule_query_offset: every rule group
+	// evaluates its queries this far in the past (and stamps its records
+	// there), so that samples still being scraped or appended at the
+	// evaluation's moment are in. Zero leaves it out.
+	RuleQueryOffset time.Duration
 	// ExternalLabels go to global.external_labels: the server's own rule
 	// evaluation never sees them, a Thanos sidecar (and alert templates'
 	// $externalLabels) do.
@@ -38,6 +43,9 @@ func (c Config) YAML() string {
 		fmt.Fprintf(&b, "  scrape_timeout: %s\n", pm.Duration(c.ScrapeTimeout))
 	}
 	fmt.Fprintf(&b, "  evaluation_interval: %s\n", pm.Duration(c.EvaluationInterval))
+	if c.RuleQueryOffset > 0 {
+		fmt.Fprintf(&b, "  rule_query_offset: %s\n", pm.Duration(c.RuleQueryOffset))
+	}
 	if len(c.ExternalLabels) > 0 {
 		b.WriteString("  external_labels:\n")
 		for _, k := range slices.Sorted(maps.Keys(c.ExternalLabels)) {

@@ -15,6 +15,7 @@ func TestConfigLoads(t *testing.T) {
 		ScrapeInterval:     15 * time.Second,
 		ScrapeTimeout:      10 * time.Second,
 		EvaluationInterval: 90 * time.Second,
+		RuleQueryOffset:    3 * time.Second,
 		ExternalLabels:     map[string]string{ReplicaLabel: "a", "cluster": "eu 1"},
 		Alertmanagers:      []string{"127.0.0.1:9093"},
 		RuleFiles:          []string{"/r/a.yaml"},
@@ -25,7 +26,7 @@ func TestConfigLoads(t *testing.T) {
 		t.Fatalf("%v\n%s", err, c.YAML())
 	}
 	g := cfg.GlobalConfig
-	if time.Duration(g.ScrapeInterval) != 15*time.Second || time.Duration(g.EvaluationInterval) != 90*time.Second || time.Duration(g.ScrapeTimeout) != 10*time.Second {
+	if time.Duration(g.ScrapeInterval) != 15*time.Second || time.Duration(g.EvaluationInterval) != 90*time.Second || time.Duration(g.ScrapeTimeout) != 10*time.Second || time.Duration(g.RuleQueryOffset) != 3*time.Second {
 		t.Errorf("global %+v", g)
 	}
 	if g.ExternalLabels.Get("cluster") != "eu 1" || g.ExternalLabels.Get(ReplicaLabel) != "a" {

@@ -120,6 +120,7 @@ type Ruler struct {
 	DataDir       string // pass one holding backfilled blocks to carry history over
 	GRPC, Addr    string
 	EvalInterval  time.Duration // groups without their own interval; default 1m
+	QueryOffset   time.Duration // --rule-query-offset, as Prometheus's rule_query_offset; 0 leaves it out
 	Alertmanagers []string      // host:port; alerts leave without the replica label
 	Args          []string
 }
@@ -140,6 +141,9 @@ func StartRuler(ctx context.Context, l Launcher, c Ruler) (*Server, error) {
 		fmt.Sprintf("--label=%s=%q", ReplicaLabel, c.Replica),
 		"--eval-interval=" + c.EvalInterval.String(),
 		"--log.level=warn",
+	}
+	if c.QueryOffset > 0 {
+		argv = append(argv, "--rule-query-offset="+c.QueryOffset.String())
 	}
 	for _, f := range c.RuleFiles {
 		argv = append(argv, "--rule-file="+f)

@@ -27,7 +27,7 @@ instead=(
   'a design document that is not in the repository: state the contract here (docs/reference.md for public names)'
   'a folder outside the repository: name the playground incident (docs/reference.md) or say the fact'
   'an issue number without a link: say the fact and why (or link a public tracker)'
-  'a seed story by number: name the incident (println, epoll, cfs, gzip, outlier) or say the fact'
+  'an incident by its number: name it (println, epoll, cfs, gzip, outlier) or say the fact'
   'the story of a CI run: say what fails and why'
 )
 

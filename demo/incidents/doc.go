@@ -1,9 +1,10 @@
-// Package incidents holds the code paths of the seed stories, once, so that the
+// Package incidents holds the code paths of the playground's incidents
+// (docs/reference.md, "The playground's incidents"), once, so that the
 // demo services (cmd/demo-service) and the fixture capture (cmd/capture-fixtures)
 // run the very same functions: a flame graph of the demo and the committed
 // pprof fixtures then point at the same frames.
 //
-// Each story has a healthy path and the incident path, chosen at run time by a
+// Each incident has a healthy path and the incident's path, chosen at run time by a
 // Switch, so that one process can show "before" and "after":
 //
 //	000 println  api.go, cache.go  fmt.Println of the fetched protobuf message

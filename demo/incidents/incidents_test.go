@@ -182,8 +182,13 @@ func TestEventLoopSpinsOnlyWithZeroTimeout(t *testing.T) {
 	go func() { done <- loop.Run(ctx) }()
 	defer func() {
 		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Error(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("the event loop did not return within 10s of its context's end")
 		}
 		_ = loop.Close()
 	}()

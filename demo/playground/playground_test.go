@@ -346,13 +346,22 @@ func TestSupervisorStopsInReverseOrder(t *testing.T) {
 	sup := &Supervisor{LogDir: dir, PidFile: filepath.Join(dir, "pids.json")}
 	var procs []*Proc
 	for _, n := range []string{"a", "b"} {
-		p, err := sup.Start(n, false, nil, "sh", "-c", "trap 'echo stopped "+n+" >> "+filepath.Join(dir, "order")+"; exit 0' TERM; while :; do sleep 0.05; done")
+		// Each says when its trap is set: a TERM before that would end it
+		// without a word, on a machine slow to start a shell.
+		p, err := sup.Start(n, false, nil, "sh", "-c", "trap 'echo stopped "+n+" >> "+filepath.Join(dir, "order")+"; exit 0' TERM; touch "+filepath.Join(dir, "ready-"+n)+"; while :; do sleep 0.05; done")
 		if err != nil {
 			t.Fatal(err)
 		}
 		procs = append(procs, p)
 	}
-	time.Sleep(300 * time.Millisecond)
+	for _, n := range []string{"a", "b"} {
+		if err := promkit.Poll(t.Context(), 30*time.Second, 20*time.Millisecond, func() (bool, error) {
+			_, err := os.Stat(filepath.Join(dir, "ready-"+n))
+			return err == nil, err
+		}); err != nil {
+			t.Fatalf("process %s never set its TERM trap: %v", n, err)
+		}
+	}
 	sup.StopAll(5 * time.Second)
 	b, _ := os.ReadFile(filepath.Join(dir, "order"))
 	if got := strings.Fields(string(b)); strings.Join(got, " ") != "stopped b stopped a" {

@@ -26,7 +26,8 @@ type Service struct {
 	// the history uses the same shape, so the live series continue it.
 	Load      string
 	Instances []Instance
-	// Story is the seed story the service reproduces ("" for none).
+	// Story is the incident the service reproduces, by its catalogue name
+	// ("" for none).
 	Story string
 	// Cgroup, when set, runs the service in its own cgroup v1 cpu group.
 	Cgroup *CgroupSpec

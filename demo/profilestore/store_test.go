@@ -267,7 +267,11 @@ func TestCollectorPullsRealProfiles(t *testing.T) {
 		}
 	}
 	cancel()
-	<-done
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the collector did not return within 10s of its context's end")
+	}
 	h := Handler(s)
 	for _, typ := range []string{"cpu", "alloc_space", "alloc_objects"} {
 		resp, body := query(t, h, fmt.Sprintf("service=svc&type=%s&from=0&to=%d", typ, time.Now().Add(time.Minute).UnixMilli()))

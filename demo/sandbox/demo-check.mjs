@@ -105,7 +105,7 @@ function checks() {
   return list.map((i) => {
     const story = STORIES[i.Story];
     if (story === undefined) {
-      return { name: `${i.Story}/${i.Service}`, skip: `unknown story ${i.Story}` };
+      return { name: `${i.Story}/${i.Service}`, skip: `unknown incident ${i.Story}` };
     }
     if (story === null) {
       return { name: `${i.Story}/${i.Service}`, skip: 'CFS throttling is a property of the cgroup, not of a code path: no profile to check' };

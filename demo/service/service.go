@@ -22,7 +22,7 @@ import (
 // Spec describes one service.
 type Spec struct {
 	Name string
-	// Incident names the seed story the service reproduces ("println",
+	// Incident names the incident the service reproduces ("println",
 	// "epoll", ...); empty for a service without one (the healthy control).
 	Incident string
 	// Switch turns the incident on and off; nil when Incident is empty.

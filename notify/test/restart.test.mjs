@@ -91,8 +91,11 @@ for (const [renderer, signal] of [
       if (renderer === 'warm') {
         await hangRenders(s.renderTmp);
       } else {
-        await new Promise((r) => setTimeout(r, 1000)); // Chromium sets its threads' priorities as it starts
-        niceEnough(renderNices(s.renderTmp));
+        // Chromium sets its threads' priorities as it starts: wait (bounded) until they are set
+        let nices = [];
+        await waitFor(() => (nices = renderNices(s.renderTmp)).length > 0 && nices.every((v) => v >= 10), 30_000, 'the render threads at nice 10 or lower priority').catch((e) => {
+          throw new Error(`${e.message}; their nices: ${nices.join(' ') || 'no render thread'}`);
+        });
       }
       const pids = renderPids(s.renderTmp);
       assert.ok(pids.length > 0, 'the render runs');

@@ -15,8 +15,9 @@ import (
 type PromConfig struct {
 	RuleFiles          []string      // absolute paths, loaded unchanged
 	Targets            []string      // host:port of exporters, scraped as job="scrape"
-	ScrapeInterval     time.Duration // default 1s
+	ScrapeInterval     time.Duration // default DefaultScrapeInterval
 	EvaluationInterval time.Duration // default 1s; groups with their own interval keep it
+	RuleQueryOffset    time.Duration // global.rule_query_offset (promkit.Config); default none
 	ExtraConfig        string        // raw YAML appended to prometheus.yml (e.g. more scrape_configs)
 	DataDir            string        // default: a fresh temp dir (pass one to reuse backfilled blocks)
 	Args               []string      // more flags
@@ -34,6 +35,10 @@ type Prometheus struct {
 	Dir string
 }
 
+// DefaultScrapeInterval is a server's scrape interval unless its PromConfig
+// sets one.
+const DefaultScrapeInterval = time.Second
+
 // APITimeout bounds every request to a server (the caller's context may
 // bound it more).
 const APITimeout = promkit.APITimeout
@@ -48,7 +53,7 @@ var LeaveOverlappingBlocks = promkit.LeaveOverlappingBlocks
 func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 	t.Helper()
 	if c.ScrapeInterval == 0 {
-		c.ScrapeInterval = time.Second
+		c.ScrapeInterval = DefaultScrapeInterval
 	}
 	if c.EvaluationInterval == 0 {
 		c.EvaluationInterval = time.Second
@@ -67,6 +72,7 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 			Config: promkit.Config{
 				ScrapeInterval:     c.ScrapeInterval,
 				EvaluationInterval: c.EvaluationInterval,
+				RuleQueryOffset:    c.RuleQueryOffset,
 				ExternalLabels:     c.ExternalLabels,
 				RuleFiles:          c.RuleFiles,
 				ScrapeConfigs:      scrape,

@@ -69,6 +69,7 @@ type RulerConfig struct {
 	Replica      string        // its ReplicaLabel value; default "ruler"
 	DataDir      string        // default: fresh; pass one holding backfilled blocks to carry history over
 	EvalInterval time.Duration // groups without their own interval; default 1m
+	QueryOffset  time.Duration // --rule-query-offset (promkit.Ruler); default none
 	Args         []string
 }
 
@@ -85,7 +86,7 @@ type Ruler struct {
 func StartRuler(t testing.TB, c RulerConfig) *Ruler {
 	t.Helper()
 	r := promkit.Ruler{Bin: Tool(t, "thanos"), RuleFiles: c.RuleFiles, QueryURL: c.QueryURL, Replica: c.Replica,
-		DataDir: c.DataDir, GRPC: FreeAddr(t), Addr: FreeAddr(t), EvalInterval: c.EvalInterval, Args: c.Args}
+		DataDir: c.DataDir, GRPC: FreeAddr(t), Addr: FreeAddr(t), EvalInterval: c.EvalInterval, QueryOffset: c.QueryOffset, Args: c.Args}
 	p := start(t, "thanos-rule", func(dir string, l promkit.Launcher) (*promkit.Server, error) {
 		if r.DataDir == "" {
 			r.DataDir = filepath.Join(dir, "data")

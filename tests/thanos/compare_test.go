@@ -102,7 +102,10 @@ const (
 // differs between Prometheus's default label layout and the slicelabels one
 // Thanos is built with), so their timestamps never coincide; with the live
 // inputs' constant rates, the records of neighbouring evaluations are equal.
-func compareSamples(t *testing.T, name string, want, got samples, minPairs int, maxSkew time.Duration) parity {
+// A pair where either side's record read a short window of its scrapes
+// (wantShort, gotShort: scrapeGaps) is left out, and logged with the reason:
+// the two sides read different inputs there.
+func compareSamples(t *testing.T, name string, want, got samples, wantShort, gotShort shortWindows, minPairs int, maxSkew time.Duration) parity {
 	t.Helper()
 	var res parity
 	if a, b := keys(want), keys(got); strings.Join(a, "\n") != strings.Join(b, "\n") {
@@ -111,7 +114,8 @@ func compareSamples(t *testing.T, name string, want, got samples, minPairs int, 
 	}
 	for _, k := range keys(want) {
 		res.series++
-		pairs := 0
+		cluster := string(parseLabels(k)["cluster"])
+		pairs, left := 0, 0
 		var gts []int64
 		for ts := range got[k] {
 			gts = append(gts, ts)
@@ -128,6 +132,15 @@ func compareSamples(t *testing.T, name string, want, got samples, minPairs int, 
 			if best < 0 || abs64(best-ts) > maxSkew.Milliseconds() {
 				continue
 			}
+			why := wantShort.excuse("the reference", cluster, ts)
+			if why == "" {
+				why = gotShort.excuse("thanos", cluster, best)
+			}
+			if why != "" {
+				left++
+				t.Logf("%s%s: pair at %s / %s left out: %s", name, k, clock(ts), clock(best), why)
+				continue
+			}
 			pairs++
 			g := got[k][best]
 			d := math.Abs(w - g)
@@ -136,16 +149,18 @@ func compareSamples(t *testing.T, name string, want, got samples, minPairs int, 
 				res.maxRel = math.Max(res.maxRel, d/scale)
 			}
 			if d > relTol*scale+absTol {
-				t.Errorf("%s%s: reference %v at %s, thanos %v at %s (difference %.3g)", name, k, w, time.UnixMilli(ts).UTC().Format("15:04:05.000"), g, time.UnixMilli(best).UTC().Format("15:04:05.000"), d)
+				t.Errorf("%s%s: reference %v at %s, thanos %v at %s (difference %.3g)", name, k, w, clock(ts), g, clock(best), d)
 			}
 		}
 		if pairs < minPairs {
-			t.Errorf("%s%s: %d samples paired (reference %d samples, thanos %d), want >= %d", name, k, pairs, len(want[k]), len(got[k]), minPairs)
+			t.Errorf("%s%s: %d samples paired (reference %d samples, thanos %d, %d pairs left out for short windows), want >= %d", name, k, pairs, len(want[k]), len(got[k]), left, minPairs)
 		}
 		res.pairs += pairs
 	}
 	return res
 }
+
+func clock(ms int64) string { return time.UnixMilli(ms).UTC().Format("15:04:05.000") }
 
 func abs64(x int64) int64 {
 	if x < 0 {

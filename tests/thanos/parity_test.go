@@ -2,6 +2,7 @@ package thanos
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"testing"
@@ -78,10 +79,11 @@ func TestThanosParity(t *testing.T) {
 		sidecar := w.sidecarOver(t, w.dataDir(t, raw), clusters, true, map[string]string{harness.ReplicaLabel: "b"})
 		th := w.startThanos(t, []*harness.Sidecar{sidecar}, w.recorded("", true))
 		ref := harness.StartPrometheus(t, harness.PromConfig{
-			DataDir:     w.dataDir(t, raw+w.recorded("", true)),
-			RuleFiles:   w.ruleFiles,
-			ExtraConfig: w.scrapeConfig(clusters, true),
-			Args:        harness.LeaveOverlappingBlocks,
+			DataDir:         w.dataDir(t, raw+w.recorded("", true)),
+			RuleFiles:       w.ruleFiles,
+			RuleQueryOffset: queryOffset,
+			ExtraConfig:     w.scrapeConfig(clusters, true),
+			Args:            harness.LeaveOverlappingBlocks,
 		})
 		// A second ruler on the same sidecar with no recorded history:
 		// the first day of a ruler (its own Query, so it cannot read the
@@ -90,8 +92,9 @@ func TestThanosParity(t *testing.T) {
 
 		at := waitLive(t, w, nRules, []*harness.Prometheus{ref, th.ruler.Prometheus, fresh.ruler.Prometheus})
 		t.Run("every recorded series and value", func(t *testing.T) {
+			refShort, thShort := scrapeGaps(t, ref, at, ""), scrapeGaps(t, th.query.Prometheus, at, "")
 			for _, name := range names {
-				p := compareSamples(t, name, rawSamples(t, ref, name, at, compareWindow), rawSamples(t, th.query.Prometheus, name, at, compareWindow), minPairs, maxSkew)
+				p := compareSamples(t, name, rawSamples(t, ref, name, at, compareWindow), rawSamples(t, th.query.Prometheus, name, at, compareWindow), refShort, thShort, minPairs, maxSkew)
 				t.Logf("%-62s %3d series %5d pairs, max rel. diff %.2g", name, p.series, p.pairs, p.maxRel)
 			}
 		})
@@ -122,15 +125,20 @@ func TestThanosParity(t *testing.T) {
 		own := map[string]*harness.Prometheus{}
 		for _, c := range clusters {
 			own[c] = harness.StartPrometheus(t, harness.PromConfig{
-				DataDir:        w.dataDir(t, w.raw(c, false)+w.recorded(c, false)),
-				RuleFiles:      w.ruleFiles,
-				ExtraConfig:    w.scrapeConfig([]string{c}, false),
-				ExternalLabels: map[string]string{"cluster": c},
-				Args:           harness.LeaveOverlappingBlocks,
+				DataDir:         w.dataDir(t, w.raw(c, false)+w.recorded(c, false)),
+				RuleFiles:       w.ruleFiles,
+				RuleQueryOffset: queryOffset,
+				ExtraConfig:     w.scrapeConfig([]string{c}, false),
+				ExternalLabels:  map[string]string{"cluster": c},
+				Args:            harness.LeaveOverlappingBlocks,
 			})
 		}
 		at := waitLive(t, w, nRules, []*harness.Prometheus{own["us1"], own["eu1"], th.ruler.Prometheus})
 		t.Run("each cluster's series equal its own Prometheus's, plus cluster", func(t *testing.T) {
+			ownShort, thShort := shortWindows{}, scrapeGaps(t, th.query.Prometheus, at, "")
+			for _, c := range clusters {
+				maps.Copy(ownShort, scrapeGaps(t, own[c], at, c))
+			}
 			for _, name := range names {
 				got := rawSamples(t, th.query.Prometheus, name, at, compareWindow)
 				if none := got.only("cluster", ""); len(none) > 0 {
@@ -138,7 +146,7 @@ func TestThanosParity(t *testing.T) {
 				}
 				for _, c := range clusters {
 					want := rawSamples(t, own[c], name, at, compareWindow).withLabel("cluster", c)
-					p := compareSamples(t, fmt.Sprintf("%s{cluster=%q}", name, c), want, got.only("cluster", c), minPairs, maxSkew)
+					p := compareSamples(t, fmt.Sprintf("%s{cluster=%q}", name, c), want, got.only("cluster", c), ownShort, thShort, minPairs, maxSkew)
 					t.Logf("%-62s %-3s %3d series %5d pairs, max rel. diff %.2g", name, c, p.series, p.pairs, p.maxRel)
 				}
 			}
@@ -199,7 +207,8 @@ func waitLive(t *testing.T, w *world, nRules int, servers []*harness.Prometheus)
 		from = w.live()
 	}
 	at := from.Add(settle + compareWindow)
-	time.Sleep(time.Until(at.Add(2 * time.Second)))
+	// Records stamped up to at come from evaluations up to queryOffset later.
+	time.Sleep(time.Until(at.Add(queryOffset + 2*time.Second)))
 	for _, p := range servers {
 		if ok, msg := rulesHealthy(p, nRules); !ok {
 			t.Errorf("%s: %s", p.URL, msg)
