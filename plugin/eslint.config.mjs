@@ -11,4 +11,11 @@ export default defineConfig([
     languageOptions: { parserOptions: { project: './tsconfig.json' } },
     rules: { '@typescript-eslint/no-deprecated': 'warn' },
   },
+  {
+    // a component over 100 lines is split: a container that owns state and delegates, hooks for
+    // behaviour and drawing, presentational children (as @grafana/flamegraph is built)
+    files: ['src/components/**/*.{ts,tsx}'],
+    ignores: ['src/components/**/*.test.{ts,tsx}'],
+    rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
+  },
 ]);

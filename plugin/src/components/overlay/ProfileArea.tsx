@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 
 import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
-import { changesByUnit, CollapseResult, decompose, formatCount, noCount, RequestCount, RequestCounts, Tree, ValueUnit } from '@hotpath/profile-core';
+import { changesByUnit, CollapseResult, decompose, DecompositionResult, formatCount, noCount, RequestCount, RequestCounts, Tree, UnitChangeRow, ValueUnit } from '@hotpath/profile-core';
 import { WindowProfile, WindowSlot } from '../../windows/fetcher';
 import { QueryProblem } from '../../windows/query';
 import { ViewKind } from '../../windows/urlState';
@@ -92,21 +92,7 @@ export function ProfileArea(props: Props) {
     () => (wantsHeadline && diffTree ? decompose(diffTree.total[0], diffTree.totalRight![0], requests ?? { baseline: noCount('no-count'), comparison: noCount('no-count') }) : undefined),
     [wantsHeadline, diffTree, requests]
   );
-  const top = (
-    <>
-      {unitNotice && (
-        <div className={styles.notice} data-testid={TEST_IDS.unitNotice} title={unitNotice}>
-          {unitNotice}
-        </div>
-      )}
-      {tables?.notice && (
-        <div className={styles.notice} data-testid={TEST_IDS.truncation} title={tables.notice}>
-          {tables.notice}
-        </div>
-      )}
-      {decomposition && diffTree && <Headline decomposition={decomposition} profileUnit={diffTree.unit} rows={changes} unit={unit} />}
-    </>
-  );
+  const top = <AreaNotices unitNotice={unitNotice} tables={tables} headline={decomposition && diffTree ? { decomposition, diffTree, changes, unit } : undefined} />;
   const height = areaHeight - (unitNotice ? 20 : 0) - (tables?.notice ? 20 : 0) - (decomposition ? 22 : 0);
   const explorerUnits = (left?: RequestCount, right?: RequestCount) => ({ unit, requests: { left: countOf(left), right: countOf(right) } });
   if (props.kind === 'single') {
@@ -146,26 +132,18 @@ export function ProfileArea(props: Props) {
   }
   const baselinePending = !baselineTree && <Pending what="baseline window" profile={baseline} setup={setup} onRetry={() => props.onRetry('baseline')} />;
   if (props.kind === 'side') {
-    const half = Math.floor((width - 8) / 2);
     // two graphs side by side: the tables would not fit; the diff view has them
-    const sideOptions = { ...options, showTable: false };
-    const column = (caption: string, tree: CollapseResult | undefined, pending: React.ReactNode, count?: RequestCount, tableTree?: Tree) => (
-      <div style={{ width: half }}>
-        <div className={styles.caption}>{caption}</div>
-        {tree ? (
-          <FlameGraphExplorer tree={tree.tree} tableTree={tableTree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(tree, options.maxNodes)} {...explorerUnits(count)} />
-        ) : (
-          <div className={styles.center}>{pending}</div>
-        )}
-      </div>
-    );
+    const column = (tree: CollapseResult | undefined, pending: React.ReactNode, count?: RequestCount, tableTree?: Tree) => ({ tree, pending, tableTree, units: explorerUnits(count) });
     return (
       <>
         {top}
-        <div className={styles.side} data-testid={TEST_IDS.sideBySide} style={{ height }}>
-          {column('Baseline', baselineTree, baselinePending, requests?.baseline, tables?.baseline)}
-          {column('Selection', comparisonTree, comparisonPending, requests?.comparison, tables?.comparison)}
-        </div>
+        <SideBySide
+          width={width}
+          height={height}
+          options={options}
+          baseline={column(baselineTree, baselinePending, requests?.baseline, tables?.baseline)}
+          comparison={column(comparisonTree, comparisonPending, requests?.comparison, tables?.comparison)}
+        />
       </>
     );
   }
@@ -194,6 +172,57 @@ export function ProfileArea(props: Props) {
       {top}
       <FlameGraphExplorer tree={diff.tree} tableTree={tables?.diff} width={width} height={height} options={options} notices={foldNotice(diff, options.maxNodes)} {...explorerUnits(requests?.baseline, requests?.comparison)} />
     </>
+  );
+}
+
+/** Above the view: why per request is off, what Pyroscope cut, and a diff's headline. */
+function AreaNotices({ unitNotice, tables, headline }: Pick<Units, 'unitNotice' | 'tables'> & { headline?: { decomposition: DecompositionResult; diffTree: Tree; changes: UnitChangeRow[]; unit: ValueUnit } }) {
+  const styles = useStyles2(getStyles);
+  return (
+    <>
+      {unitNotice && (
+        <div className={styles.notice} data-testid={TEST_IDS.unitNotice} title={unitNotice}>
+          {unitNotice}
+        </div>
+      )}
+      {tables?.notice && (
+        <div className={styles.notice} data-testid={TEST_IDS.truncation} title={tables.notice}>
+          {tables.notice}
+        </div>
+      )}
+      {headline && <Headline decomposition={headline.decomposition} profileUnit={headline.diffTree.unit} rows={headline.changes} unit={headline.unit} />}
+    </>
+  );
+}
+
+interface SideColumn {
+  tree?: CollapseResult;
+  /** what shows while the window's profile is not a tree */
+  pending: React.ReactNode;
+  tableTree?: Tree;
+  units: { unit: ValueUnit; requests: { left?: number; right?: number } };
+}
+
+/** The baseline and the selection side by side, each a flame graph without tables (they would not fit). */
+function SideBySide({ width, height, options, baseline, comparison }: { width: number; height: number; options: Options; baseline: SideColumn; comparison: SideColumn }) {
+  const styles = useStyles2(getStyles);
+  const half = Math.floor((width - 8) / 2);
+  const sideOptions = { ...options, showTable: false };
+  const column = (caption: string, c: SideColumn) => (
+    <div style={{ width: half }}>
+      <div className={styles.caption}>{caption}</div>
+      {c.tree ? (
+        <FlameGraphExplorer tree={c.tree.tree} tableTree={c.tableTree} width={half} height={height - 18} options={sideOptions} notices={foldNotice(c.tree, options.maxNodes)} {...c.units} />
+      ) : (
+        <div className={styles.center}>{c.pending}</div>
+      )}
+    </div>
+  );
+  return (
+    <div className={styles.side} data-testid={TEST_IDS.sideBySide} style={{ height }}>
+      {column('Baseline', baseline)}
+      {column('Selection', comparison)}
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { dateTimeFormat, LoadingState, PanelProps } from '@grafana/data';
+import { dateTimeFormat, InterpolateFunction, LoadingState, PanelProps, ScopedVars } from '@grafana/data';
 import { config } from '@grafana/runtime';
 import { useCallback, useEffect, useMemo } from 'react';
 
@@ -48,15 +48,8 @@ export function useOverlayModel(props: PanelProps<HotpathOptions>) {
 
   // An alert link names a moment (hotpath-at): once the strip's data is in, select the anomaly
   // around it and keep that window in the URL instead
-  const at = url.state.at;
   const loaded = data?.state !== LoadingState.Loading && data?.state !== LoadingState.Streaming;
-  useEffect(() => {
-    if (at === undefined || !loaded) {
-      return;
-    }
-    const hit = url.state.window ? null : windowAt(at, anomalies, range);
-    setUrl({ ...url.state, at: undefined, window: url.state.window ?? hit?.window });
-  }, [at, loaded, anomalies, range, url.state, setUrl]);
+  useAlertMoment(url.state, setUrl, loaded, anomalies, range);
 
   const describe = useCallback((w: TimeWindow) => describeWindow(w, timeZone), [timeZone]);
 
@@ -89,17 +82,7 @@ export function useOverlayModel(props: PanelProps<HotpathOptions>) {
     return { comparison: side.tree, notice: side.notice };
   }, [rangeCut, profiles.rangeExact, opts.maxNodes]);
 
-  const links = useMemo(() => {
-    if (!runnable) {
-      return undefined;
-    }
-    const q = linkQuery(target.target, replaceVariables, data?.request?.scopedVars);
-    const w = selection ?? range;
-    const b = selection ? windows.baseline?.window : undefined;
-    // Grafana's boot config lists the app plugins installed and enabled (config.apps, by id): elsewhere the link would open "App not found"
-    const drilldown = config.apps?.[DRILLDOWN_APP] ? drilldownUrl(q, w, b, { appSubUrl: config.appSubUrl }) : undefined;
-    return { explore: exploreUrl(q, w, b, { appSubUrl: config.appSubUrl }), drilldown };
-  }, [runnable, target, replaceVariables, data?.request?.scopedVars, selection, range, windows.baseline]);
+  const links = useOutLinks(runnable ? target.target : undefined, replaceVariables, data?.request?.scopedVars, selection ?? range, selection ? windows.baseline?.window : undefined);
 
   // a strip without series still selects windows, but only when a profile query can re-run for them
   const showStrip = (opts.stripHeight ?? DEFAULT_OPTIONS.stripHeight) > 0 && (stripData.series.length > 0 || stripData.anomalies.length > 0 || target.ok);
@@ -239,6 +222,31 @@ function useUnit(asked: ValueUnit | undefined, requests: RequestCounts, haveSeri
         ? 'No request-rate series in the panel\'s queries (a req/s query, or the Request-rate query option): per request is off, showing shares.'
         : undefined;
   return { unit, perRequestMissing: !!missing, unitNotice };
+}
+
+/** Once the strip's data is in, an alert link's moment (hotpath-at) becomes the anomaly window around it (unless a window is already named). */
+function useAlertMoment(state: UrlState, setUrl: (s: UrlState) => void, loaded: boolean, anomalies: TimeWindow[], range: TimeWindow) {
+  const at = state.at;
+  useEffect(() => {
+    if (at === undefined || !loaded) {
+      return;
+    }
+    const hit = state.window ? null : windowAt(at, anomalies, range);
+    setUrl({ ...state, at: undefined, window: state.window ?? hit?.window });
+  }, [at, loaded, anomalies, range, state, setUrl]);
+}
+
+/** The links out for the shown window (and its baseline): Explore always, Profiles Drilldown when the app is installed; none without a runnable query. */
+function useOutLinks(target: Parameters<typeof linkQuery>[0] | undefined, replaceVariables: InterpolateFunction, scopedVars: ScopedVars | undefined, w: TimeWindow, b: TimeWindow | undefined) {
+  return useMemo(() => {
+    if (!target) {
+      return undefined;
+    }
+    const q = linkQuery(target, replaceVariables, scopedVars);
+    // Grafana's boot config lists the app plugins installed and enabled (config.apps, by id): elsewhere the link would open "App not found"
+    const drilldown = config.apps?.[DRILLDOWN_APP] ? drilldownUrl(q, w, b, { appSubUrl: config.appSubUrl }) : undefined;
+    return { explore: exploreUrl(q, w, b, { appSubUrl: config.appSubUrl }), drilldown };
+  }, [target, replaceVariables, scopedVars, w, b]);
 }
 
 function useLimited(tree: Tree | undefined, maxNodes: number) {
