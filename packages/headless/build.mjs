@@ -30,17 +30,19 @@ export function hostBundleOptions({ entry, out, nodeModules, alias, development 
 }
 
 /**
- * The host page's own files (host/) import their packages from `nodeModules`: a Grafana host of
- * the compatibility matrix bundles the page with its own releases of React and @grafana/*, not
- * with the workspace's node_modules, which esbuild would find first by walking up from host/.
+ * The host page's own files (host/, and the matrix hosts' shared-modules and loader files in
+ * tests/browser/hosts/) import their packages from `nodeModules`: a Grafana host of the
+ * compatibility matrix bundles the page with its own releases of React and @grafana/*, not with
+ * the workspace's node_modules, which esbuild would find first by walking up from those folders.
  */
 function hostFilesFrom(nodeModules) {
   const again = Symbol('resolved from the host');
+  const hostFiles = [HOST_DIR, join(BROWSER_DIR, 'hosts')];
   return {
     name: 'host-files-from-node-modules',
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (args.pluginData === again || !args.importer.startsWith(HOST_DIR)) {
+        if (args.pluginData === again || !hostFiles.some((dir) => args.importer.startsWith(dir))) {
           return undefined;
         }
         const r = await build.resolve(args.path, { kind: args.kind, resolveDir: dirname(nodeModules), pluginData: again });
