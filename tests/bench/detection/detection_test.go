@@ -88,19 +88,23 @@ func TestBenchDetection(t *testing.T) {
 	// path switched off (today's fixed factors), and the PAD bands.
 	shipped := harness.ShippedRules(t)
 	fixed := fixedOnly(harness.ParseRules(t, harness.RuleFiles(harness.Render(t, filepath.Join(root, "tests", "bench", "detection", "testdata", "fixed-only.jsonnet")))))
+	before, err := apart(harness.ParseRules(t, harness.RuleFiles(filepath.Join(root, "tests", "bench", "detection", "testdata", "pack-3bb8c6d"))), shipped, "_before")
+	if err != nil {
+		t.Fatal(err)
+	}
 	bands, padConditions := padRules()
 	conds := []rulefmt.RuleGroup{padConditions}
 	for _, c := range []struct {
 		detector string
 		pack     []rulefmt.RuleGroup
-	}{{DetectorNoise, shipped}, {DetectorFixed, fixed}} {
+	}{{DetectorNoise, shipped}, {DetectorFixed, fixed}, {DetectorBefore, before}} {
 		g, err := conditions(c.detector, c.pack)
 		if err != nil {
 			t.Fatal(err)
 		}
 		conds = append(conds, g)
 	}
-	groups, err := needed(append(append(recordingGroups(shipped), recordingGroups(fixed)...), bands), conds)
+	groups, err := needed(append(append(append(recordingGroups(shipped), recordingGroups(fixed)...), recordingGroups(before)...), bands), conds)
 	if err != nil {
 		t.Fatal(err)
 	}

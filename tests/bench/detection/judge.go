@@ -37,7 +37,22 @@ func episodes(minutes []int) []int {
 type Cell struct {
 	Injected, Detected, WithinHour int
 	TTD                            []time.Duration // of the detected ones
+	Held                           []Hold          // one per injected service
 }
+
+// Hold is how one regression was held over its first day: detected within
+// the hour, the share of the day's minutes its alert was firing, and the
+// firing episodes that began in the day (1: caught once, never resolved).
+type Hold struct {
+	Hour       int
+	WithinHour bool
+	Coverage   float64
+	Episodes   int
+}
+
+// Held is a regression caught within the hour, firing >= 95% of its first
+// day, in one episode.
+func (h Hold) Held() bool { return h.WithinHour && h.Coverage >= 0.95 && h.Episodes == 1 }
 
 // MedianTTD is the median time to detect, 0 with none detected.
 func (c Cell) MedianTTD() time.Duration {
@@ -99,14 +114,33 @@ func judge(fleet []Service, seen map[string]map[string][]int) Verdict {
 		// the first firing minute at or after the onset: an episode that
 		// starts then, or one already firing that continues past it
 		firing := firingMinutes(seen[s.Job][s.Kind])
+		h := Hold{Hour: s.OnsetHour}
 		if i, _ := slices.BinarySearch(firing, onset); i < len(firing) {
 			ttd := time.Duration(firing[i]-onset) * time.Minute
 			c.Detected++
 			c.TTD = append(c.TTD, ttd)
 			if ttd <= time.Hour {
 				c.WithinHour++
+				h.WithinHour = true
 			}
 		}
+		day := int(held / time.Minute)
+		for _, m := range firing {
+			if m >= onset && m < onset+day {
+				h.Coverage++
+			}
+		}
+		h.Coverage /= float64(day)
+		starts := episodes(seen[s.Job][s.Kind])
+		if _, ok := slices.BinarySearch(firing, onset); ok && !slices.Contains(starts, onset) {
+			h.Episodes++ // one already firing at the onset (it began before)
+		}
+		for _, at := range starts {
+			if at >= onset && at < onset+day {
+				h.Episodes++
+			}
+		}
+		c.Held = append(c.Held, h)
 	}
 	return v
 }
