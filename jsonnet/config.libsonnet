@@ -241,8 +241,9 @@ local catalogue = import 'catalogue.libsonnet';
     // back per service. Longer (e.g. '3d') keeps a weekend's regression
     // firing until Monday, at the price of judging against an older model
     // (a deliberate cost change pages for as long). Shorter (e.g. '12h')
-    // accepts sooner. A service younger than baselineWindow plus this is
-    // judged against its current model, which learns a change within hours.
+    // accepts sooner. A service younger than baselineWindow +
+    // regressionNoiseMinHistory + this (54h) is judged against its current
+    // model and band, which learn a change within hours.
     regressionAcceptAfter: '1d',
 
     // ---- Rules and alerts: CPU that does not track load -------------------------

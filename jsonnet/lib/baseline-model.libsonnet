@@ -121,6 +121,7 @@ function(cfg) {
     local yHi = half(m.halfQuantile, 'upper'),
     local yLo = half(m.halfQuantile, 'lower'),
     local dx = '(%s - on (%s) %s)' % [xHi, key, xLo],
+    local referenceSince = durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(cfg.regressionNoiseMinHistory)),
     // fixed + marginal * req/s, or the fallback ratio * req/s, each part
     // read through `read` (the last fit, or the fit regressionAcceptAfter ago).
     local predictAt(read) = |||
@@ -197,14 +198,16 @@ function(cfg) {
       {
         // The cost the reference model predicts at the current req/s (or its
         // fallback times req/s): the model as fitted regressionAcceptAfter
-        // ago once that model had a whole baselineWindow of history, else
-        // (a service younger than baselineWindow + regressionAcceptAfter)
-        // the model fitted now.
+        // ago, once the service's noise band of then is armed too (it had a
+        // whole baselineWindow of history regressionAcceptAfter +
+        // regressionNoiseMinHistory ago: one lookup), so that the model and
+        // the band the alerts judge against switch to the reference
+        // together; else (a younger service) the model fitted now.
         record: m.predicted,
         expr: '(\n%(lagged)s)\nand on (%(key)s)\n%(laggedHistory)s >= %(window)d\nor\n(\n%(current)s)\n' % {
           lagged: predictAt($.lagged),
           current: predictAt(p.lastOfSlow),
-          laggedHistory: $.lagged(series.requestsBaselineHistory),
+          laggedHistory: 'last_over_time(%s[%s] offset %s)' % [series.requestsBaselineHistory, durations.format(2 * durations.seconds(cfg.baselineInterval)), referenceSince],
           window: durations.seconds(window),
           key: key,
         },
@@ -303,7 +306,7 @@ function(cfg) {
         // samples): a spread of a few samples would be too narrow.
         record: m.residualThreshold,
         expr: '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
-          lagged: threshold(function(s) $.lagged(s, $.lastOfNoiseWindow), durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(cfg.regressionNoiseMinHistory))),
+          lagged: threshold(function(s) $.lagged(s, $.lastOfNoiseWindow), referenceSince),
           current: threshold($.lastOfNoise, cfg.regressionNoiseMinHistory),
         },
       },

@@ -36,6 +36,9 @@ var (
 	keepFlag  = flag.String("keep", "", "keep the backfilled data directory here (emptied first), to query it afterwards")
 )
 
+// servicesPerImport is how many services' series one OpenMetrics import takes.
+const servicesPerImport = 24
+
 func seeds(t *testing.T) []uint64 {
 	var out []uint64
 	for _, f := range strings.Split(*seedsFlag, ",") {
@@ -119,6 +122,19 @@ func TestBenchDetection(t *testing.T) {
 	seedList := seeds(t)
 	var fleet []Service
 	var om strings.Builder
+	size := 0
+	// in chunks of services, each its own import (and blocks: their series
+	// differ, so the overlapping blocks hold no sample twice), each well
+	// within the import's time limit on a busy machine
+	flush := func() {
+		if om.Len() == 0 {
+			return
+		}
+		om.WriteString("# EOF\n")
+		size += om.Len()
+		harness.BackfillOpenMetrics(t, dataDir, om.String())
+		om.Reset()
+	}
 	for _, seed := range seedList {
 		rng := rand.New(rand.NewPCG(seed, 11))
 		for _, s := range Fleet(seed) {
@@ -127,11 +143,13 @@ func TestBenchDetection(t *testing.T) {
 			}
 			s.OpenMetrics(&om, start, rng)
 			fleet = append(fleet, s)
+			if len(fleet)%servicesPerImport == 0 {
+				flush()
+			}
 		}
 	}
-	om.WriteString("# EOF\n")
-	t.Logf("fleet: seeds %v, %d services, %d days, %.0f MB of OpenMetrics", seedList, len(fleet), days, float64(om.Len())/1e6)
-	harness.BackfillOpenMetrics(t, dataDir, om.String())
+	flush()
+	t.Logf("fleet: seeds %v, %d services, %d days, %.0f MB of OpenMetrics", seedList, len(fleet), days, float64(size)/1e6)
 	raw := time.Since(began)
 	harness.BackfillRules(t, dataDir, []string{ruleFile}, start, end.Add(-time.Minute))
 	backfilled := time.Since(began)
