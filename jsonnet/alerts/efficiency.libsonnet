@@ -38,6 +38,9 @@ local series = import '../lib/series.libsonnet';
       'for': cfg.alertFor[name],
       labels: { severity: cfg.alertSeverity[name] },
     } + o,
+    // The regression alerts hold through the noise's dips under their
+    // threshold for regressionKeepFiringFor.
+    local regressionAlert(name, o) = alert(name, { keep_firing_for: cfg.regressionKeepFiringFor } + o),
 
     // Instances serving >= minRequestRate, the ones the outlier alert compares.
     local servingInstances = '(%(perRequest)s and on (%(ikey)s) %(requests)s >= %(minRate)s)' % {
@@ -52,7 +55,7 @@ local series = import '../lib/series.libsonnet';
         name: 'hotpath-efficiency',
         interval: cfg.evaluationInterval,
         rules: [
-          alert('CPUPerRequestRegression', {
+          regressionAlert('CPUPerRequestRegression', {
             // The println story, or any change that makes the same traffic cost more CPU.
             // The value is CPU / what the service's own cost model predicts at
             // the current req/s (lib/baseline-model.libsonnet), so the nightly low,
@@ -69,7 +72,7 @@ local series = import '../lib/series.libsonnet';
               description: '%(service)s uses %(ratio)s the CPU its own cost model (fixed + marginal CPU per request, fitted on %(window)s of history up to %(lag)s ago) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow, lag: cfg.regressionAcceptAfter },
             },
           }),
-          alert('AllocationsPerRequestRegression', {
+          regressionAlert('AllocationsPerRequestRegression', {
             // The gzip incident: a compression writer allocated per response. The same
             // cost model as CPU: allocations have fixed costs too, and the same
             // noise path.

@@ -60,14 +60,21 @@ func TestEpisodes(t *testing.T) {
 		return out
 	}
 	// 15 minutes held: pending only; 16 evaluations: fires at the 16th
-	if got := episodes(run(100, 15)); len(got) != 0 {
+	if got := episodes(run(100, 15), 0); len(got) != 0 {
 		t.Errorf("15 minutes: %v, want none", got)
 	}
-	if got := episodes(append(run(100, 16), run(200, 30)...)); !slices.Equal(got, []int{115, 215}) {
+	if got := episodes(append(run(100, 16), run(200, 30)...), 0); !slices.Equal(got, []int{115, 215}) {
 		t.Errorf("got %v, want [115 215]", got)
 	}
-	if got := firingMinutes(append(run(100, 16), 117)); !slices.Equal(got, []int{115}) {
+	if got := firingMinutes(append(run(100, 16), 117), 0); !slices.Equal(got, []int{115}) {
 		t.Errorf("firing %v, want [115] (a gap resets)", got)
+	}
+	const keep = 30
+	if got := firingMinutes(append(run(100, 16), 117+keep), keep*time.Minute); len(got) != keep || got[0] != 115 {
+		t.Errorf("firing %v, want 115 to %d: keep_firing_for, then resolved (held once more later: pending only)", got, 114+keep)
+	}
+	if got := episodes(append(run(100, 16), run(130, 5)...), keep*time.Minute); !slices.Equal(got, []int{115}) {
+		t.Errorf("got %v, want [115]: held again within keep_firing_for, still the same episode", got)
 	}
 }
 
@@ -158,7 +165,7 @@ func TestBenchDetection(t *testing.T) {
 	ctx := context.Background()
 	// Every backfilled series has a value for every service mid-run, or a
 	// detector would be judged on rules that never ran.
-	mid := start.Add(judgedFrom + 12*time.Hour)
+	mid := start.Add(onsetDay + 12*time.Hour)
 	for _, name := range promkit.RecordedNames(groups) {
 		got, err := p.QueryRange(ctx, fmt.Sprintf("count(last_over_time(%s[30m]))", name), mid, mid, time.Minute)
 		if err != nil {
@@ -188,7 +195,7 @@ func TestBenchDetection(t *testing.T) {
 				seen[job][kind] = append(seen[job][kind], int((time.Unix(int64(pt[0]), 0).Sub(start))/time.Minute))
 			}
 		}
-		verdicts[d] = judge(fleet, seen)
+		verdicts[d] = judge(fleet, seen, keepFor[d])
 	}
 
 	load, _ := os.ReadFile("/proc/loadavg")

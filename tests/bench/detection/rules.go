@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
@@ -24,6 +25,9 @@ const (
 )
 
 var Detectors = []string{DetectorFixed, DetectorPAD, DetectorBefore, DetectorNoise}
+
+// keepFor is each detector's keep_firing_for, as its alerts say (none for PAD).
+var keepFor = map[string]time.Duration{}
 
 // apart renames, in pack, every recorded series whose rules differ from
 // shipped's (or read one that does) with suffix, where its rules record and
@@ -153,6 +157,10 @@ func conditions(detector string, groups []rulefmt.RuleGroup) (rulefmt.RuleGroup,
 				if r.For != model.Duration(forDuration) {
 					return g, fmt.Errorf("%s: for %s, the judge applies %s", r.Alert, r.For, forDuration)
 				}
+				if keepFor[detector] != 0 && keepFor[detector] != time.Duration(r.KeepFiringFor) {
+					return g, fmt.Errorf("%s: keep_firing_for %s and %s", r.Alert, keepFor[detector], time.Duration(r.KeepFiringFor))
+				}
+				keepFor[detector] = time.Duration(r.KeepFiringFor)
 				g.Rules = append(g.Rules, condition(detector, kind, r.Expr))
 			}
 		}
