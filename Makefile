@@ -224,7 +224,7 @@ test-deploy: tools plugin ## deploy/ against the vendored schemas of Kubernetes 
 SEEDS ?= 27
 KEEP ?=
 bench-detection: tools ## the regression alerts' detection rate, time to detect and false alarms on generated fleets (SEEDS=27,28 for more), side by side with fixed factors and MAD bands; writes tests/bench/RESULTS-detection.md
-	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-detection.md go test -tags bench -count=1 -timeout 30m -run 'TestEpisodes|TestBenchDetection' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)')
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-detection.md go test -tags bench -count=1 -timeout 60m -run 'TestEpisodes|TestBenchDetection' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)')
 
 .PHONY: bench-rules
 bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series; writes tests/bench/RESULTS-rules.md

@@ -228,6 +228,36 @@ local catalogue = import 'catalogue.libsonnet';
     // Example: '12h' to see a night and a day of noise first.
     regressionNoiseMinHistory: '6h',
 
+    // When a lasting change of a service's cost becomes its new normal. The
+    // regression alerts judge the present against the cost model and the
+    // noise band as they were recorded this long ago, so a change younger
+    // than this is judged against data from before it and cannot teach the
+    // baseline that it is normal: the alert fires within the hour whatever
+    // the hour it begins, and holds while the change lasts. After this long
+    // the reference model starts to learn the change (a few hours more for
+    // it to fill a traffic half), the alert resolves, and the new cost is the
+    // normal the next regression is judged against. 1d gives on-call a whole
+    // day and night to fix or accept a change and costs two lookups a day
+    // back per service. Longer (e.g. '3d') keeps a weekend's regression
+    // firing until Monday, at the price of judging against an older model
+    // (a deliberate cost change pages for as long). Shorter (e.g. '12h')
+    // accepts sooner. A service younger than baselineWindow +
+    // regressionNoiseMinHistory + this (54h) is judged against its current
+    // model and band, which learn a change within hours.
+    regressionAcceptAfter: '1d',
+
+    // How long CPUPerRequestRegression and AllocationsPerRequestRegression
+    // stay firing after their condition last held (Prometheus's
+    // keep_firing_for). A +30% change of a noisy service sits a few percent
+    // above its threshold, and minute-to-minute noise dips the smoothed
+    // residual under it now and then: without this the alert would resolve
+    // and fire again (each time after its `for:`) while the change lasts. A
+    // fix is still told within the hour: the smoothed residual falls under
+    // the threshold about 10 minutes after it, the alert resolves this long
+    // later. Raise it (e.g. '1h') for very noisy services whose dips last
+    // longer; '0s' resolves at the first dip.
+    regressionKeepFiringFor: '30m',
+
     // ---- Rules and alerts: CPU that does not track load -------------------------
 
     // The recent window of the least-squares fit behind CPUNotTrackingLoad. Short

@@ -15,24 +15,38 @@ import (
 // (fixed + marginal per request, for CPU and for allocations), noise minute
 // to minute and noise that lasts, a deploy a day (counters reset, then a
 // warm-up at 1.5x the cost), some traffic that doubles for two hours (the
-// cost following), and on most services one regression of a known size
-// that starts somewhere in the second half of the run and lasts to its end.
+// cost following), and on most services one regression of a known size that
+// starts on the fourth day at an onset hour of the sweep (every 2 hours) and
+// lasts to the end: at least a day, over which it must stay caught.
 
 const (
-	days        = 3                // simulated; the first is history only
+	days        = 5                // simulated; the first is history only
 	warmUp      = 8 * time.Minute  // a deploy's warm-up at warmUpFactor
 	deployGap   = time.Minute      // the scrape a deploy misses
 	doubling    = 2 * time.Hour    // a traffic event: twice the traffic
 	judgedFrom  = 24 * time.Hour   // alerts count from day 2 (a day of history before)
-	onsetFrom   = 30 * time.Hour   // regressions start within [onsetFrom, onsetFrom+onsetSpan)
-	onsetSpan   = 24 * time.Hour   //
+	onsetDay    = 72 * time.Hour   // regressions start on the fourth day (three clean days of history) ...
+	onsetEvery  = 2 * time.Hour    // ... at each of its hours 0, 2, ..., 22 (within that hour)
+	held        = 24 * time.Hour   // coverage and episodes are judged over a regression's first day
 	lastingTime = 30 * time.Minute // the correlation time of the lasting noise
 )
 
+// OnsetHours are the hours of the day the sweep starts a regression at.
+var OnsetHours = func() []int {
+	var out []int
+	for h := 0; h < 24; h += int(onsetEvery.Hours()) {
+		out = append(out, h)
+	}
+	return out
+}()
+
 const warmUpFactor = 1.5
 
-// Sizes are the regressions injected, as a factor on the cost per request.
-var Sizes = []float64{1.1, 1.2, 1.3, 1.5, 2}
+// Sizes are the regressions injected, as a factor on the cost per request:
+// around the noise path's floors (+25% CPU, +40% allocations), where holding
+// is in question (+10% is under both floors by design, +100% crosses the
+// fixed factors at once); each at every onset hour.
+var Sizes = []float64{1.2, 1.3, 1.5}
 
 // Kinds of regression: CPU per request or allocations per request.
 const (
@@ -40,11 +54,11 @@ const (
 	KindAlloc = "alloc"
 )
 
-// perCell is how many services get each (kind, size); clean get none.
-const (
-	perCell = 4
-	clean   = 12
-)
+// Each (kind, size) gets one service per onset hour; clean get none.
+const clean = 12
+
+// perCell is how many services (per fleet) get each (kind, size).
+var perCell = len(OnsetHours)
 
 // Service is one simulated service: its parameters and its injection.
 type Service struct {
@@ -60,6 +74,7 @@ type Service struct {
 	Kind                      string        // "" for a clean service
 	Size                      float64
 	Onset                     time.Duration // since the fleet's start
+	OnsetHour                 int           // its hour of the day
 }
 
 // Fleet builds the services, deterministically from seed.
@@ -71,7 +86,7 @@ func Fleet(seed uint64) []Service {
 	minuteNoise := []float64{0.02, 0.05, 0.1, 0.2}
 	lastingNoise := []float64{0, 0.02, 0.04}
 	var out []Service
-	add := func(kind string, size float64) {
+	add := func(kind string, size float64, hour int) {
 		s := Service{
 			Job: fmt.Sprintf("svc-%03d", len(out)), Seed: seed,
 			peak: logUniform(3, 300), low: 0.1 + 0.3*rng.Float64(), lowHour: 2 + 4*rng.Float64(),
@@ -84,22 +99,23 @@ func Fleet(seed uint64) []Service {
 			s.deploys = append(s.deploys, time.Duration(d)*24*time.Hour+time.Duration(rng.IntN(24*60))*time.Minute)
 		}
 		if rng.IntN(3) == 0 {
-			s.doubledAt = judgedFrom + time.Duration(rng.IntN(2*24*60))*time.Minute
+			s.doubledAt = judgedFrom + time.Duration(rng.IntN((days-2)*24*60))*time.Minute
 		}
 		if kind != "" {
-			s.Onset = onsetFrom + time.Duration(rng.IntN(int(onsetSpan/time.Minute)))*time.Minute
+			s.OnsetHour = hour
+			s.Onset = onsetDay + time.Duration(hour)*time.Hour + time.Duration(rng.IntN(60))*time.Minute
 		}
 		out = append(out, s)
 	}
 	for _, kind := range []string{KindCPU, KindAlloc} {
 		for _, size := range Sizes {
-			for range perCell {
-				add(kind, size)
+			for _, hour := range OnsetHours {
+				add(kind, size, hour)
 			}
 		}
 	}
 	for range clean {
-		add("", 0)
+		add("", 0, 0)
 	}
 	return out
 }

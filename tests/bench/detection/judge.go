@@ -13,31 +13,80 @@ import (
 // or more later; one evaluation without it resets).
 const forDuration = 15 * time.Minute
 
-// episodes are the firing starts of a condition seen at the given minutes
-// (since the fleet's start, one evaluation a minute, sorted): each run of
-// consecutive minutes that lasts forDuration fires once, at its start +
-// forDuration.
-func episodes(minutes []int) []int {
+// firing runs Prometheus's alert states over a condition seen at the given
+// minutes (since the fleet's start, one evaluation a minute, sorted), with
+// the alert's keep_firing_for (once firing, it stays firing until its
+// condition has not held for that long; held again before, it goes on
+// firing, no new `for:`): the minutes it is firing, and the minutes its
+// firing episodes began at.
+func firing(minutes []int, keepFiringFor time.Duration) (on, starts []int) {
 	hold := int(forDuration / time.Minute)
-	var out []int
-	for i := 0; i < len(minutes); {
-		j := i
-		for j+1 < len(minutes) && minutes[j+1] == minutes[j]+1 {
-			j++
-		}
-		if minutes[j]-minutes[i] >= hold {
-			out = append(out, minutes[i]+hold)
-		}
-		i = j + 1
+	keep := max(1, int(keepFiringFor/time.Minute))
+	if len(minutes) == 0 {
+		return nil, nil
 	}
-	return out
+	held := map[int]bool{}
+	for _, m := range minutes {
+		held[m] = true
+	}
+	pendingSince, lastHeld, isFiring := -1, -1, false
+	for m := minutes[0]; m <= minutes[len(minutes)-1]+keep; m++ {
+		if held[m] {
+			lastHeld = m
+			if !isFiring {
+				if pendingSince < 0 {
+					pendingSince = m
+				}
+				if m-pendingSince >= hold {
+					isFiring = true
+					starts = append(starts, m)
+				}
+			}
+		} else {
+			pendingSince = -1
+			if isFiring && m-lastHeld >= keep {
+				isFiring = false
+			}
+		}
+		if isFiring {
+			on = append(on, m)
+		}
+	}
+	return on, starts
+}
+
+// episodes are the minutes a condition seen at `minutes` began firing.
+func episodes(minutes []int, keep time.Duration) []int {
+	_, starts := firing(minutes, keep)
+	return starts
+}
+
+// firingMinutes are the minutes a condition seen at `minutes` is firing.
+func firingMinutes(minutes []int, keep time.Duration) []int {
+	on, _ := firing(minutes, keep)
+	return on
 }
 
 // Cell is the outcome for one detector on one (kind, size) of regression.
 type Cell struct {
 	Injected, Detected, WithinHour int
 	TTD                            []time.Duration // of the detected ones
+	Held                           []Hold          // one per injected service
 }
+
+// Hold is how one regression was held over its first day: detected within
+// the hour, the share of the day's minutes its alert was firing, and the
+// firing episodes that began in the day (1: caught once, never resolved).
+type Hold struct {
+	Hour       int
+	WithinHour bool
+	Coverage   float64
+	Episodes   int
+}
+
+// Held is a regression caught within the hour, firing >= 95% of its first
+// day, in one episode.
+func (h Hold) Held() bool { return h.WithinHour && h.Coverage >= 0.95 && h.Episodes == 1 }
 
 // MedianTTD is the median time to detect, 0 with none detected.
 func (c Cell) MedianTTD() time.Duration {
@@ -65,7 +114,7 @@ type Verdict struct {
 
 // judge applies one detector's firings (job -> kind -> condition minutes)
 // to the fleet, from judgedFrom to the end of the run.
-func judge(fleet []Service, seen map[string]map[string][]int) Verdict {
+func judge(fleet []Service, seen map[string]map[string][]int, keep time.Duration) Verdict {
 	v := Verdict{Cells: map[string]map[float64]*Cell{}, FalseByJob: map[string]int{}, FalseAt: map[string][]int{}}
 	for _, k := range []string{KindCPU, KindAlloc} {
 		v.Cells[k] = map[float64]*Cell{}
@@ -82,7 +131,7 @@ func judge(fleet []Service, seen map[string]map[string][]int) Verdict {
 		}
 		v.CleanDays += float64(cleanUntil-from) / (24 * 60)
 		for _, kind := range []string{KindCPU, KindAlloc} {
-			for _, at := range episodes(seen[s.Job][kind]) {
+			for _, at := range episodes(seen[s.Job][kind], keep) {
 				if at >= from && at < cleanUntil {
 					v.FalseAlarms++
 					v.FalseByJob[s.Job]++
@@ -98,33 +147,34 @@ func judge(fleet []Service, seen map[string]map[string][]int) Verdict {
 		onset := int(s.Onset / time.Minute)
 		// the first firing minute at or after the onset: an episode that
 		// starts then, or one already firing that continues past it
-		firing := firingMinutes(seen[s.Job][s.Kind])
+		firing := firingMinutes(seen[s.Job][s.Kind], keep)
+		h := Hold{Hour: s.OnsetHour}
 		if i, _ := slices.BinarySearch(firing, onset); i < len(firing) {
 			ttd := time.Duration(firing[i]-onset) * time.Minute
 			c.Detected++
 			c.TTD = append(c.TTD, ttd)
 			if ttd <= time.Hour {
 				c.WithinHour++
+				h.WithinHour = true
 			}
 		}
+		day := int(held / time.Minute)
+		for _, m := range firing {
+			if m >= onset && m < onset+day {
+				h.Coverage++
+			}
+		}
+		h.Coverage /= float64(day)
+		starts := episodes(seen[s.Job][s.Kind], keep)
+		if _, ok := slices.BinarySearch(firing, onset); ok && !slices.Contains(starts, onset) {
+			h.Episodes++ // one already firing at the onset (it began before)
+		}
+		for _, at := range starts {
+			if at >= onset && at < onset+day {
+				h.Episodes++
+			}
+		}
+		c.Held = append(c.Held, h)
 	}
 	return v
-}
-
-// firingMinutes are the minutes a condition seen at `minutes` is firing.
-func firingMinutes(minutes []int) []int {
-	hold := int(forDuration / time.Minute)
-	var out []int
-	run := 0
-	for i, m := range minutes {
-		if i > 0 && m == minutes[i-1]+1 {
-			run++
-		} else {
-			run = 0
-		}
-		if run >= hold {
-			out = append(out, m)
-		}
-	}
-	return out
 }

@@ -4,6 +4,7 @@ package detection
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -16,9 +17,10 @@ type runInfo struct {
 }
 
 var detectorNames = map[string]string{
-	DetectorFixed: "(a) fixed factors (before the noise model)",
-	DetectorPAD:   "(b) median ± 3·MAD of the cost per request",
-	DetectorNoise: "(c) noise model (shipped)",
+	DetectorFixed:  "(a) fixed factors (before the noise model)",
+	DetectorPAD:    "(b) median ± 3·MAD of the cost per request",
+	DetectorBefore: "(c) the pack before the reference model (3bb8c6d)",
+	DetectorNoise:  "(d) the pack, judged against the reference (shipped)",
 }
 
 // render writes the results file: detection by kind and size, time to
@@ -47,13 +49,14 @@ func render(fleet []Service, seeds []uint64, v map[string]Verdict, info runInfo)
 		"Each service: a diurnal curve (peak 3-300 req/s, the night at 10-40%% of it, Poisson counting noise), a cost line (0.05-0.5 cores fixed + 0.5-10 ms per request; 0.5-8 MiB/s + 8-256 KiB per request), "+
 		"noise on CPU and allocations of 2, 5, 10 or 20%% a minute (standard deviation) plus 0, 2 or 4%% that lasts (30 minutes' correlation), "+
 		"a deploy a day (a missed scrape, counters from 0, %s at %.1fx CPU and allocations), and on a third of them traffic doubled for 2h (costs following). "+
-		"%d services get one regression each (%d per kind and size and fleet), from a random minute between hour %d and %d to the end; %d stay clean.\n\n",
-		fleets, len(fleet), days, warmUp, warmUpFactor, injected, perCell, int(onsetFrom.Hours()), int((onsetFrom + onsetSpan).Hours()), cleanJobs)
+		"%d services get one regression each (%d per kind and size and fleet, one per onset hour): the onset-hour sweep, at a random minute of hour 0, 2, ..., 22 of day %d (after %d clean days), to the end (at least %s); %d stay clean.\n\n",
+		fleets, len(fleet), days, warmUp, warmUpFactor, injected, perCell, int(onsetDay.Hours())/24+1, int(onsetDay.Hours())/24, held, cleanJobs)
 	fmt.Fprintf(&b, "**Judged** from hour %d (a day of history first) to the end, with the alerts' `for:` %s applied to each detector's condition as Prometheus does (held at every 1m evaluation). "+
-		"Detected: the alert of the regressed cost fires at or after the onset, before the end (at least %dh later). False alarm: either alert firing on a service before its regression (any time on a clean one).\n\n",
-		int(judgedFrom.Hours()), forDuration, int((days*24*time.Hour - onsetFrom - onsetSpan).Hours()))
+		"Detected: the alert of the regressed cost fires at or after the onset, before the end. Held (over the regression's first %s): detected within the hour, **coverage** (the share of the %s's minutes with the alert firing) >= 95%%, and **one firing episode** (never resolved, never fired again). False alarm: either alert firing on a service before its regression (any time on a clean one).\n\n",
+		int(judgedFrom.Hours()), forDuration, held, held)
 	b.WriteString("**Deterministic**: the same seeds give the same data and the same verdicts. Each pass of the rules backfill evaluates a group at an offset within its interval that Prometheus derives from the group's name and its file's path, and promtool reads each level's file by its name alone (`level-NN.yaml`), the same in every run and checkout.\n\n")
-	b.WriteString("**Detectors**, on the same data: (a) today's fixed factors, CPU >= 1.5x and allocations >= 2x what the cost model predicts (the shipped pack with its noise floors set out of reach); (b) PAD-style robust bands: the cost per request above its own median over a day + 3 median absolute deviations (a rolling MAD, 5m samples), at >= 1 req/s; (c) the shipped pack: the fixed factors or the noise threshold.\n\n")
+	b.WriteString("**Detectors**, on the same data: (a) today's fixed factors, CPU >= 1.5x and allocations >= 2x what the cost model predicts (the shipped pack with its noise floors set out of reach); (b) PAD-style robust bands: the cost per request above its own median over a day + 3 median absolute deviations (a rolling MAD, 5m samples), at >= 1 req/s; (c) the pack as shipped before the reference model (`testdata/pack-3bb8c6d`, its recorded series renamed apart): the fixed factors or the noise threshold, against a cost model and a noise band refitted over a window that includes the regression; (d) the shipped pack: the same, against the cost model and noise band recorded `regressionAcceptAfter` (1d) ago.\n\n")
+	b.WriteString(holding(v))
 
 	b.WriteString("## Detection rate (within an hour / by the end) and median time to detect\n\n")
 	b.WriteString("| regression |")
@@ -164,4 +167,118 @@ func (s Service) events(at []int) string {
 		out += fmt.Sprintf("; traffic doubled %.1f-%.1f", s.doubledAt.Hours(), (s.doubledAt + doubling).Hours())
 	}
 	return out
+}
+
+// holding writes the onset-hour sweep: per regression and detector, how many
+// were detected within the hour, the lowest and median coverage of the first
+// day, the most firing episodes and the onset hours not held; then, for +30%
+// CPU and +50% allocations, hour by hour.
+func holding(v map[string]Verdict) string {
+	var b strings.Builder
+	b.WriteString("## Holding, by onset hour (the regression's first day)\n\n")
+	b.WriteString("Each cell: detected within the hour / injected; coverage lowest and median; most episodes; the onset hours where it was not held (`-` none).\n\n| regression |")
+	for _, d := range Detectors {
+		fmt.Fprintf(&b, " %s |", detectorNames[d])
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(Detectors)) + "\n")
+	for _, kind := range []string{KindCPU, KindAlloc} {
+		for _, size := range Sizes {
+			fmt.Fprintf(&b, "| +%.0f%% %s |", (size-1)*100, kindName(kind))
+			for _, d := range Detectors {
+				c := v[d].Cells[kind][size]
+				fmt.Fprintf(&b, " %s |", holdSummary(c.Held))
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, row := range []struct {
+		kind string
+		size float64
+	}{{KindCPU, 1.3}, {KindAlloc, 1.5}} {
+		fmt.Fprintf(&b, "\n+%.0f%% %s, by onset hour (within the hour / injected; coverage lowest; most episodes):\n\n| onset hour |", (row.size-1)*100, kindName(row.kind))
+		for _, d := range Detectors {
+			fmt.Fprintf(&b, " %s |", detectorNames[d])
+		}
+		b.WriteString("\n|---:|" + strings.Repeat("---|", len(Detectors)) + "\n")
+		for _, hour := range OnsetHours {
+			fmt.Fprintf(&b, "| %02d:00 |", hour)
+			for _, d := range Detectors {
+				var at []Hold
+				for _, h := range v[d].Cells[row.kind][row.size].Held {
+					if h.Hour == hour {
+						at = append(at, h)
+					}
+				}
+				within, low, most := 0, 1.0, 0
+				for _, h := range at {
+					if h.WithinHour {
+						within++
+					}
+					low, most = min(low, h.Coverage), max(most, h.Episodes)
+				}
+				fmt.Fprintf(&b, " %d/%d; %.0f%%; %d |", within, len(at), low*100, most)
+			}
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\n**Smallest regression held at every onset hour** (within the hour, coverage >= 95%, one episode, on every service that had it):\n\n")
+	for _, d := range Detectors {
+		var parts []string
+		for _, kind := range []string{KindCPU, KindAlloc} {
+			got := "none"
+			for _, size := range Sizes {
+				c := v[d].Cells[kind][size]
+				all := len(c.Held) > 0
+				for _, h := range c.Held {
+					all = all && h.Held()
+				}
+				if all {
+					got = fmt.Sprintf("+%.0f%%", (size-1)*100)
+					break
+				}
+			}
+			parts = append(parts, got+" "+kindName(kind))
+		}
+		fmt.Fprintf(&b, "- %s: %s; %d false alarms\n", detectorNames[d], strings.Join(parts, ", "), v[d].FalseAlarms)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func kindName(kind string) string {
+	if kind == KindAlloc {
+		return "allocations per request"
+	}
+	return "CPU per request"
+}
+
+func holdSummary(hs []Hold) string {
+	if len(hs) == 0 {
+		return "-"
+	}
+	within, most := 0, 0
+	cov := make([]float64, 0, len(hs))
+	missed := map[int]bool{}
+	for _, h := range hs {
+		if h.WithinHour {
+			within++
+		}
+		most = max(most, h.Episodes)
+		cov = append(cov, h.Coverage)
+		if !h.Held() {
+			missed[h.Hour] = true
+		}
+	}
+	slices.Sort(cov)
+	var hours []string
+	for _, h := range OnsetHours {
+		if missed[h] {
+			hours = append(hours, fmt.Sprintf("%02d", h))
+		}
+	}
+	not := "-"
+	if len(hours) > 0 {
+		not = strings.Join(hours, " ")
+	}
+	return fmt.Sprintf("%d/%d; %.0f%%, %.0f%%; %d; %s", within, len(hs), cov[0]*100, cov[len(cov)/2]*100, most, not)
 }

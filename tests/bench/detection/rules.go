@@ -4,7 +4,9 @@ package detection
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
@@ -12,16 +14,106 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The three detectors, each as a recording rule of its alert's condition
+// The four detectors, each as a recording rule of its alert's condition
 // (backfilling evaluates recording rules only; `for:` is applied when
 // judging): bench:regression:condition{detector, kind}.
 const (
-	DetectorFixed = "fixed" // today's fixed factors: the pack with the noise path switched off
-	DetectorPAD   = "pad"   // median +- 3 MAD bands on the cost per request
-	DetectorNoise = "noise" // the shipped pack: the fixed factors or the noise threshold
+	DetectorFixed  = "fixed"  // the fixed factors: the pack with the noise path switched off
+	DetectorPAD    = "pad"    // median +- 3 MAD bands on the cost per request
+	DetectorBefore = "before" // the pack as shipped before the reference model (testdata/pack-3bb8c6d)
+	DetectorNoise  = "noise"  // the shipped pack: the fixed factors or the noise threshold, against the reference
 )
 
-var Detectors = []string{DetectorFixed, DetectorPAD, DetectorNoise}
+var Detectors = []string{DetectorFixed, DetectorPAD, DetectorBefore, DetectorNoise}
+
+// keepFor is each detector's keep_firing_for, as its alerts say (none for PAD).
+var keepFor = map[string]time.Duration{}
+
+// apart renames, in pack, every recorded series whose rules differ from
+// shipped's (or read one that does) with suffix, where its rules record and
+// where they are read, and drops the rules both packs share: the two packs
+// then backfill side by side, each reading its own series, the shared ones
+// recorded once.
+func apart(pack, shipped []rulefmt.RuleGroup, suffix string) ([]rulefmt.RuleGroup, error) {
+	defs := func(groups []rulefmt.RuleGroup) map[string][]string {
+		out := map[string][]string{}
+		for _, g := range groups {
+			for _, r := range g.Rules {
+				if r.Record != "" {
+					out[r.Record] = append(out[r.Record], fmt.Sprintf("%s %v %s", g.Interval, r.Labels, r.Expr))
+				}
+			}
+		}
+		return out
+	}
+	mine, theirs := defs(pack), defs(shipped)
+	renamed := map[string]bool{}
+	for name, d := range mine {
+		if !slices.Equal(d, theirs[name]) {
+			renamed[name] = true
+		}
+	}
+	reads := map[string][]string{}
+	for _, g := range pack {
+		for _, r := range g.Rules {
+			e, err := parser.ParseExpr(r.Expr)
+			if err != nil {
+				return nil, fmt.Errorf("%q: %w", r.Expr, err)
+			}
+			parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+				if vs, ok := n.(*parser.VectorSelector); ok && r.Record != "" {
+					reads[r.Record] = append(reads[r.Record], vs.Name)
+				}
+				return nil
+			})
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for name, names := range reads {
+			for _, n := range names {
+				if renamed[n] && !renamed[name] {
+					renamed[name], changed = true, true
+				}
+			}
+		}
+	}
+	var out []rulefmt.RuleGroup
+	for _, g := range pack {
+		keep := g
+		keep.Name += suffix
+		keep.Rules = nil
+		for _, r := range g.Rules {
+			if r.Record != "" && !renamed[r.Record] {
+				continue
+			}
+			e, err := parser.ParseExpr(r.Expr)
+			if err != nil {
+				return nil, err
+			}
+			parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+				if vs, ok := n.(*parser.VectorSelector); ok && renamed[vs.Name] {
+					vs.Name += suffix
+					for _, m := range vs.LabelMatchers {
+						if m.Name == model.MetricNameLabel {
+							m.Value = vs.Name
+						}
+					}
+				}
+				return nil
+			})
+			r.Expr = e.String()
+			if r.Record != "" {
+				r.Record += suffix
+			}
+			keep.Rules = append(keep.Rules, r)
+		}
+		if len(keep.Rules) > 0 {
+			out = append(out, keep)
+		}
+	}
+	return out, nil
+}
 
 // alertKind maps the pack's two regression alerts to the kind they judge.
 var alertKind = map[string]string{
@@ -65,6 +157,10 @@ func conditions(detector string, groups []rulefmt.RuleGroup) (rulefmt.RuleGroup,
 				if r.For != model.Duration(forDuration) {
 					return g, fmt.Errorf("%s: for %s, the judge applies %s", r.Alert, r.For, forDuration)
 				}
+				if keepFor[detector] != 0 && keepFor[detector] != time.Duration(r.KeepFiringFor) {
+					return g, fmt.Errorf("%s: keep_firing_for %s and %s", r.Alert, keepFor[detector], time.Duration(r.KeepFiringFor))
+				}
+				keepFor[detector] = time.Duration(r.KeepFiringFor)
 				g.Rules = append(g.Rules, condition(detector, kind, r.Expr))
 			}
 		}
