@@ -228,6 +228,23 @@ local catalogue = import 'catalogue.libsonnet';
     // Example: '12h' to see a night and a day of noise first.
     regressionNoiseMinHistory: '6h',
 
+    // When a lasting change of a service's cost becomes its new normal. The
+    // regression alerts judge the present against the cost model and the
+    // noise band as they were recorded this long ago, so a change younger
+    // than this is judged against data from before it and cannot teach the
+    // baseline that it is normal: the alert fires within the hour whatever
+    // the hour it begins, and holds while the change lasts. After this long
+    // the reference model starts to learn the change (a few hours more for
+    // it to fill a traffic half), the alert resolves, and the new cost is the
+    // normal the next regression is judged against. 1d gives on-call a whole
+    // day and night to fix or accept a change and costs two lookups a day
+    // back per service. Longer (e.g. '3d') keeps a weekend's regression
+    // firing until Monday, at the price of judging against an older model
+    // (a deliberate cost change pages for as long). Shorter (e.g. '12h')
+    // accepts sooner. A service younger than baselineWindow plus this is
+    // judged against its current model, which learns a change within hours.
+    regressionAcceptAfter: '1d',
+
     // ---- Rules and alerts: CPU that does not track load -------------------------
 
     // The recent window of the least-squares fit behind CPUNotTrackingLoad. Short

@@ -60,11 +60,13 @@ local series = import '../lib/series.libsonnet';
             // Besides the fixed factor, the noise path: the residual's median over
             // regressionResidualWindow above the service's own noise band
             // (rules/noise.libsonnet), for smaller lasting regressions. The
-            // value is either ratio.
+            // value is either ratio. Both judge against the model and band as
+            // recorded regressionAcceptAfter ago: held while a change lasts,
+            // accepted after that.
             expr: regression(series.cpuBaselineResidual, cfg.cpuRegressionFactor, series.cpuBaselineResidualSmoothed, series.cpuBaselineResidualThreshold),
             annotations: {
               summary: 'A service uses more CPU than its own cost model predicts at its current traffic.',
-              description: '%(service)s uses %(ratio)s the CPU its own cost model (fixed + marginal CPU per request, fitted on the last %(window)s) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow },
+              description: '%(service)s uses %(ratio)s the CPU its own cost model (fixed + marginal CPU per request, fitted on %(window)s of history up to %(lag)s ago) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow, lag: cfg.regressionAcceptAfter },
             },
           }),
           alert('AllocationsPerRequestRegression', {
@@ -74,7 +76,7 @@ local series = import '../lib/series.libsonnet';
             expr: regression(series.allocBaselineResidual, cfg.allocRegressionFactor, series.allocBaselineResidualSmoothed, series.allocBaselineResidualThreshold),
             annotations: {
               summary: 'A service allocates more memory per request than its own history predicts.',
-              description: '%(service)s allocates %(ratio)s the bytes per second its own cost model (fitted on the last %(window)s) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow },
+              description: '%(service)s allocates %(ratio)s the bytes per second its own cost model (fitted on %(window)s of history up to %(lag)s ago) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow, lag: cfg.regressionAcceptAfter },
             },
           }),
           alert('CPUPerRequestOutlier', {

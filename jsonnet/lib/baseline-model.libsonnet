@@ -27,6 +27,20 @@
 // (or of the one half there is), times req/s when no model exists (flat
 // traffic): as robust as the line, and no day-long read of its own. Without
 // enough history there is no prediction: no baseline, no alert.
+//
+// The prediction the alerts judge uses the model as it was fitted
+// regressionAcceptAfter ago (the reference), once the service had a whole
+// baselineWindow of history then: a lasting regression moves the line once it
+// covers most of a traffic half, within an hour or two when it begins at
+// night, and judged against a model that has learnt it the alert resolves
+// while it goes on. The reference was fitted on a day that ended before any
+// change younger than regressionAcceptAfter, so such a change is held; after
+// that it is learnt, and is the new normal. A lagged read, not a fit that
+// leaves out the minutes above the threshold: that fit would read the
+// residual it produces (a rule that depends on itself), which a backfill
+// evaluating one dependency level per pass cannot evaluate, and a lag is two
+// lookups a day back per service. Younger services are judged against the
+// current model.
 local durations = import 'durations.libsonnet';
 local series = import 'series.libsonnet';
 
@@ -62,6 +76,11 @@ function(cfg) {
   // Two noise-group intervals: the latest of its samples is always inside.
   lastOfNoiseWindow:: durations.format(2 * durations.seconds(cfg.regressionNoiseInterval)),
   lastOfNoise(s):: 'last_over_time(%s[%s])' % [s, $.lastOfNoiseWindow],
+  // The latest sample of a series as it was regressionAcceptAfter ago (of a
+  // baseline-group series by default; of a noise-group one with
+  // window=lastOfNoiseWindow): what the alerts judge against, recorded before
+  // a change that began less than regressionAcceptAfter ago.
+  lagged(s, window=durations.format(2 * durations.seconds(cfg.baselineInterval))):: 'last_over_time(%s[%s] offset %s)' % [s, window, cfg.regressionAcceptAfter],
   median(s):: 'quantile_over_time(0.5, %s[%s])' % [s, window],
 
   requestsMedian:: [
@@ -102,6 +121,23 @@ function(cfg) {
     local yHi = half(m.halfQuantile, 'upper'),
     local yLo = half(m.halfQuantile, 'lower'),
     local dx = '(%s - on (%s) %s)' % [xHi, key, xLo],
+    // fixed + marginal * req/s, or the fallback ratio * req/s, each part
+    // read through `read` (the last fit, or the fit regressionAcceptAfter ago).
+    local predictAt(read) = |||
+      (
+        %(fixed)s
+        + on (%(key)s)
+        (%(marginal)s * on (%(key)s) %(requests)s)
+      )
+      or
+      (%(ratio)s * on (%(key)s) %(requests)s)
+    ||| % {
+      fixed: read(m.fixed),
+      marginal: read(m.marginal),
+      ratio: read(m.perRequestRatio),
+      requests: series.requests,
+      key: key,
+    },
 
     // Recorded by the baseline group (every baselineInterval), in this order.
     slow:: [
@@ -159,21 +195,17 @@ function(cfg) {
     // Recorded every evaluationInterval: the prediction follows the traffic.
     fast:: [
       {
-        // The cost the model predicts at the current req/s (or the fallback times req/s).
+        // The cost the reference model predicts at the current req/s (or its
+        // fallback times req/s): the model as fitted regressionAcceptAfter
+        // ago once that model had a whole baselineWindow of history, else
+        // (a service younger than baselineWindow + regressionAcceptAfter)
+        // the model fitted now.
         record: m.predicted,
-        expr: |||
-          (
-            %(fixed)s
-            + on (%(key)s)
-            (%(marginal)s * on (%(key)s) %(requests)s)
-          )
-          or
-          (%(ratio)s * on (%(key)s) %(requests)s)
-        ||| % {
-          fixed: p.lastOfSlow(m.fixed),
-          marginal: p.lastOfSlow(m.marginal),
-          ratio: p.lastOfSlow(m.perRequestRatio),
-          requests: series.requests,
+        expr: '(\n%(lagged)s)\nand on (%(key)s)\n%(laggedHistory)s >= %(window)d\nor\n(\n%(current)s)\n' % {
+          lagged: predictAt($.lagged),
+          current: predictAt(p.lastOfSlow),
+          laggedHistory: $.lagged(series.requestsBaselineHistory),
+          window: durations.seconds(window),
           key: key,
         },
       },
@@ -198,6 +230,26 @@ function(cfg) {
         expr: 'quantile_over_time(0.5, %s[%s])' % [m.residual, cfg.regressionResidualWindow],
       },
     ],
+
+    // The threshold of a median and spread read through `read`, armed once
+    // the residual was sampled `armedAfter` before.
+    local threshold(read, armedAfter) = |||
+      %(median)s * %(onePlusFloor)s
+      + on (%(key)s)
+      clamp_min(%(k)s * %(spread)s - on (%(key)s) %(median)s * %(floor)s, 0)
+      and on (%(key)s)
+      last_over_time(%(sampled)s[%(lookback)s] offset %(armedAfter)s)
+    ||| % {
+      median: read(m.residualMedian),
+      spread: read(m.residualSpread),
+      sampled: m.residualSampled,
+      lookback: $.lastOfNoiseWindow,
+      onePlusFloor: p.num(1 + m.floor),
+      floor: p.num(m.floor),
+      k: p.num(cfg.regressionNoiseK),
+      armedAfter: armedAfter,
+      key: key,
+    },
 
     // The noise model, recorded by its own group every regressionNoiseInterval:
     // the residual's day-long median and spread, and the residual above which
@@ -239,27 +291,20 @@ function(cfg) {
       },
       {
         // max(median * (1 + floor), median + k * spread), written as
-        // a + clamp_min(b - a, 0); only once the residual has been sampled
-        // for regressionNoiseMinHistory (a sample that long ago: one lookup,
-        // not a count of the day's samples): a spread of a few samples
-        // would be too narrow.
+        // a + clamp_min(b - a, 0), of the median and spread as they were
+        // regressionAcceptAfter ago (a day of residuals from before any
+        // change younger than that: a lasting regression would raise the
+        // current median once it covers half of the window, and the alert
+        // would resolve while it goes on), or of the current ones while the
+        // lagged are missing (a service younger than baselineWindow +
+        // regressionNoiseMinHistory + regressionAcceptAfter). Either only
+        // once the residual had been sampled for regressionNoiseMinHistory
+        // (a sample that long before: one lookup, not a count of the day's
+        // samples): a spread of a few samples would be too narrow.
         record: m.residualThreshold,
-        expr: |||
-          %(median)s * %(onePlusFloor)s
-          + on (%(key)s)
-          clamp_min(%(k)s * %(spread)s - on (%(key)s) %(median)s * %(floor)s, 0)
-          and on (%(key)s)
-          last_over_time(%(sampled)s[%(lookback)s] offset %(minHistory)s)
-        ||| % {
-          median: $.lastOfNoise(m.residualMedian),
-          spread: $.lastOfNoise(m.residualSpread),
-          sampled: m.residualSampled,
-          lookback: $.lastOfNoiseWindow,
-          onePlusFloor: p.num(1 + m.floor),
-          floor: p.num(m.floor),
-          k: p.num(cfg.regressionNoiseK),
-          minHistory: cfg.regressionNoiseMinHistory,
-          key: key,
+        expr: '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
+          lagged: threshold(function(s) $.lagged(s, $.lastOfNoiseWindow), durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(cfg.regressionNoiseMinHistory))),
+          current: threshold($.lastOfNoise, cfg.regressionNoiseMinHistory),
         },
       },
     ],

@@ -11,6 +11,12 @@
 //   spread    = median - quantile 0.25      (the MAD of a symmetric noise)
 //
 // armed once the residual has been sampled for regressionNoiseMinHistory.
+// The alerts read the threshold of the median and spread as they were
+// regressionAcceptAfter ago, as the prediction reads the cost model
+// (lib/baseline-model.libsonnet), else the current ones: a day of residuals
+// that includes a lasting regression has its median raised once it covers
+// half of the day, and the alert would resolve after about 12 hours of it.
+// The lower half of the spread cannot learn the regression; the median can.
 // Why the residual, not CPU per request: the cost model already explains the
 // nightly low and a traffic change that CPU follows, so what is left is noise
 // and regressions. Why its median, not 1: the model's line goes through a low

@@ -113,13 +113,13 @@ func serviceFiring(s service, alert, summary, description string, extra ...strin
 func regressionFiring(s service, value float64) firing {
 	return serviceFiring(s, "CPUPerRequestRegression",
 		"A service uses more CPU than its own cost model predicts at its current traffic.",
-		fmt.Sprintf("%s uses %sx the CPU its own cost model (fixed + marginal CPU per request, fitted on the last 1d) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.", s.where(), ratio(value)))
+		fmt.Sprintf("%s uses %sx the CPU its own cost model (fixed + marginal CPU per request, fitted on 1d of history up to 1d ago) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.", s.where(), ratio(value)))
 }
 
 func allocFiring(s service, value float64) firing {
 	return serviceFiring(s, "AllocationsPerRequestRegression",
 		"A service allocates more memory per request than its own history predicts.",
-		fmt.Sprintf("%s allocates %sx the bytes per second its own cost model (fitted on the last 1d) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.", s.where(), ratio(value)))
+		fmt.Sprintf("%s allocates %sx the bytes per second its own cost model (fitted on 1d of history up to 1d ago) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.", s.where(), ratio(value)))
 }
 
 func outlierFiring(s service, instance string, value float64) firing {

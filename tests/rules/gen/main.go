@@ -42,6 +42,7 @@ func suites() []*suite {
 		steadySuite(),
 		kubePrometheusStackSuite(),
 		requestSourcesSuite(),
+		holdSuite(),
 	}
 }
 
