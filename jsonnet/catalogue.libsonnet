@@ -30,6 +30,10 @@
 //             several, the one the alert's expression names first, else the
 //             first listed; [] for none
 //   link      the dashboard its dashboard_url opens: 'service' or 'throttling'
+//   costModel the cost model (lib/cost-models.libsonnet) it judges against,
+//             'cpu' or 'alloc', or null; such an alert's resolve message says
+//             whether the cost recovered or became the new normal, from the
+//             queries the model gives (the generated `outcome`)
 //
 // An incident (the playground's services, demo/playground/world.go):
 //   story     the name `make demo-incident NAME=` takes, in the order `make
@@ -60,6 +64,7 @@ local series = import 'lib/series.libsonnet';
       baseline: 'previous',
       link: 'service',
       series: [series.cpuPerRequest],
+      costModel: 'cpu',
     },
     {
       name: 'CPUPerRequestAboveUpstream',
@@ -70,6 +75,7 @@ local series = import 'lib/series.libsonnet';
       baseline: 'previous',
       link: 'service',
       series: [series.cpuPerRequestToUpstream],
+      costModel: null,
     },
     {
       name: 'CPUPerRequestOutlier',
@@ -80,6 +86,7 @@ local series = import 'lib/series.libsonnet';
       baseline: 'siblings',
       link: 'service',
       series: [series.instanceCpuPerRequest],
+      costModel: null,
     },
     {
       name: 'CPUNotTrackingLoad',
@@ -90,6 +97,7 @@ local series = import 'lib/series.libsonnet';
       baseline: 'dayEarlier',
       link: 'service',
       series: [series.cpuLongFixedShare, series.cpuRecentFixedShare],
+      costModel: null,
     },
     {
       name: 'CPUThrottlingSustained',
@@ -100,6 +108,7 @@ local series = import 'lib/series.libsonnet';
       baseline: null,
       link: 'throttling',
       series: [],
+      costModel: null,
     },
     {
       name: 'AllocationsPerRequestRegression',
@@ -110,6 +119,7 @@ local series = import 'lib/series.libsonnet';
       baseline: 'previous',
       link: 'service',
       series: [series.allocPerRequest],
+      costModel: 'alloc',
     },
   ],
 
@@ -200,6 +210,7 @@ local series = import 'lib/series.libsonnet';
     && oneOf(a.name + '.profile', a.profile, ['cpu', 'alloc_space', null])
     && oneOf(a.name + '.baseline', a.baseline, ['previous', 'siblings', 'dayEarlier', null])
     && oneOf(a.name + '.link', a.link, ['service', 'throttling'])
+    && oneOf(a.name + '.costModel', a.costModel, ['cpu', 'alloc', null])
     && ((a.profile == null) == (a.baseline == null) || error '%s: a baseline needs a profile and back' % a.name)
     for a in cat.alerts
   ]),
@@ -225,6 +236,9 @@ local series = import 'lib/series.libsonnet';
         // alert's level, and for a fixed cost the CPU it is a share of
         requests: if a.series == [] then null else if a.identity == 'instance' then series.instanceRequests else series.requests,
         cores: if a.baseline == 'dayEarlier' then series.cpu else null,
+        outcome: if a.costModel == null then null else
+          local m = (import 'lib/cost-models.libsonnet')(cfg)[a.costModel];
+          (import 'lib/baseline-model.libsonnet')(cfg).model(m).outcome(m.factor),
       }
       for a in cat.alerts
     ],

@@ -79,8 +79,9 @@ function(cfg) {
   // The latest sample of a series as it was regressionAcceptAfter ago (of a
   // baseline-group series by default; of a noise-group one with
   // window=lastOfNoiseWindow): what the alerts judge against, recorded before
-  // a change that began less than regressionAcceptAfter ago.
-  lagged(s, window=durations.format(2 * durations.seconds(cfg.baselineInterval))):: 'last_over_time(%s[%s] offset %s)' % [s, window, cfg.regressionAcceptAfter],
+  // a change that began less than regressionAcceptAfter ago. `at` (' @ T')
+  // reads it as it was at time T instead of now.
+  lagged(s, window=durations.format(2 * durations.seconds(cfg.baselineInterval)), at=''):: 'last_over_time(%s[%s]%s offset %s)' % [s, window, at, cfg.regressionAcceptAfter],
   median(s):: 'quantile_over_time(0.5, %s[%s])' % [s, window],
 
   requestsMedian:: [
@@ -137,6 +138,21 @@ function(cfg) {
       marginal: read(m.marginal),
       ratio: read(m.perRequestRatio),
       requests: series.requests,
+      key: key,
+    },
+    // What the reference model predicts at the current req/s (or its
+    // fallback times req/s): the model as fitted regressionAcceptAfter ago,
+    // once the service's noise band of then is armed too (it had a whole
+    // baselineWindow of history regressionAcceptAfter +
+    // regressionNoiseMinHistory ago: one lookup), so that the model and the
+    // band the alerts judge against switch to the reference together; else
+    // (a younger service) the model fitted now. Each part read as of `at`
+    // (' @ T': the reference at time T, at today's traffic), or now.
+    local reference(at='') = '(\n%(lagged)s)\nand on (%(key)s)\n%(laggedHistory)s >= %(window)d\nor\n(\n%(current)s)\n' % {
+      lagged: predictAt(function(s) $.lagged(s, at=at)),
+      current: predictAt(function(s) p.lastOfSlow(s, at)),
+      laggedHistory: 'last_over_time(%s[%s]%s offset %s)' % [series.requestsBaselineHistory, durations.format(2 * durations.seconds(cfg.baselineInterval)), at, referenceSince],
+      window: durations.seconds(window),
       key: key,
     },
 
@@ -197,20 +213,9 @@ function(cfg) {
     fast:: [
       {
         // The cost the reference model predicts at the current req/s (or its
-        // fallback times req/s): the model as fitted regressionAcceptAfter
-        // ago, once the service's noise band of then is armed too (it had a
-        // whole baselineWindow of history regressionAcceptAfter +
-        // regressionNoiseMinHistory ago: one lookup), so that the model and
-        // the band the alerts judge against switch to the reference
-        // together; else (a younger service) the model fitted now.
+        // fallback times req/s).
         record: m.predicted,
-        expr: '(\n%(lagged)s)\nand on (%(key)s)\n%(laggedHistory)s >= %(window)d\nor\n(\n%(current)s)\n' % {
-          lagged: predictAt($.lagged),
-          current: predictAt(p.lastOfSlow),
-          laggedHistory: 'last_over_time(%s[%s] offset %s)' % [series.requestsBaselineHistory, durations.format(2 * durations.seconds(cfg.baselineInterval)), referenceSince],
-          window: durations.seconds(window),
-          key: key,
-        },
+        expr: reference(),
       },
       {
         // The same per request: the baseline band of the dashboards.
@@ -233,6 +238,23 @@ function(cfg) {
         expr: 'quantile_over_time(0.5, %s[%s])' % [m.residual, cfg.regressionResidualWindow],
       },
     ],
+
+    // What hotpath-notify reads when a regression alert resolves (through
+    // catalogue/catalogue.json), to tell "recovered" from "the new normal":
+    // `before`, the cost per request the reference model as of the alert's
+    // start ({{at}}, filled by the receiver) predicts at the current traffic;
+    // `now`, the measured cost per request over regressionResidualWindow;
+    // `threshold`, the noise path's ratio as of the alert's start, beside
+    // the fixed `factor`. The model's own expressions, so that the receiver
+    // never restates it.
+    outcome(factor):: {
+      before: p.ratio('(\n%s)' % reference(' @ {{at}}'), series.requests, p.service),
+      now: 'quantile_over_time(0.5, %s[%s])' % [m.perRequest, cfg.regressionResidualWindow],
+      threshold: 'last_over_time(%s[%s] @ {{at}})' % [m.residualThreshold, $.lastOfNoiseWindow],
+      factor: factor,
+      acceptAfterSeconds: durations.seconds(cfg.regressionAcceptAfter),
+      unit: m.unit,
+    },
 
     // The threshold of a median and spread read through `read`, armed once
     // the residual was sampled `armedAfter` before.

@@ -1,5 +1,5 @@
 // The costs that get a cost model (lib/baseline-model.libsonnet), by the
-// names of their series, and their noise floors: one table that the rules
+// names of their series, their units, fixed factors and noise floors: one table that the rules
 // recording each part of a model (rules/requests-cpu, baseline, noise) read.
 local series = import 'series.libsonnet';
 
@@ -21,6 +21,8 @@ function(cfg) {
     residualSpread: series.cpuBaselineResidualSpread,
     residualThreshold: series.cpuBaselineResidualThreshold,
     floor: cfg.cpuRegressionFloor,
+    factor: cfg.cpuRegressionFactor,
+    unit: 'seconds',
   },
   alloc: {
     value: series.alloc,
@@ -39,5 +41,7 @@ function(cfg) {
     residualSpread: series.allocBaselineResidualSpread,
     residualThreshold: series.allocBaselineResidualThreshold,
     floor: cfg.allocRegressionFloor,
+    factor: cfg.allocRegressionFactor,
+    unit: 'bytes',
   },
 }

@@ -72,7 +72,7 @@ function(cfg) {
 
   // The latest sample of a series recorded by a slower group: a plain selector
   // could miss it between that group's evaluations.
-  lastOfSlow(series):: 'last_over_time(%s[%s])' % [series, durations.format(2 * durations.seconds(cfg.baselineInterval))],
+  lastOfSlow(series, at=''):: 'last_over_time(%s[%s]%s)' % [series, durations.format(2 * durations.seconds(cfg.baselineInterval)), at],
 
   // Sets label `name` to a constant on every series of expr, without an empty
   // source label: the service label always matches ".*" (absent = "").

@@ -2,7 +2,7 @@
 // Everything that comes from outside (label values, annotations, function names) is text:
 // escape() makes Slack's mrkdwn control characters literal, and function names sit in code
 // spans, where *bold*, _italic_ and ~strike~ do not apply.
-import { changeText, shortName, TOP_N } from './change-text.mjs';
+import { changeText, formatAmount, shortName, TOP_N } from './change-text.mjs';
 import { cutText } from './slack-limits.mjs';
 import { formatDuration } from './windows.mjs';
 
@@ -51,6 +51,26 @@ export function fixedCostText(f) {
   return `*Fixed cost:* ${at(f.incident)}${was}${where}`;
 }
 
+/**
+ * How a regression ended (outcome.mjs's judgeOutcome): recovered, the new normal, or ended with its
+ * data; the cost per request before (the model when the alert fired, at today's traffic) and now.
+ */
+export function outcomeText(o) {
+  if (o.why) {
+    return `_Not judged whether it recovered: ${escape(o.why)}._`;
+  }
+  const what = o.unit === 'bytes' ? 'Allocated bytes per request' : 'CPU per request';
+  const pct = Math.round((o.ratio - 1) * 100);
+  const figures = `${what} ${formatAmount(o.now, o.unit)} now, ${formatAmount(o.before, o.unit)} before (${pct >= 0 ? '+' : '−'}${Math.abs(pct)}%)`;
+  if (o.kind === 'recovered') {
+    return `*Recovered:* ${figures}, under the ×${o.limit.toFixed(2)} the alert fired on.`;
+  }
+  if (o.kind === 'newNormal') {
+    return `*The new normal since ${day(Date.parse(o.since))} ${hhmm(Date.parse(o.since))} UTC:* ${figures}; the baseline has accepted it, and judges the next change against it.`;
+  }
+  return `*Ended, not recovered:* ${figures}; the alert ended with its data (traffic under its floor, or a missing series), not with the regression.`;
+}
+
 /** <url|label> for an http(s) URL; undefined for anything else (javascript:, a Slack <!here>). */
 function link(url, label) {
   if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url) || url.length > 4000) {
@@ -70,14 +90,18 @@ export function alertTitle(alert) {
 }
 
 /**
- * @param {object} m { alert, status: 'firing'|'resolved', windows, answer?, fixed?, requestsWhy?, reason?, imageUrl? }
- *   answer: computeAnswer()'s result; fixed: the busy loop's numbers (fixedCostText)
+ * @param {object} m { alert, status: 'firing'|'resolved', windows, answer?, fixed?, requestsWhy?, reason?, imageUrl?, outcome? }
+ *   answer: computeAnswer()'s result; fixed: the busy loop's numbers (fixedCostText);
+ *   outcome: how a resolved regression ended (outcomeText)
  */
-export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl }) {
+export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl, outcome }) {
   const a = alert.annotations ?? {};
   const icon = status === 'resolved' ? ':white_check_mark: RESOLVED' : ':fire: FIRING';
   const title = `${icon} ${alertTitle(alert)}`;
   const lines = [];
+  if (outcome) {
+    lines.push(outcomeText(outcome));
+  }
   if (fixed) {
     lines.push(fixedCostText(fixed));
   }

@@ -14,6 +14,7 @@ import { computeAnswer, fixedCostPath } from './answer.mjs';
 import { acceptWebhook, restore } from './intake.mjs';
 import { Journal } from './journal.mjs';
 import { alertTitle, buildMessage } from './message.mjs';
+import { regressionOutcome } from './outcome.mjs';
 import { PrometheusError, windowLoad } from './prometheus.mjs';
 import { labelSelector, PROFILE_TYPES, selectMergeProfile, SourceError } from './pyroscope.mjs';
 import { withNote } from './note.mjs';
@@ -286,8 +287,21 @@ export class Notifier {
   }
 
   async resolve(alert, key, receivedAt) {
-    const payload = buildMessage({ alert, status: 'resolved' });
-    await this.deliver(alert, key, 'resolved', receivedAt, payload, {});
+    const outcome = await this.outcomeOf(alert);
+    const payload = buildMessage({ alert, status: 'resolved', outcome });
+    await this.deliver(alert, key, 'resolved', receivedAt, payload, outcome ? { outcome } : {});
+  }
+
+  /** A resolved regression's outcome (outcome.mjs), { why } when Prometheus cannot say, undefined for other alerts. */
+  async outcomeOf(alert) {
+    try {
+      return await regressionOutcome(this.cfg.prometheusUrl, alert, { timeoutMs: this.cfg.fetchTimeoutMs });
+    } catch (e) {
+      if (e instanceof PrometheusError) {
+        return { why: e.message };
+      }
+      throw e;
+    }
   }
 
   async deliver(alert, key, status, receivedAt, payload, extra) {
@@ -305,6 +319,7 @@ export class Notifier {
       changes: extra.changes,
       ...(extra.answer ? { answer: extra.answer } : {}),
       ...(extra.fixedCost ? { fixedCost: extra.fixedCost } : {}),
+      ...(extra.outcome ? { outcome: extra.outcome } : {}),
       ...(extra.stagesMs ? { stagesMs: extra.stagesMs } : {}),
       payload,
     };

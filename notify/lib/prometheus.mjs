@@ -2,7 +2,7 @@
 // incident started) and the request rate of both windows (per-request units). Prometheus's
 // HTTP API (GET /api/v1/query_range), which Thanos Query and Mimir answer too.
 import { catalogueAlert } from './catalogue.mjs';
-import { quote } from './pyroscope.mjs';
+import { labelSelector } from './pyroscope.mjs';
 
 /** A failure that makes the windows approximate; the message states it in one line. */
 export class PrometheusError extends Error {}
@@ -33,7 +33,7 @@ export function alertSeries(alert) {
   const expr = generatorExpr(alert.generatorURL);
   const named = a.series.map((name) => [name, expr.indexOf(name)]).filter(([, at]) => at >= 0);
   const series = named.length > 0 ? named.reduce((x, y) => (y[1] < x[1] ? y : x))[0] : a.series[0];
-  const sel = (names) => `{${names.filter((k) => l[k]).map((k) => `${k}=${quote(l[k])}`).join(', ')}}`;
+  const sel = (names) => alertSelector(l, names);
   const requestLabels = a.labels.filter((k) => k !== 'upstream');
   return {
     series: `${series}${sel(a.labels)}`,
@@ -42,13 +42,30 @@ export function alertSeries(alert) {
   };
 }
 
+/** `{job="api", namespace="shop"}`: the matchers of the `names` an alert's labels carry. */
+export function alertSelector(labels, names) {
+  return labelSelector(Object.fromEntries(names.filter((k) => labels?.[k]).map((k) => [k, labels[k]])));
+}
+
 /** GET /api/v1/query_range; returns the values of the first series ([[unix s, "v"], ...]), [] when none. */
 export async function queryRange(baseUrl, expr, { start, end, stepS }, { timeoutMs = 10_000 } = {}) {
-  const u = new URL(baseUrl.replace(/\/$/, '') + '/api/v1/query_range');
-  u.searchParams.set('query', expr);
-  u.searchParams.set('start', String(start / 1000));
-  u.searchParams.set('end', String(end / 1000));
-  u.searchParams.set('step', `${Math.max(1, Math.round(stepS))}s`);
+  const data = await apiGet(baseUrl, 'query_range', { query: expr, start: String(start / 1000), end: String(end / 1000), step: `${Math.max(1, Math.round(stepS))}s` }, timeoutMs);
+  return data?.result?.[0]?.values ?? [];
+}
+
+/** GET /api/v1/query at timeMs; returns the first sample's value, undefined when there is none. */
+export async function queryInstant(baseUrl, expr, { timeMs, timeoutMs = 10_000 }) {
+  const data = await apiGet(baseUrl, 'query', { query: expr, time: String(timeMs / 1000) }, timeoutMs);
+  const v = Number(data?.result?.[0]?.value?.[1]);
+  return Number.isFinite(v) ? v : undefined;
+}
+
+/** GET /api/v1/<path> with params; returns the answer's data, or throws a PrometheusError that says what failed. */
+async function apiGet(baseUrl, path, params, timeoutMs) {
+  const u = new URL(`${baseUrl.replace(/\/$/, '')}/api/v1/${path}`);
+  for (const [k, v] of Object.entries(params)) {
+    u.searchParams.set(k, v);
+  }
   let res;
   try {
     res = await fetch(u, { signal: AbortSignal.timeout(timeoutMs) });
@@ -66,7 +83,7 @@ export async function queryRange(baseUrl, expr, { start, end, stepS }, { timeout
   if (body.status !== 'success') {
     throw new PrometheusError(`Prometheus answered ${res.status}: ${body.errorType ?? ''} ${body.error ?? ''}`.trim());
   }
-  return body.data?.result?.[0]?.values ?? [];
+  return body.data;
 }
 
 /**

@@ -100,6 +100,11 @@ Clock: t=0 is 10:00; the third night's 00:30 is 62h30m, its 06:00 is 68h.`,
 	g.expr("its residual against the reference model is back under its band", fmt.Sprintf("count(%s < on (cluster, namespace, job) %s)",
 		ended.sel("job:cpu_seconds:baseline_residual_smoothed"), ended.sel("job:cpu_seconds:baseline_residual_threshold")), minutes(endedAt+60), sample{"{}", 1})
 
+	cpuOutcome := catalogueOutcome("CPUPerRequestRegression")
+	g.expr("the resolve says recovered: the cost per request an hour after the fix is under the ratio the alert fired on, against the model of its start (the receiver's queries)",
+		fmt.Sprintf("count(%s)", cpuOutcome.verdict(ended, troughOnset+60, false)), minutes(endedAt+60), sample{"{}", 1})
+	g.expr("while trough, still regressed, is not recovered by the same queries", fmt.Sprintf("count(%s)", cpuOutcome.verdict(trough, troughOnset+60, true)), minutes(endedAt+60), sample{"{}", 1})
+
 	never("an improvement of 40% is silent", regressions, "improved", 0, total-1)
 	g.expr("though the reference model has not learnt it: its residual sits near 0.6", fmt.Sprintf("count(%s >= 0.5 <= 0.7)", improved.sel("job:cpu_seconds:baseline_residual_smoothed")), minutes(total-1), sample{"{}", 1})
 	never("twice the traffic for two hours, the costs following, and a deploy's warm-up: silent", regressions, "doubled", 0, total-1)
