@@ -35,7 +35,7 @@ local series = import '../lib/series.libsonnet';
           p.timeseries(
             'CPU per request vs its baseline band',
             's',
-            'CPU seconds spent per request, against the band from what its own cost model (fixed + marginal per request, fitted on the last %s) predicts at the current traffic (dashed) up to where CPUPerRequestRegression starts (%s the prediction). Above the band: every request got more expensive (a regression). A rise at night inside the band is the fixed cost spread over fewer requests, not a regression.' % [cfg.baselineWindow, d.times(cfg.cpuRegressionFactor)],
+            'CPU seconds spent per request, against the band from what its own cost model (fixed + marginal per request, fitted on %s of history up to %s ago, so that a change is judged against the days before it) predicts at the current traffic (dashed) up to where CPUPerRequestRegression starts (%s the prediction). Above the band: every request got more expensive (a regression). A rise at night inside the band is the fixed cost spread over fewer requests, not a regression.' % [cfg.baselineWindow, cfg.regressionAcceptAfter, d.times(cfg.cpuRegressionFactor)],
             [
               prom(q.cpuPerRequest, 'CPU per request'),
               prom(q.cpuPerRequestPredicted, 'baseline'),

@@ -31,7 +31,7 @@ func TestDescriptionsQuoteTheKnobs(t *testing.T) {
 	}{
 		{"hotpath-overview.json", "Services by CPU", []string{"3× is a regression"}, []string{"1.5×"}},
 		{"hotpath-overview.json", "CPU vs baseline: top 10", []string{"fires at 3× for 20m"}, []string{"1.5×", "15m"}},
-		{"hotpath-service.json", "CPU per request vs its baseline band", []string{"fitted on the last 2d", "(3× the prediction)"}, []string{"1d", "1.5×"}},
+		{"hotpath-service.json", "CPU per request vs its baseline band", []string{"fitted on 2d of history up to 3d ago", "(3× the prediction)"}, []string{"1d", "1.5×"}},
 		{"hotpath-service.json", "Does CPU track load?", []string{"over the last 45m", "the last 2d of 4h fits", "fires from 70%"}, []string{"30m", "3h", "80%"}},
 		{"hotpath-service.json", "Instances vs the sibling median", []string{"at 2.5× or more for 25m", "at least 5 instances"}, []string{"1.5×", "15m", "3 instances"}},
 		{"hotpath-service.json", "Throttled periods by container", []string{"at least 30% of periods and 0.05 s/s"}, []string{"25%", "0.1 s/s"}},

@@ -9,6 +9,7 @@
       outlierMinInstances: 5,
       alertFor+: { CPUPerRequestRegression: '20m', CPUPerRequestOutlier: '25m' },
       baselineWindow: '2d',
+      regressionAcceptAfter: '3d',
       loadFitWindow: '45m',
       loadFitLongWindow: '4h',
       notTrackingLoadFixedShare: 0.7,
