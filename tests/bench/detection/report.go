@@ -59,18 +59,10 @@ func render(fleet []Service, seeds []uint64, v map[string]Verdict, info runInfo)
 	b.WriteString(holding(v))
 
 	b.WriteString("## Detection rate (within an hour / by the end) and median time to detect\n\n")
-	b.WriteString("| regression |")
-	for _, d := range Detectors {
-		fmt.Fprintf(&b, " %s |", detectorNames[d])
-	}
-	b.WriteString("\n|---|" + strings.Repeat("---:|", len(Detectors)) + "\n")
+	b.WriteString(detectorHeader("regression", "---", "---:"))
 	for _, kind := range []string{KindCPU, KindAlloc} {
 		for _, size := range Sizes {
-			what := "CPU per request"
-			if kind == KindAlloc {
-				what = "allocations per request"
-			}
-			fmt.Fprintf(&b, "| +%.0f%% %s |", (size-1)*100, what)
+			fmt.Fprintf(&b, "| +%.0f%% %s |", (size-1)*100, kindName(kind))
 			for _, d := range Detectors {
 				c := v[d].Cells[kind][size]
 				ttd := "-"
@@ -135,10 +127,7 @@ func smallest(v map[string]Verdict) string {
 	for _, d := range Detectors {
 		var parts []string
 		for _, kind := range []string{KindCPU, KindAlloc} {
-			what := "CPU per request"
-			if kind == KindAlloc {
-				what = "allocations per request"
-			}
+			what := kindName(kind)
 			got := "none"
 			for _, size := range Sizes {
 				if c := v[d].Cells[kind][size]; c.Injected > 0 && c.WithinHour == c.Injected {
@@ -176,11 +165,8 @@ func (s Service) events(at []int) string {
 func holding(v map[string]Verdict) string {
 	var b strings.Builder
 	b.WriteString("## Holding, by onset hour (the regression's first day)\n\n")
-	b.WriteString("Each cell: detected within the hour / injected; coverage lowest and median; most episodes; the onset hours where it was not held (`-` none).\n\n| regression |")
-	for _, d := range Detectors {
-		fmt.Fprintf(&b, " %s |", detectorNames[d])
-	}
-	b.WriteString("\n|---|" + strings.Repeat("---|", len(Detectors)) + "\n")
+	b.WriteString("Each cell: detected within the hour / injected; coverage lowest and median; most episodes; the onset hours where it was not held (`-` none).\n\n")
+	b.WriteString(detectorHeader("regression", "---", "---"))
 	for _, kind := range []string{KindCPU, KindAlloc} {
 		for _, size := range Sizes {
 			fmt.Fprintf(&b, "| +%.0f%% %s |", (size-1)*100, kindName(kind))
@@ -195,11 +181,8 @@ func holding(v map[string]Verdict) string {
 		kind string
 		size float64
 	}{{KindCPU, 1.3}, {KindAlloc, 1.5}} {
-		fmt.Fprintf(&b, "\n+%.0f%% %s, by onset hour (within the hour / injected; coverage lowest; most episodes):\n\n| onset hour |", (row.size-1)*100, kindName(row.kind))
-		for _, d := range Detectors {
-			fmt.Fprintf(&b, " %s |", detectorNames[d])
-		}
-		b.WriteString("\n|---:|" + strings.Repeat("---|", len(Detectors)) + "\n")
+		fmt.Fprintf(&b, "\n+%.0f%% %s, by onset hour (within the hour / injected; coverage lowest; most episodes):\n\n", (row.size-1)*100, kindName(row.kind))
+		b.WriteString(detectorHeader("onset hour", "---:", "---"))
 		for _, hour := range OnsetHours {
 			fmt.Fprintf(&b, "| %02d:00 |", hour)
 			for _, d := range Detectors {
@@ -242,6 +225,18 @@ func holding(v map[string]Verdict) string {
 		fmt.Fprintf(&b, "- %s: %s; %d false alarms\n", detectorNames[d], strings.Join(parts, ", "), v[d].FalseAlarms)
 	}
 	b.WriteString("\n")
+	return b.String()
+}
+
+// detectorHeader is a table's head: `first`, then a column per detector,
+// aligned as the Markdown separators `firstAlign` and `align` say.
+func detectorHeader(first, firstAlign, align string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| %s |", first)
+	for _, d := range Detectors {
+		fmt.Fprintf(&b, " %s |", detectorNames[d])
+	}
+	b.WriteString("\n|" + firstAlign + "|" + strings.Repeat(align+"|", len(Detectors)) + "\n")
 	return b.String()
 }
 
