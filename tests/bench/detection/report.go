@@ -60,21 +60,14 @@ func render(fleet []Service, seeds []uint64, v map[string]Verdict, info runInfo)
 
 	b.WriteString("## Detection rate (within an hour / by the end) and median time to detect\n\n")
 	b.WriteString(detectorHeader("regression", "---", "---:"))
-	for _, kind := range []string{KindCPU, KindAlloc} {
-		for _, size := range Sizes {
-			fmt.Fprintf(&b, "| +%.0f%% %s |", (size-1)*100, kindName(kind))
-			for _, d := range Detectors {
-				c := v[d].Cells[kind][size]
-				ttd := "-"
-				if c.Detected > 0 {
-					ttd = c.MedianTTD().Round(time.Minute).String()
-					ttd = strings.TrimSuffix(ttd, "0s")
-				}
-				fmt.Fprintf(&b, " %d/%d / %d/%d, %s |", c.WithinHour, c.Injected, c.Detected, c.Injected, ttd)
-			}
-			b.WriteString("\n")
+	b.WriteString(regressionRows(v, func(c *Cell) string {
+		ttd := "-"
+		if c.Detected > 0 {
+			ttd = c.MedianTTD().Round(time.Minute).String()
+			ttd = strings.TrimSuffix(ttd, "0s")
 		}
-	}
+		return fmt.Sprintf("%d/%d / %d/%d, %s", c.WithinHour, c.Injected, c.Detected, c.Injected, ttd)
+	}))
 	b.WriteString("\n## False alarms\n\n| detector | false alarms | service-days judged clean | per service-day | services with any |\n|---|---:|---:|---:|---:|\n")
 	for _, d := range Detectors {
 		x := v[d]
@@ -167,16 +160,7 @@ func holding(v map[string]Verdict) string {
 	b.WriteString("## Holding, by onset hour (the regression's first day)\n\n")
 	b.WriteString("Each cell: detected within the hour / injected; coverage lowest and median; most episodes; the onset hours where it was not held (`-` none).\n\n")
 	b.WriteString(detectorHeader("regression", "---", "---"))
-	for _, kind := range []string{KindCPU, KindAlloc} {
-		for _, size := range Sizes {
-			fmt.Fprintf(&b, "| +%.0f%% %s |", (size-1)*100, kindName(kind))
-			for _, d := range Detectors {
-				c := v[d].Cells[kind][size]
-				fmt.Fprintf(&b, " %s |", holdSummary(c.Held))
-			}
-			b.WriteString("\n")
-		}
-	}
+	b.WriteString(regressionRows(v, func(c *Cell) string { return holdSummary(c.Held) }))
 	for _, row := range []struct {
 		kind string
 		size float64
@@ -225,6 +209,22 @@ func holding(v map[string]Verdict) string {
 		fmt.Fprintf(&b, "- %s: %s; %d false alarms\n", detectorNames[d], strings.Join(parts, ", "), v[d].FalseAlarms)
 	}
 	b.WriteString("\n")
+	return b.String()
+}
+
+// regressionRows is a table's body: a row per kind and size of regression,
+// a cell per detector as `cell` writes it.
+func regressionRows(v map[string]Verdict, cell func(c *Cell) string) string {
+	var b strings.Builder
+	for _, kind := range []string{KindCPU, KindAlloc} {
+		for _, size := range Sizes {
+			fmt.Fprintf(&b, "| +%.0f%% %s |", (size-1)*100, kindName(kind))
+			for _, d := range Detectors {
+				fmt.Fprintf(&b, " %s |", cell(v[d].Cells[kind][size]))
+			}
+			b.WriteString("\n")
+		}
+	}
 	return b.String()
 }
 
