@@ -236,6 +236,8 @@ local series = import 'lib/series.libsonnet';
         // alert's level, and for a fixed cost the CPU it is a share of
         requests: if a.series == [] then null else if a.identity == 'instance' then series.instanceRequests else series.requests,
         cores: if a.baseline == 'dayEarlier' then series.cpu else null,
+        // an alert on a container's quota: what its throttling answer reads
+        throttling: if a.identity == 'container' then (import 'lib/throttling-answer.libsonnet')(cfg) else null,
         outcome: if a.costModel == null then null else
           local m = (import 'lib/cost-models.libsonnet')(cfg)[a.costModel];
           (import 'lib/baseline-model.libsonnet')(cfg).model(m).outcome(m.factor),

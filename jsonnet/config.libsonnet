@@ -115,6 +115,12 @@ local catalogue = import 'catalogue.libsonnet';
     cfsPeriod: '100ms',
     kubeStateMetricsLimitMetric: 'kube_pod_container_resource_limits',
     kubeStateMetricsLimitSelector: 'resource="cpu", unit="core"',
+    // The CPU request per container (cores), from kube-state-metrics, for the
+    // throttling answer: a container whose request covers its mean usage can
+    // do without a limit. Narrow it like the limit, e.g. add
+    // `job="kube-state-metrics"`.
+    kubeStateMetricsRequestMetric: 'kube_pod_container_resource_requests',
+    kubeStateMetricsRequestSelector: 'resource="cpu", unit="core"',
 
     // ---- Windows and evaluation -----------------------------------------------
 
@@ -322,6 +328,19 @@ local catalogue = import 'catalogue.libsonnet';
     // latency-critical services, e.g. 0.05.
     throttledPeriodsThreshold: 0.25,
     throttledSecondsThreshold: 0.1,
+
+    // The throttling answer (hotpath-notify's CPUThrottlingSustained message,
+    // docs/runbook.md). throttlingBurstWindow is the short rate window whose
+    // peak over the incident is set against the 5m mean: keep at least two
+    // scrapes in it, e.g. '2m' at a 1m scrape interval. A peak of
+    // throttlingBurstyRatio times the mean or more is bursty. The suggested
+    // limit is the demand (peak, or mean usage plus throttled time) times
+    // throttlingLimitHeadroom, rounded up to throttlingLimitStep cores; raise
+    // the headroom for latency-critical services, e.g. 1.5.
+    throttlingBurstWindow: '1m',
+    throttlingBurstyRatio: 2,
+    throttlingLimitHeadroom: 1.25,
+    throttlingLimitStep: 0.1,
 
     // ---- Rules and alerts: for, severity, links --------------------------------
 

@@ -48,14 +48,22 @@ local series = import '../lib/series.libsonnet';
             "The same throttled seconds summed per service (through the service's pods). Follow a service here to its dashboard: throttling explains latency, not CPU per request.",
             [prom(q.perService, '{{%s}}' % cfg.serviceLabel)],
           ),
+          p.timeseries(
+            'Throttled time per request: top %d' % top,
+            's',
+            "Throttled seconds per second divided by the requests per second of the container's pod: the most latency the CPU limit adds to a request, on average. Only pods whose requests hotpath counts appear.",
+            [prom(q.perRequest, container)],
+            min=0,
+          ),
 
           p.row('How close to the limit?'),
           p.table(
             'Top %d throttled containers' % top,
-            'The most throttled containers now: throttled seconds per second, the share of throttled periods, CPU used and the limit in cores. Throttled while "used" is far below "limit" means the quota runs out within %s periods (bursty, many threads): raise the limit or cap parallelism (GOMAXPROCS).' % cfg.cfsPeriod,
-            [column(q.topSeconds), column(q.topPeriods), column(q.topUsage), column(q.topLimit)],
+            'The most throttled containers now: throttled seconds per second, the share of throttled periods, CPU used and the limit in cores, and the throttled time per request of the pod. Throttled while "used" is far below "limit" means the quota runs out within %s periods (bursty, many threads): raise the limit or cap parallelism (GOMAXPROCS).' % cfg.cfsPeriod,
+            [column(q.topSeconds), column(q.topPeriods), column(q.topUsage), column(q.topLimit), column(q.topPerRequest)],
             {
               A: { name: 'throttled', unit: 's' },
+              E: { name: 'throttled per request', unit: 's' },
               B: { name: 'throttled periods', unit: 'percentunit' },
               C: { name: 'used', unit: 'short' },
               D: { name: 'limit', unit: 'short' },

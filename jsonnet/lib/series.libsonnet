@@ -28,6 +28,12 @@
   // The limit is quota / period in cores; no series means "no limit".
   containerCpu: 'container:cpu_usage_seconds:rate5m',
   containerCpuLimit: 'container:cpu_limit_cores:ratio',
+  // The CPU request per container in cores (kube-state-metrics): what the
+  // scheduler reserves, the floor a container without a limit keeps.
+  containerCpuRequest: 'container:cpu_request_cores:max',
+  // Throttled seconds per request the container's pod serves: the most
+  // latency the quota adds to a request, on average.
+  throttledSecondsPerRequest: 'container:cpu_cfs_throttled_seconds_per_request:ratio_rate5m',
 
   // The self baseline: each service's cost model CPU = fixed + marginal * req/s,
   // fitted on baselineWindow (1d) by a two-group resistant line and refitted

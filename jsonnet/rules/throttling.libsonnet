@@ -11,6 +11,13 @@ local series = import '../lib/series.libsonnet';
     local p = (import '../lib/promql.libsonnet')(cfg),
     local sumRate(metric) = p.sumBy(p.container, 'rate(%s[%s])' % [p.containerSelector(metric), cfg.rateWindow]),
     local maxOf(metric, cond='') = 'max by (%s) (%s%s)' % [p.list(p.container), p.containerSelector(metric), cond],
+    local kubeStateMetrics(metric, selector) = 'max by (%s) (%s)' % [p.list(p.container), p.selector(metric, ['%s!=""' % cfg.containerLabel, selector])],
+    // Requests per second per pod, every work-unit counter scraped from it;
+    // a pod found in several sources counted from the first that has it.
+    local podRequests = std.join('\nor on (%s)\n' % p.list(p.pod), [
+      p.sumBy(p.pod, p.rate(src.metric, ['%s!=""' % cfg.podLabel, src.selector]))
+      for src in p.requestSources
+    ]),
 
     groups+: [
       {
@@ -48,8 +55,22 @@ local series = import '../lib/series.libsonnet';
             expr: '%s\nor on (%s)\n%s' % [
               p.ratio(maxOf(cfg.containerCpuQuotaMetric, ' > 0'), maxOf(cfg.containerCpuPeriodMetric), p.container),
               p.list(p.container),
-              'max by (%s) (%s)' % [p.list(p.container), p.selector(cfg.kubeStateMetricsLimitMetric, ['%s!=""' % cfg.containerLabel, cfg.kubeStateMetricsLimitSelector])],
+              kubeStateMetrics(cfg.kubeStateMetricsLimitMetric, cfg.kubeStateMetricsLimitSelector),
             ],
+          },
+          {
+            // The CPU request in cores (kube-state-metrics); no series means
+            // no request (or no kube-state-metrics).
+            record: series.containerCpuRequest,
+            expr: kubeStateMetrics(cfg.kubeStateMetricsRequestMetric, cfg.kubeStateMetricsRequestSelector),
+          },
+          {
+            // Throttled seconds per request the container's pod serves: the
+            // most latency the quota adds to a request. Only for pods whose
+            // requests are counted (a known service); the pod side is summed
+            // per pod, so each container of the pod matches it once.
+            record: series.throttledSecondsPerRequest,
+            expr: '%s\n/ on (%s) group_left ()\n((\n%s\n) > 0)' % [series.throttledSeconds, p.list(p.pod), podRequests],
           },
         ],
       },

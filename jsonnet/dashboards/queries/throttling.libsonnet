@@ -35,6 +35,10 @@ function(cfg) {
   topPeriods: ofTop(periods),
   topUsage: ofTop(c.containerUsage),
   topLimit: ofTop(c.containerLimit),
+  // Throttled time per request of the container's pod: the most latency the
+  // quota adds to a request (only pods whose requests are counted).
+  topPerRequest: ofTop(c.select(s.throttledSecondsPerRequest, c.scope)),
+  perRequest: topN(c.select(s.throttledSecondsPerRequest, c.scope)),
   // Usage as a share of the limit: a throttled container can use 30% of its
   // limit on average and still hit it in every burst.
   topUsageOfLimit: ofTop('(%(usage)s) / (%(limit)s)' % { usage: c.containerUsage, limit: c.containerLimit }),
