@@ -7,6 +7,7 @@
 // and $range (the incident's length, e.g. 1800s). docs/runbook.md
 // (CPUThrottlingSustained) explains the figures and the suggestion.
 // Usage: (import 'lib/throttling-answer.libsonnet')(cfg).queries.peak
+local durations = import 'durations.libsonnet';
 local series = import 'series.libsonnet';
 
 function(cfg) {
@@ -15,7 +16,7 @@ function(cfg) {
   local last(s) = 'max(max_over_time(%s{$container}[$range]))' % s,
   // A subquery's resolution: four points per short window, so every short
   // window of the incident is seen.
-  local step = '%ds' % std.max(1, (import 'durations.libsonnet').seconds(cfg.throttlingBurstWindow) / 4),
+  local step = '%ds' % std.max(1, durations.seconds(cfg.throttlingBurstWindow) / 4),
 
   queries: {
     // Mean CPU cores used over the incident (the recorded 5m rate).
@@ -48,5 +49,5 @@ function(cfg) {
   burstyRatio: cfg.throttlingBurstyRatio,
   headroom: cfg.throttlingLimitHeadroom,
   stepCores: cfg.throttlingLimitStep,
-  cfsPeriod: cfg.cfsPeriod,
+  cfsPeriodSeconds: durations.seconds(cfg.cfsPeriod),
 }

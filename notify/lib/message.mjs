@@ -4,6 +4,7 @@
 // spans, where *bold*, _italic_ and ~strike~ do not apply.
 import { changeText, formatAmount, shortName, TOP_N } from './change-text.mjs';
 import { cutText } from './slack-limits.mjs';
+import { throttlingLines } from './throttling-text.mjs';
 import { formatDuration } from './windows.mjs';
 
 const MAX_FIELD = 300;
@@ -92,13 +93,13 @@ export function alertTitle(alert) {
 /**
  * @param {object} m { alert, status: 'firing'|'resolved', windows, answer?, fixed?, requestsWhy?, reason?, imageUrl?, outcome? }
  *   answer: computeAnswer()'s result; fixed: the busy loop's numbers (fixedCostText);
- *   outcome: how a resolved regression ended (outcomeText)
+ *   outcome: how a resolved regression ended (outcomeText); throttling: a quota's answer (throttling-text.mjs), leading
  */
-export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl, outcome }) {
+export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl, outcome, throttling }) {
   const a = alert.annotations ?? {};
   const icon = status === 'resolved' ? ':white_check_mark: RESOLVED' : ':fire: FIRING';
   const title = `${icon} ${alertTitle(alert)}`;
-  const lines = [];
+  const lines = throttling ? throttlingLines(throttling, escape) : [];
   if (outcome) {
     lines.push(outcomeText(outcome));
   }

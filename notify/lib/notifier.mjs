@@ -23,6 +23,7 @@ import { Queue } from './queue.mjs';
 import { Degraded, RenderGate } from './render-gate.mjs';
 import { renderDiff, RenderError } from './render.mjs';
 import { fitForSlack } from './slack-limits.mjs';
+import { throttlingAnswer } from './throttling.mjs';
 import { WarmRenderer } from './warm-render.mjs';
 import { DAY, MINUTE } from './windows.mjs';
 
@@ -169,7 +170,8 @@ export class Notifier {
     const siblings = baselineOf(alert.labels?.alertname) === 'siblings' && Boolean(labels.instance);
     const fixedCost = baselineOf(alert.labels?.alertname) === 'dayEarlier';
     if (!kind) {
-      return { windows: undefined, reason: 'no profile for this alert: throttling comes from the CPU quota, not from a code path' };
+      const throttling = await throttlingAnswer(alert, this.cfg, this.now());
+      return { windows: undefined, reason: 'no profile for this alert: throttling comes from the CPU quota, not from a code path', throttling };
     }
     const lap = stopwatch();
     let windows = await chooseWindows(alert, this.cfg, this.now());
@@ -280,10 +282,10 @@ export class Notifier {
     const d = await this.diffFor(alert, key, receivedAt);
     const imageUrl = d.png ? `${this.cfg.publicUrl.replace(/\/$/, '')}/images/${key}.png` : undefined;
     const windows = d.windows && (({ fallback, ...w }) => w)(d.windows);
-    const payload = withNote(buildMessage({ alert, status: 'firing', windows, answer: d.answer, fixed: d.fixed, requestsWhy: d.requestsWhy, reason: d.reason, imageUrl }), d.note);
+    const payload = withNote(buildMessage({ alert, status: 'firing', windows, answer: d.answer, fixed: d.fixed, requestsWhy: d.requestsWhy, reason: d.reason, imageUrl, throttling: d.throttling }), d.note);
     const changes = (d.answer?.changes ?? []).map(({ unit, ...c }) => ({ ...c, unit: d.answer.rankedBy === 'per-request' ? `${unit}/req` : unit }));
     const answer = d.answer ? { headline: d.answer.headline, driver: d.answer.driver, rankedBy: d.answer.rankedBy } : undefined;
-    await this.deliver(alert, key, 'firing', receivedAt, payload, { png: d.png, summary: d.summary, windows, reason: d.reason, imageUrl, changes, answer, fixedCost: d.fixed, stagesMs: { queued: queuedMs, ...d.stagesMs }, note: d.note });
+    await this.deliver(alert, key, 'firing', receivedAt, payload, { png: d.png, summary: d.summary, windows, reason: d.reason, imageUrl, changes, answer, fixedCost: d.fixed, throttling: d.throttling, stagesMs: { queued: queuedMs, ...d.stagesMs }, note: d.note });
   }
 
   async resolve(alert, key, receivedAt) {
@@ -319,6 +321,7 @@ export class Notifier {
       changes: extra.changes,
       ...(extra.answer ? { answer: extra.answer } : {}),
       ...(extra.fixedCost ? { fixedCost: extra.fixedCost } : {}),
+      ...(extra.throttling ? { throttling: extra.throttling } : {}),
       ...(extra.outcome ? { outcome: extra.outcome } : {}),
       ...(extra.stagesMs ? { stagesMs: extra.stagesMs } : {}),
       payload,

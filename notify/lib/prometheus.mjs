@@ -60,6 +60,12 @@ export async function queryInstant(baseUrl, expr, { timeMs, timeoutMs = 10_000 }
   return Number.isFinite(v) ? v : undefined;
 }
 
+/** GET /api/v1/query at timeMs; returns every series of the answer ([{ metric, value }]). */
+export async function queryVector(baseUrl, expr, { timeMs, timeoutMs = 10_000 }) {
+  const data = await apiGet(baseUrl, 'query', { query: expr, time: String(timeMs / 1000) }, timeoutMs);
+  return data?.result ?? [];
+}
+
 /** GET /api/v1/<path> with params; returns the answer's data, or throws a PrometheusError that says what failed. */
 async function apiGet(baseUrl, path, params, timeoutMs) {
   const u = new URL(`${baseUrl.replace(/\/$/, '')}/api/v1/${path}`);
