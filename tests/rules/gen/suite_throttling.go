@@ -9,6 +9,7 @@ func throttlingSuite() *suite {
 	nolimit := container{"eu1", "ci", "web-3b1c", "app"}
 	blip := container{"eu1", "ci", "build-4e0d", "app"}
 	restart := container{"eu1", "ci", "queue-9a7b", "app"}
+	proxy := container{"eu1", "ci", "ci-operator-7d9f", "proxy"}
 	const m = 70
 
 	g := &group{
@@ -30,6 +31,15 @@ func throttlingSuite() *suite {
 	g.add("", ci.sel("container_spec_cpu_period"), (&seq{}).hold(m, 100000).String())
 	g.add("the pod-level cgroup (container=\"\") is not a container: ignored",
 		`container_cpu_cfs_throttled_seconds_total{cluster="eu1", namespace="ci", pod="ci-operator-7d9f", container=""}`, (&seq{}).rate(m, 4).String())
+	g.add("ci-operator's pod serves 20 req/s: its containers' throttled time per request divides by them",
+		`http_requests_total{cluster="eu1", namespace="ci", pod="ci-operator-7d9f", job="ci-operator", instance="10.0.0.1:8080", code="200"}`, (&seq{}).rate(m, 20).String())
+	g.add("ci-operator requests 0.2 cores (kube-state-metrics); the memory request is another resource",
+		ci.sel("kube_pod_container_resource_requests", `resource="cpu"`, `unit="core"`), (&seq{}).hold(m, 0.2).String())
+	g.add("", ci.sel("kube_pod_container_resource_requests", `resource="memory"`, `unit="byte"`), (&seq{}).hold(m, 1e9).String())
+	p, t, s = steady(10, 1, 0.125)
+	cfs(proxy, "ci-operator's proxy sidecar, in the same pod: 0.125 s/s throttled", p, t, s)
+	g.add("web (no limit) serves requests too, but has no throttling to divide",
+		`http_requests_total{cluster="eu1", namespace="ci", pod="web-3b1c", job="web", instance="10.0.0.2:8080", code="200"}`, (&seq{}).rate(m, 5).String())
 	p, t, s = steady(0.5, 0.375, 0.015625)
 	cfs(idle, "cron (mostly idle): 75% of its few periods throttled, but only 0.016 s/s", p, t, s)
 	g.add("", idle.sel("container_cpu_usage_seconds_total"), (&seq{}).rate(m, 0.0078125).String())
@@ -52,13 +62,22 @@ func throttlingSuite() *suite {
 		sample{labelString("container:cpu_cfs_throttled_periods:ratio_rate5m", idle.labels()), 0.75},
 		sample{labelString("container:cpu_cfs_throttled_periods:ratio_rate5m", batch.labels()), 0.125},
 		sample{labelString("container:cpu_cfs_throttled_periods:ratio_rate5m", blip.labels()), 0.025},
-		sample{labelString("container:cpu_cfs_throttled_periods:ratio_rate5m", restart.labels()), 0.05})
+		sample{labelString("container:cpu_cfs_throttled_periods:ratio_rate5m", restart.labels()), 0.05},
+		sample{labelString("container:cpu_cfs_throttled_periods:ratio_rate5m", proxy.labels()), 0.1})
 	g.expr("", "container:cpu_cfs_throttled_seconds:rate5m", at,
 		sample{labelString("container:cpu_cfs_throttled_seconds:rate5m", ci.labels()), 0.5},
 		sample{labelString("container:cpu_cfs_throttled_seconds:rate5m", idle.labels()), 0.015625},
 		sample{labelString("container:cpu_cfs_throttled_seconds:rate5m", batch.labels()), 0.25},
 		sample{labelString("container:cpu_cfs_throttled_seconds:rate5m", blip.labels()), 0.0078125},
-		sample{labelString("container:cpu_cfs_throttled_seconds:rate5m", restart.labels()), 0.015625})
+		sample{labelString("container:cpu_cfs_throttled_seconds:rate5m", restart.labels()), 0.015625},
+		sample{labelString("container:cpu_cfs_throttled_seconds:rate5m", proxy.labels()), 0.125})
+	g.expr("throttled seconds per request of the pod, for each of its containers; only pods that count requests (cron, batch: none; web: no throttling)",
+		"container:cpu_cfs_throttled_seconds_per_request:ratio_rate5m", at,
+		sample{labelString("container:cpu_cfs_throttled_seconds_per_request:ratio_rate5m", ci.labels()), 0.025},
+		sample{labelString("container:cpu_cfs_throttled_seconds_per_request:ratio_rate5m", proxy.labels()), 0.00625})
+	g.expr("the CPU request in cores, only where kube-state-metrics reports one",
+		"container:cpu_request_cores:max", at,
+		sample{labelString("container:cpu_request_cores:max", ci.labels()), 0.2})
 	g.expr("usage for the usage-vs-limit panels, with or without a limit",
 		"container:cpu_usage_seconds:rate5m", at,
 		sample{labelString("container:cpu_usage_seconds:rate5m", ci.labels()), 0.25},
