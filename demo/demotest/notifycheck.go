@@ -42,6 +42,7 @@ type notifyRecord struct {
 	Payload struct {
 		Text string `json:"text"`
 	} `json:"payload"`
+	Throttling *throttlingAnswer `json:"throttling"`
 }
 
 func readJSONLines[T any](path string) ([]T, error) {
@@ -119,6 +120,9 @@ func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration
 		for _, e := range exps {
 			if e.matches(a) {
 				rep.Latencies = append(rep.Latencies, time.Duration(r.LatencyMs*float64(time.Millisecond)))
+				if why := throttlingProblem(r.Throttling); catalogue.Story(e.Story).AnswerRegexp() == nil && why != "" {
+					fails = append(fails, fmt.Sprintf("the %s incident's %s message %s", e.Story, e.Alert, why))
+				}
 			}
 		}
 		for _, c := range want {
