@@ -30,6 +30,9 @@ export function throttlingLines(t, escape) {
     const per = t.perRequest !== undefined ? `, at most ${seconds(t.perRequest)} added per request${services} (${t.podRequests.toFixed(t.podRequests >= 10 ? 0 : 1)} req/s)` : '';
     lines.push(`*Throttled:* ${t.throttled.toFixed(2)} s/s${per}.`);
   }
+  if (t.throttled === undefined) {
+    lines.push(missing('No throttled-seconds series for this container over the incident (container:cpu_cfs_throttled_seconds:rate5m)'));
+  }
   if (t.perRequest === undefined) {
     lines.push(missing('Not per request: the pod serves no requests hotpath counts'));
   }
