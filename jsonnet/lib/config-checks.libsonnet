@@ -62,6 +62,13 @@ local alertKeys(knob, m) =
       for r in c.requestSources
     ]),
 
+    assert std.all([
+      local unknown = std.setDiff(std.set(std.objectFields(v)), std.set(['metric', 'selector', 'versionLabel', 'versionRegex', 'serviceLabel', 'joinOnPod']));
+      (std.isObject(v) && std.get(v, 'metric', '') != '' || error 'versionSources: every source needs a metric, got %s' % str(v))
+      && (unknown == [] || error 'versionSources: %s has %s, not a field of a source (metric, selector, versionLabel, versionRegex, serviceLabel, joinOnPod): it would be ignored' % [v.metric, std.join(', ', unknown)])
+      for v in c.versionSources
+    ]),
+
     // ---- Windows against the intervals that fill them ----------------------
     assert s(c.baselineMinHistory) <= s(c.baselineWindow)
            : 'baselineMinHistory (%s) is longer than baselineWindow (%s): history is counted inside the window, so no service would ever have enough and the regression alerts could never fire; shorten baselineMinHistory or widen baselineWindow' % [c.baselineMinHistory, c.baselineWindow],
