@@ -126,8 +126,9 @@ local alertKeys(knob, m) =
       std.isString(c.alertExtraAnnotations[a]) || error 'alertExtraAnnotations: %s: %s is not a string' % [a, str(c.alertExtraAnnotations[a])]
       for a in std.objectFields(c.alertExtraAnnotations)
     ]),
-    local annotationClash = std.setInter(std.set(std.objectFields(c.alertExtraAnnotations)), std.set(ownAnnotations)),
+    local versionAnnotations = if c.versionSources != [] then ['version', 'previous_version', 'rollout_time'] else [],
+    local annotationClash = std.setInter(std.set(std.objectFields(c.alertExtraAnnotations)), std.set(ownAnnotations + versionAnnotations)),
     assert annotationClash == []
-           : "alertExtraAnnotations names %s, an annotation of the pack: set runbookURL, grafanaURL or profileURL for the links; summary and description are the alert's own" % std.join(', ', annotationClash),
+           : "alertExtraAnnotations names %s, an annotation of the pack: set runbookURL, grafanaURL or profileURL for the links; summary and description are the alert's own; version, previous_version and rollout_time come from versionSources" % std.join(', ', annotationClash),
   },
 }

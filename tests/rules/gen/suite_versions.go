@@ -7,10 +7,11 @@ import "fmt"
 // version each service runs, and its last deploy. A rollout where both
 // versions run for a while is one deploy, a rollback is a new one, a canary
 // beside the old version is one deploy while both run, and a service with no
-// version series has none of them.
+// version series has none of them. A failed scrape is no deploy, and neither
+// are two versions both seen from Prometheus's first evaluation.
 func versionsSuite() *suite {
 	svc := func(job string) service { return service{"eu1", "shop", job} }
-	api, cart, web, quiet, pay := svc("api"), svc("cart"), svc("web"), svc("quiet"), svc("pay")
+	api, cart, web, quiet, pay, flaky, both := svc("api"), svc("cart"), svc("web"), svc("quiet"), svc("pay"), svc("flaky"), svc("both")
 	const total = 80
 
 	g := &group{
@@ -27,6 +28,10 @@ func versionsSuite() *suite {
 	runs("cart: 2.1 replaces 2.0 at 20m, then a rollback to 2.0 at 50m", cart, "i1", "2.0", 0, 22)
 	runs("", cart, "i2", "2.1", 20, 52)
 	runs("", cart, "i3", "2.0", 50, total)
+	g.add("flaky: 4.0 all along, its scrape failing for 4 minutes at 30m", flaky.sel("shop_build_info", `instance="i1"`, `version="4.0"`),
+		(&seq{}).hold(30, 1).gap(4).hold(total-34, 1).String())
+	runs("both: 5.0 and 5.1 run from the first evaluation on (Prometheus started mid-rollout)", both, "i1", "5.0", 0, total)
+	runs("", both, "i2", "5.1", 0, total)
 	runs("web: a canary, 3.1 beside 3.0 from 20m on", web, "i1", "3.0", 0, total)
 	runs("", web, "i2", "3.1", 20, total)
 	g.add("quiet: requests and CPU, no version series", quiet.sel("http_requests_total", `instance="i1"`), (&seq{}).rate(total, 4).String())
@@ -69,6 +74,10 @@ func versionsSuite() *suite {
 	g.expr("web: the canary and the old version both run", of("job:version:info", web), "60m", info(web, "3.0"), info(web, "3.1"))
 	g.expr("one deploy while both run, dated when the canary began", of("job:version:rollout_timestamp", web), "60m", rollout(web, "3.1", "3.0", 1200))
 	g.expr("pay: the tag of its own container's image, digest or not; the untagged image and the sidecar add none", of("job:version:info", pay), "10m", info(pay, "1.5"))
+	g.expr("flaky: a failed scrape does not end its version", of("job:version:info", flaky), "32m", info(flaky, "4.0"))
+	g.expr("nor dates it anew", of("job:version:start_timestamp", flaky), "40m", start(flaky, "4.0", 0))
+	g.expr("so no deploy", of("job:version:rollout_timestamp", flaky), "40m")
+	g.expr("both: two versions seen from the start are no deploy (neither began after the other)", of("job:version:rollout_timestamp", both), "30m")
 	g.expr("quiet has no version", of("job:version:info", quiet), "60m")
 	g.expr("and no deploy", of("job:version:rollout_timestamp", quiet), "60m")
 
