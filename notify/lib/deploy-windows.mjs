@@ -7,9 +7,7 @@
 // the natural baseline: the same length as the incident window, ending where the rollout began
 // (during a rollout both versions run, so the time after its start is mixed).
 import { baselineOf } from './catalogue.mjs';
-import { formatDuration, RATE_WINDOW_MS } from './windows.mjs';
-
-const hhmm = (ms) => new Date(ms).toISOString().slice(11, 16);
+import { formatDuration, hhmm, RATE_WINDOW_MS } from './windows.mjs';
 
 /**
  * The deploy an alert carries, or undefined when it carries none (no version source, an old
