@@ -23,7 +23,8 @@ func versionsSuite() *suite {
 		g.add(comment, s.sel("shop_build_info", fmt.Sprintf("instance=%q", instance), fmt.Sprintf("version=%q", version)),
 			(&seq{}).gap(from).hold(to-from, 1).String())
 	}
-	runs("api: a rollout, 1.41 to 1.42 at 30m, both running 30m-34m", api, "i1", "1.41", 0, 34)
+	g.add("api: a rollout, 1.41 to 1.42 at 30m, both running 30m-34m; 1.41's series ends with a staleness marker, as Prometheus writes when a target's label set changes",
+		api.sel("shop_build_info", `instance="i1"`, `version="1.41"`), (&seq{}).hold(34, 1).String()+" stale")
 	runs("", api, "i2", "1.42", 30, total)
 	runs("cart: 2.1 replaces 2.0 at 20m, then a rollback to 2.0 at 50m", cart, "i1", "2.0", 0, 22)
 	runs("", cart, "i2", "2.1", 20, 52)
@@ -65,6 +66,7 @@ func versionsSuite() *suite {
 	g.expr("api during the rollout: both versions", of("job:version:info", api), "32m", info(api, "1.41"), info(api, "1.42"))
 	g.expr("each dated when it began to run", of("job:version:start_timestamp", api), "32m", start(api, "1.41", 0), start(api, "1.42", 1800))
 	g.expr("one deploy, 1.41 to 1.42 at 30m", of("job:version:rollout_timestamp", api), "32m", rollout(api, "1.42", "1.41", 1800))
+	g.expr("1.41 is held for versionHold past its last sample, its staleness marker notwithstanding", of("job:version:info", api), "40m", info(api, "1.41"), info(api, "1.42"))
 	g.expr("api after the rollout (1.41 gone for over 10m): 1.42 only", of("job:version:info", api), "60m", info(api, "1.42"))
 	g.expr("still that one deploy, dated when it began", of("job:version:rollout_timestamp", api), "60m", rollout(api, "1.42", "1.41", 1800))
 	g.expr("cart after its first rollout: 2.0 to 2.1 at 20m", of("job:version:rollout_timestamp", cart), "40m", rollout(cart, "2.1", "2.0", 1200))
