@@ -60,6 +60,44 @@ local catalogue = import 'catalogue.libsonnet';
     //   ],
     requestSources: [{ metric: $._config.requestsMetric, selector: $._config.requestsSelector }],
 
+    // Where each service's running version comes from: the version the
+    // efficiency alerts carry, the deploys the service dashboard marks, and
+    // the baseline hotpath-notify takes from the previous version's last
+    // hours (jsonnet/rules/versions.libsonnet). A list of { metric, selector,
+    // versionLabel, versionRegex, serviceLabel, joinOnPod }, all but metric
+    // optional: versionLabel (default 'version') holds the version, and
+    // versionRegex (default '(.+)') keeps a series only where that label
+    // matches, its first group being the version; serviceLabel as in
+    // requestSources; joinOnPod: the series names a pod, not a service (as
+    // kube-state-metrics does): it gets the service of the requests series
+    // scraped from that pod. A service found in several sources takes its
+    // version from the first that has it. Empty (the default) records no
+    // versions and adds no version annotations. Example:
+    //   versionSources: [
+    //     { metric: 'target_info', versionLabel: 'service_version' },  // OpenTelemetry
+    //     { metric: 'shop_build_info' },                                // a *_build_info{version} gauge
+    //     // kube-state-metrics: the image's tag, of the service's own container
+    //     { metric: 'kube_pod_container_info', selector: 'container!~"istio-proxy|linkerd-proxy"',
+    //       versionLabel: 'image', versionRegex: '[^@]+:([^:/@]+)(@.+)?', joinOnPod: true },
+    //   ],
+    versionSources: [],
+
+    // A version missing from its source for less than this (a failed scrape,
+    // a restart of Prometheus) still runs; its series lingers this long after
+    // the last instance running it is gone, and a version that comes back
+    // after a longer absence (a rollback) is a new deploy. Raise it (e.g.
+    // '30m') when scrapes of the version series fail for longer.
+    versionHold: '10m',
+
+    // The efficiency alerts carry the previous version and the rollout time
+    // (annotations previous_version, rollout_time) when the last deploy is at
+    // most this old at the evaluation; hotpath-notify then takes its baseline
+    // from before the rollout when the incident began after it. An alert fires
+    // its `for:` (15m) to about 45 minutes after the change began, so 2h
+    // covers a change that began up to about an hour after a rollout. Raise it
+    // (e.g. '6h') for changes that show only at the next traffic peak.
+    deployWindow: '2h',
+
     // Where per-service CPU comes from. 'process' reads process_cpu_seconds_total
     // from the service's own /metrics; 'cadvisor' reads cAdvisor's
     // container_cpu_usage_seconds_total and joins it to the service through

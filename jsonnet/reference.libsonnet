@@ -36,11 +36,16 @@ function(mixin)
   local recordedLabels(name) =
     local level = std.split(name, ':')[0];
     local extra = (if level == 'job' && has(name, 'upstream') then ['upstream'] else [])
-                  + (if has(name, 'by_half') then ['half'] else []);
+                  + (if has(name, 'by_half') then ['half'] else [])
+                  + (if has(name, ':version:') then ['version'] else [])
+                  + (if name == series.versionRollout then ['previous_version'] else []);
     if name == series.upstreamEdges then edgeLabels else levelLabels[level] + extra;
+  // The versions group exists only with versionSources set; the page lists
+  // its series all the same (they are public names once it is).
+  local withVersions = if cfg.versionSources != [] then mixin else mixin { _config+:: { versionSources: [{ metric: 'app_build_info' }] } };
   local recorded = [
     { name: r.record, group: g.name, interval: std.get(g, 'interval', cfg.evaluationInterval) }
-    for g in mixin.prometheusRules.groups
+    for g in withVersions.prometheusRules.groups
     for r in g.rules
     if std.objectHas(r, 'record')
   ];
@@ -113,7 +118,8 @@ function(mixin)
     Recorded by `rules/hotpath-rules.yaml` (rendered from `jsonnet/rules/`; each name is in
     `jsonnet/lib/series.libsonnet`). A name is `level:metric:operations`: the level says which labels
     the series keeps (`job:` a service, `instance:` one instance, `container:` one container,
-    `job_upstream:` a service and one upstream it calls).
+    `job_upstream:` a service and one upstream it calls). The group `hotpath-versions` is recorded
+    only when the config has `versionSources`.
 
   |||
   + table(

@@ -215,7 +215,7 @@ local series = import '../lib/series.libsonnet';
         [
           d.annotation('hotpath alerts', q.alerts),
           d.annotation('CFS throttling of this service', q.throttlingAlerts, 'orange'),
-        ],
+        ] + (if cfg.versionSources != [] then [d.deployAnnotation(q.deploys)] else []),
       ),
   },
 }

@@ -62,6 +62,13 @@ local alertKeys(knob, m) =
       for r in c.requestSources
     ]),
 
+    assert std.all([
+      local unknown = std.setDiff(std.set(std.objectFields(v)), std.set(['metric', 'selector', 'versionLabel', 'versionRegex', 'serviceLabel', 'joinOnPod']));
+      (std.isObject(v) && std.get(v, 'metric', '') != '' || error 'versionSources: every source needs a metric, got %s' % str(v))
+      && (unknown == [] || error 'versionSources: %s has %s, not a field of a source (metric, selector, versionLabel, versionRegex, serviceLabel, joinOnPod): it would be ignored' % [v.metric, std.join(', ', unknown)])
+      for v in c.versionSources
+    ]),
+
     // ---- Windows against the intervals that fill them ----------------------
     assert s(c.baselineMinHistory) <= s(c.baselineWindow)
            : 'baselineMinHistory (%s) is longer than baselineWindow (%s): history is counted inside the window, so no service would ever have enough and the regression alerts could never fire; shorten baselineMinHistory or widen baselineWindow' % [c.baselineMinHistory, c.baselineWindow],
@@ -119,8 +126,9 @@ local alertKeys(knob, m) =
       std.isString(c.alertExtraAnnotations[a]) || error 'alertExtraAnnotations: %s: %s is not a string' % [a, str(c.alertExtraAnnotations[a])]
       for a in std.objectFields(c.alertExtraAnnotations)
     ]),
-    local annotationClash = std.setInter(std.set(std.objectFields(c.alertExtraAnnotations)), std.set(ownAnnotations)),
+    local versionAnnotations = if c.versionSources != [] then ['version', 'previous_version', 'rollout_time'] else [],
+    local annotationClash = std.setInter(std.set(std.objectFields(c.alertExtraAnnotations)), std.set(ownAnnotations + versionAnnotations)),
     assert annotationClash == []
-           : "alertExtraAnnotations names %s, an annotation of the pack: set runbookURL, grafanaURL or profileURL for the links; summary and description are the alert's own" % std.join(', ', annotationClash),
+           : "alertExtraAnnotations names %s, an annotation of the pack: set runbookURL, grafanaURL or profileURL for the links; summary and description are the alert's own; version, previous_version and rollout_time come from versionSources" % std.join(', ', annotationClash),
   },
 }

@@ -123,6 +123,15 @@ function(cfg) {
     useValueForTime: false,
   },
 
+  // The deploys of `expr` (job:version:rollout_timestamp in ms), each marked
+  // at the time its version began to run, with the version before it.
+  deployAnnotation(expr):: root.annotation('deploys', expr, 'blue') {
+    titleFormat: 'deploy {{version}}',
+    textFormat: '{{previous_version}} → {{version}}',
+    tagKeys: 'version',
+    useValueForTime: true,
+  },
+
   // The firing hotpath alerts (or some of them: `names` is a regex) narrowed
   // by PromQL matchers.
   firingAlerts(matchers, names=root.alertsRegex)::

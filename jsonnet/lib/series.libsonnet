@@ -22,6 +22,14 @@
   // period) the throttled seconds where cAdvisor's are dropped.
   throttledPeriods: 'container:cpu_cfs_throttled_periods:rate5m',
 
+  // Versions (versionSources): one series per version a service runs (value
+  // 1, label version; two during a rollout), when each began to run (unix
+  // seconds), and its last deploy: labels version and previous_version, the
+  // value the unix seconds the version began to run.
+  versionInfo: 'job:version:info',
+  versionStart: 'job:version:start_timestamp',
+  versionRollout: 'job:version:rollout_timestamp',
+
   // ---- The rule pack's own intermediate series; the dashboards read these too. ----
 
   // CPU usage and limit per container (cAdvisor), for usage-vs-limit panels.

@@ -1,6 +1,7 @@
 // Which windows a message compares, and why: from the alert's own recorded series when
 // Prometheus is given (--prometheus), else from the alert's times, marked approximate.
 import { baselineOf } from './catalogue.mjs';
+import { sinceDeploy } from './deploy-windows.mjs';
 import { findOnset } from './changepoint.mjs';
 import { alertSeries, PrometheusError, queryRange } from './prometheus.mjs';
 import { approximateWindows, asSiblings, DAY, onsetWindows, sameHourWindows, WEEK } from './windows.mjs';
@@ -21,9 +22,15 @@ export const SEARCHES = [
  * @param {object} alert Alertmanager's alert (labels, startsAt, endsAt, generatorURL)
  * @param {object} cfg { prometheusUrl?, pendingMs, minWindowMs, maxWindowMs, fetchTimeoutMs }
  * @param {number} now unix ms
- * @returns {Promise<object>} { incident, baseline, anomaly, reason, method, approximate?, onset?, series? }
+ * @returns {Promise<object>} { incident, baseline, anomaly, reason, method, approximate?, onset?, series?, deploy? }
+ * (deploy-windows.mjs: after a deploy the alert carries, the baseline is the previous version's)
  */
 export async function chooseWindows(alert, cfg, now) {
+  return sinceDeploy(alert, await windowsFromData(alert, cfg, now));
+}
+
+/** The windows of chooseWindows before a deploy the alert carries is taken into account. */
+async function windowsFromData(alert, cfg, now) {
   const a = { startsAt: Date.parse(alert.startsAt), ...(alert.status === 'resolved' && Date.parse(alert.endsAt) ? { endsAt: Date.parse(alert.endsAt) } : {}) };
   const name = alert.labels?.alertname;
   const opts = { ...cfg, now };

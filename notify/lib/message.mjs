@@ -3,6 +3,7 @@
 // escape() makes Slack's mrkdwn control characters literal, and function names sit in code
 // spans, where *bold*, _italic_ and ~strike~ do not apply.
 import { changeText, formatAmount, shortName, TOP_N } from './change-text.mjs';
+import { deployText } from './deploy-windows.mjs';
 import { cutText } from './slack-limits.mjs';
 import { throttlingLines } from './throttling-text.mjs';
 import { formatDuration } from './windows.mjs';
@@ -126,6 +127,9 @@ export function buildMessage({ alert, status, windows, answer, fixed, requestsWh
   }
   if (a.summary) {
     lines.push(escape(a.summary));
+  }
+  if (windows?.deploy) {
+    lines.push(`${deployText(windows.deploy, escape)}.`);
   }
   if (windows) {
     lines.push(windowsText(windows));

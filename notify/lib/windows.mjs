@@ -31,7 +31,8 @@ export const WEEK = 7 * DAY;
 /** The recorded series are rate5m: a step shows in them over 5m, so windows keep that far from it. */
 export const RATE_WINDOW_MS = 5 * MINUTE;
 
-const hhmm = (ms) => new Date(ms).toISOString().slice(11, 16);
+/** "14:02": the UTC hour and minute of unix ms. */
+export const hhmm = (ms) => new Date(ms).toISOString().slice(11, 16);
 
 /**
  * @param {{ startsAt: number, endsAt?: number }} alert times in unix ms (endsAt only when resolved)

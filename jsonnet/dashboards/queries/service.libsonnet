@@ -80,5 +80,8 @@ function(cfg) {
   // Annotations: the service's hotpath alerts, and the alerts on its
   // containers (CPUThrottlingSustained: per container, not per service).
   alerts: c.d.firingAlerts(sel),
+  // The service's deploys (versionSources): each one's time in unix ms, the
+  // annotation's own time (useValueForTime).
+  deploys: '%s * 1000' % by(s.versionRollout),
   throttlingAlerts: c.ofService(c.d.firingAlerts(c.scope, c.d.podAlertsRegex)),
 }

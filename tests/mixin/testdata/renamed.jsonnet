@@ -1,5 +1,5 @@
-// Every label knob renamed, a static upstream edge and the cAdvisor CPU
-// source: the rules must use these names and no default one.
+// Every label knob renamed, a static upstream edge, the cAdvisor CPU source
+// and version sources: the rules must use these names and no default one.
 (import 'lib/render.libsonnet')(
   (import 'mixin.libsonnet') + {
     _config+:: {
@@ -11,6 +11,11 @@
       containerLabel: 'k8s_container',
       cpuSource: 'cadvisor',
       staticUpstreams: { api: ['cache'] },
+      // versions from a service's own gauge and through the pod
+      versionSources: [
+        { metric: 'app_build_info' },
+        { metric: 'kube_pod_container_info', versionLabel: 'image', versionRegex: '[^@]+:([^:/@]+)(@.+)?', joinOnPod: true },
+      ],
     },
   }
 )

@@ -43,6 +43,7 @@ func suites() []*suite {
 		kubePrometheusStackSuite(),
 		requestSourcesSuite(),
 		holdSuite(),
+		versionsSuite(),
 	}
 }
 

@@ -12,6 +12,7 @@ type suite struct {
 	file      string
 	comment   string   // what the suite proves, printed at its top
 	ruleFiles []string // relative to tests/rules/
+	order     []string // the rule groups in evaluation order; nil: groupOrder
 	groups    []*group
 }
 
@@ -73,7 +74,11 @@ func (s *suite) render() string {
 	}
 	b.WriteString("evaluation_interval: 1m\n")
 	b.WriteString("# Dependency order, so every run evaluates alike (promtool's default is random).\ngroup_eval_order:\n")
-	for _, g := range groupOrder {
+	order := s.order
+	if order == nil {
+		order = groupOrder
+	}
+	for _, g := range order {
 		fmt.Fprintf(&b, "  - %s\n", g)
 	}
 	b.WriteString("tests:\n")
