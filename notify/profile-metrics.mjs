@@ -104,7 +104,7 @@ const server = createServer(async (req, res) => {
 });
 server.on('error', (e) => fail(`listen on ${args.listen}: ${e.message}`, 1));
 server.listen(Number(port), host, () => {
-  log(`serving http://${args.listen}/metrics; profiles from ${args.profiles} every ${args.interval}; ${services ? `${services.length} service(s) listed` : 'services from Pyroscope'}; top ${args['top-k']} functions per service and type`);
+  log(`serving http://${host}:${server.address().port}/metrics; profiles from ${args.profiles} every ${args.interval}; ${services ? `${services.length} service(s) listed` : 'services from Pyroscope'}; top ${args['top-k']} functions per service and type`);
   bridge.start();
 });
 

@@ -46,7 +46,7 @@ export function failureReason(message) {
   if (/answered \d{3}/.test(message)) {
     return 'error_answer';
   }
-  if (/exceeds|more than \d+ MiB/.test(message)) {
+  if (/exceeds|above the [\d.]+ MiB|more than \d+ MiB/.test(message)) {
     return 'too_large';
   }
   return 'unusable';
@@ -153,8 +153,9 @@ export class ProfileMetrics {
 
   /** One query; its answer (or its failure) is counted, never thrown. */
   async readOne(name, type, end) {
-    const st = (this.serviceState(name).types[type] ??= { until: undefined, set: new StickyTopSet({ k: this.cfg.topK }), series: 0, empty: false });
-    let start = st.until ?? end - this.cfg.intervalMs;
+    // a service's first window is the last interval; from then on each starts where the last counted one ended
+    const st = (this.serviceState(name).types[type] ??= { until: end - this.cfg.intervalMs, set: new StickyTopSet({ k: this.cfg.topK }), series: 0, empty: false });
+    let start = st.until;
     if (end - start > this.cfg.maxCatchUpMs) {
       this.gapSeconds.inc({ profile_type: type }, (end - this.cfg.maxCatchUpMs - start) / 1000);
       start = end - this.cfg.maxCatchUpMs;
