@@ -26,7 +26,7 @@ export const BRIDGE_DEFAULTS = {
   lagMs: 30_000,
   maxCatchUpMs: 10 * 60_000,
   topK: 20,
-  concurrency: 8,
+  concurrency: 16,
   maxServices: 2000,
   timeoutMs: 20_000,
   decodeTimeoutMs: 20_000,

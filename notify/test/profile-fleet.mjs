@@ -1,17 +1,19 @@
 // A stand-in Pyroscope for the profiles-to-metrics bridge: a fleet of services listed by
 // LabelValues (Connect JSON), each answering SelectMergeProfile with a real captured profile
-// (the println CPU capture, the gzip heap capture for alloc_space) or a fault of its own.
+// (the println CPU capture, the gzip heap capture for alloc_space) or a fault of its own. It
+// runs in tests and in the scale benchmark's own process (bench/profile-metrics.mjs), so it
+// loads nothing of node:test.
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
 import { LABEL_VALUES } from '../lib/pyroscope-labels.mjs';
 import { listen, readJSON } from './helpers.mjs';
 import { selectMergeRequest } from './select-request.mjs';
-import { CAPTURES } from './standins.mjs';
 
 /** The answer per profile type: the println incident (CPU) and the gzip incident (heap, alloc_space). */
 export const FLEET_PROFILES = {
-  cpu: CAPTURES.incident,
+  cpu: gunzipSync(readFileSync(fixturePath('println-incident.cpu.pb.gz'))),
   alloc_space: readFileSync(fixturePath('gzip-incident.heap.pb.gz')),
 };
 
@@ -25,10 +27,11 @@ const TYPE_OF = { 'process_cpu:cpu:nanoseconds:cpu:nanoseconds': 'cpu', 'memory:
  *   bytes: Pyroscope's answer for a window without samples), { status, body }, { raw: bytes },
  *   { delayMs } (then the capture)
  * @param {(q) => number} [o.delayMs] the time every answer takes (realistic answer times)
+ * @param {(service, type) => Uint8Array} [o.profileFor] a service's answer (default FLEET_PROFILES[type])
  * @param {number} [o.labelsStatus] LabelValues' status (200 when undefined)
  * @returns the server, plus queries (every query: { service, type, start, end }), maxInFlight()
  */
-export async function startFleet({ services, answer = () => undefined, delayMs = () => 0, labelsStatus = 200 }) {
+export async function startFleet({ services, answer = () => undefined, delayMs = () => 0, profileFor = (service, type) => FLEET_PROFILES[type], labelsStatus = 200 }) {
   const queries = [];
   const calls = new Map();
   let inFlight = 0;
@@ -72,7 +75,7 @@ export async function startFleet({ services, answer = () => undefined, delayMs =
       } else if (a?.raw) {
         res.writeHead(200, { 'content-type': 'application/proto' }).end(a.raw);
       } else {
-        res.writeHead(200, { 'content-type': 'application/proto' }).end(FLEET_PROFILES[type]);
+        res.writeHead(200, { 'content-type': 'application/proto' }).end(profileFor(service, type));
       }
     } finally {
       inFlight--;
