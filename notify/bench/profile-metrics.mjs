@@ -11,7 +11,7 @@
 // --write appends the result to notify/bench/RESULTS-profile-metrics.md.
 import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -56,6 +56,7 @@ async function until(fn, ms, what) {
   }
 }
 
+const loadAtStart = loadavg()[0];
 const fleet = start([join(ROOT, 'notify/bench/fleet-server.mjs'), args.services, args['median-ms']], 'stdout');
 const fleetUrl = await until(() => /^(http:\S+)/.exec(fleet.out())?.[1], 60_000, 'the stand-in');
 log(`stand-in of ${args.services} services at ${fleetUrl}, answers around ${args['median-ms']} ms`);
@@ -127,7 +128,7 @@ const result = {
   scrapeBytes,
   scrapeMs: s.ms,
 };
-const line = `| ${new Date().toISOString().slice(0, 16)}Z | ${cpuModel} (${cpus().length} threads) | ${result.services} | ${result.interval} | ${args.concurrency} | ${args['median-ms']} ms | ${result.cpuPerRound.toFixed(1)} s (${result.cores.toFixed(2)} cores) | ${result.rssMean.toFixed(0)} / ${result.rssMax.toFixed(0)} MiB (peak ${result.hwm.toFixed(0)}) | ${result.qps.toFixed(1)} | ${result.roundMax.toFixed(1)} s | ${result.errors} | ${result.costSeries} (${(result.costSeries / result.services).toFixed(0)}/service) | ${(result.scrapeBytes / 1048576).toFixed(1)} MiB, ${result.scrapeMs.toFixed(0)} ms |`;
+const line = `| ${new Date().toISOString().slice(0, 16)}Z | ${cpuModel} (${cpus().length} threads) | ${loadAtStart.toFixed(1)}-${loadavg()[0].toFixed(1)} | ${result.services} | ${result.interval} | ${args.concurrency} | ${args['median-ms']} ms | ${result.cpuPerRound.toFixed(1)} s (${result.cores.toFixed(2)} cores) | ${result.rssMean.toFixed(0)} / ${result.rssMax.toFixed(0)} MiB (peak ${result.hwm.toFixed(0)}) | ${result.qps.toFixed(1)} | ${result.roundMax.toFixed(1)} s | ${result.errors} | ${result.costSeries} (${(result.costSeries / result.services).toFixed(0)}/service) | ${(result.scrapeBytes / 1048576).toFixed(1)} MiB, ${result.scrapeMs.toFixed(0)} ms |`;
 process.stdout.write(`${JSON.stringify(result)}\n${line}\n`);
 if (args.write) {
   appendFileSync(join(ROOT, 'notify/bench/RESULTS-profile-metrics.md'), `${line}\n`);

@@ -4,6 +4,10 @@
 // function instead of a day of buckets, which at a thousand services of thousands of functions
 // is the difference between megabytes and gigabytes. Only the 10·K costliest candidates are
 // remembered between intervals; a function below them starts again from its next interval's cost.
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+
+const d = await dataLayer();
+const byCost = (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
 
 export const DAY_MS = 86_400_000;
 
@@ -37,8 +41,9 @@ export class StickyTopSet {
     for (const [f, c] of byFunction) {
       this.cost.set(f, (this.cost.get(f) ?? 0) + c);
     }
-    const ranked = [...this.cost].filter(([, c]) => c > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    this.cost = new Map(ranked.slice(0, Math.max(10 * this.k, this.maxMembers)));
+    // the candidates kept, best first: a bounded heap (a busy service has thousands of functions)
+    const ranked = d.firstItems([...this.cost].filter(([, c]) => c > 0), byCost, Math.max(10 * this.k, this.maxMembers));
+    this.cost = new Map(ranked);
     const top = ranked.slice(0, this.k).map(([f]) => f);
     for (const f of top) {
       if (this.members.has(f)) {
