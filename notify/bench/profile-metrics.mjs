@@ -90,7 +90,7 @@ const scrape = async () => {
 };
 let rss = [];
 const sampler = setInterval(() => rss.push(memory().rss), 1000);
-const roundDone = async (after) => until(async () => ((s) => s.lastRound > after && s)(await scrape()), intervalMs * 3, 'a round');
+const roundDone = async (after) => until(async () => ((s) => s.lastRound > after && s)(await scrape()), Math.max(intervalMs * 3, 600_000), 'a round');
 
 let s = await roundDone(0);
 log(`first round: ${s.roundSeconds.toFixed(1)} s, ${s.queries} queries, ${s.series} series`);
