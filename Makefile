@@ -201,6 +201,10 @@ bench-notify: plugin ## hotpath-notify under a storm: one webhook of 200 alerts 
 	@tools/install-chromium.sh
 	@node notify/bench/storm.mjs $(BENCH_NOTIFY_FLAGS)
 
+.PHONY: bench-profile-metrics
+bench-profile-metrics: $(NPM_STAMP) $(CORE_DIST) ## hotpath-profile-metrics against a stand-in Pyroscope of 1,000 services answering in realistic time: its CPU, memory and queries per second on Pyroscope; appends to notify/bench/RESULTS-profile-metrics.md
+	@node notify/bench/profile-metrics.mjs --write $(BENCH_PROFILE_METRICS_FLAGS)
+
 .PHONY: bench-notify-latency
 bench-notify-latency: plugin ## hotpath-notify's latency, webhook to delivered message, over a burst of 20 replayed incident alerts (goal p95 <= 5 s), the warm renderer then the snapshot CLI at the same load; appends to notify/bench/RESULTS.md
 	@tools/install-chromium.sh

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import './lib/core-ready.mjs';
 import { cli } from '@hotpath/headless/cli.mjs';
 import { redactUrl } from './lib/deliver.mjs';
+import { flagReaders } from './lib/flags.mjs';
 import { DEFAULTS, Notifier, RENDERERS } from './lib/notifier.mjs';
 import { renderingMissing } from './lib/prerequisites.mjs';
 import { stopRenders } from './lib/render.mjs';
@@ -84,22 +85,7 @@ const { args, fail } = cli('hotpath-notify', USAGE, {
   retention: { type: 'string', default: '14d' },
 });
 
-/** 90s, 5m, 1h, 1500ms, 14d, and Go's 2m0s or 1h30m -> ms */
-function duration(name) {
-  const v = args[name] ?? '';
-  const parts = [...v.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)];
-  if (!parts.length || parts.map((p) => p[0]).join('') !== v) {
-    fail(`--${name} ${v}: want a duration such as 90s, 5m, 1h or 1h30m`);
-  }
-  return parts.reduce((ms, p) => ms + Number(p[1]) * { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 }[p[2]], 0);
-}
-function count(name) {
-  const n = Number(args[name]);
-  if (!Number.isInteger(n) || n < 1) {
-    fail(`--${name} ${args[name]}: want a whole number >= 1`);
-  }
-  return n;
-}
+const { duration, count } = flagReaders(args, fail);
 
 if (!args.profiles || !/^https?:\/\//.test(args.profiles)) {
   fail('--profiles URL is required (Pyroscope, or the playground profile-store: http://127.0.0.1:9190)');

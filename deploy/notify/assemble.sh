@@ -14,7 +14,9 @@
 #   packages/headless/      the headless renderer
 #   node_modules/           what npm installed: the three workspaces (links inside OUT) and their
 #                           dependencies: playwright-core (drives Chromium), fflate and fzstd (the
-#                           core's gzip and zstd), esbuild (the renderer's bundler; unused here)
+#                           core's gzip and zstd), esbuild (the renderer's bundler; unused here),
+#                           prom-client (hotpath-profile-metrics' /metrics) with @opentelemetry/api,
+#                           tdigest and bintrees
 #   plugin/dist/, plugin/scripts/snapshot.mjs, plugin/src/constants/testIds.ts
 #                           the built panel, the snapshot CLI (--renderer cli) and the test ids
 #   catalogue/catalogue.json

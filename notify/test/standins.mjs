@@ -11,6 +11,7 @@ import { ROOT } from '@hotpath/headless/env.mjs';
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
 import { checkSlackLimits } from '../lib/slack-limits.mjs';
 import { listen, readJSON, waitFor } from './helpers.mjs';
+import { selectMergeRequest } from './select-request.mjs';
 
 export const CAPTURES = {
   incident: gunzipSync(readFileSync(fixturePath('println-incident.cpu.pb.gz'))),
@@ -18,32 +19,7 @@ export const CAPTURES = {
 };
 
 /** Field 4 (end, unix ms) of a SelectMergeProfileRequest. */
-function requestEnd(b) {
-  let i = 0;
-  const varint = () => {
-    let v = 0;
-    let m = 1;
-    for (;;) {
-      const x = b[i++];
-      v += (x & 0x7f) * m;
-      m *= 128;
-      if (x < 0x80) {
-        return v;
-      }
-    }
-  };
-  const fields = {};
-  while (i < b.length) {
-    const tag = varint();
-    if ((tag & 7) === 2) {
-      const len = varint(); // read before i is: `i += varint()` would add to the old i
-      i += len;
-    } else {
-      fields[tag >> 3] = varint();
-    }
-  }
-  return fields[4];
-}
+const requestEnd = (b) => selectMergeRequest(b).end;
 
 /**
  * A profile source speaking SelectMergeProfile. mode(requestIndex) -> 'captures' (the println

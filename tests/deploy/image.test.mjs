@@ -105,7 +105,7 @@ describe('the image recipe (deploy/notify)', () => {
     assert.ok(!files.some((f) => f.startsWith('notify/test')), 'no receiver tests in the image');
     // npm's install of the notify package: the workspaces and their run-time dependencies only
     const installed = (dir) => readdirSync(join(tree, dir)).filter((n) => !n.startsWith('.'));
-    assert.deepEqual(installed('node_modules').sort(), ['@esbuild', '@hotpath', 'esbuild', 'fflate', 'fzstd', 'hotpath-notify', 'playwright-core']);
+    assert.deepEqual(installed('node_modules').sort(), ['@esbuild', '@hotpath', '@opentelemetry', 'bintrees', 'esbuild', 'fflate', 'fzstd', 'hotpath-notify', 'playwright-core', 'prom-client', 'tdigest']);
     assert.deepEqual(installed('node_modules/@hotpath').sort(), ['headless', 'profile-core']);
     assert.ok(!files.some((f) => f.startsWith('plugin/node_modules') || f.startsWith('plugin/src/components')), 'none of the plugin sources or packages');
     assert.ok(files.includes('packages/profile-core/dist/index.mjs'), "the core's build");

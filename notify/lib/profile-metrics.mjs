@@ -1,0 +1,212 @@
+// The profiles-to-metrics bridge: every interval, each service's merged profile of each type is
+// read from Pyroscope (one SelectMergeProfile per service and type, with the client and decode
+// worker hotpath-notify uses), charged to code as the messages charge it (function-costs.mjs),
+// and added to counters per service and function (top K and `other`, top-set.mjs), which
+// Prometheus scrapes from /metrics. The windows follow each other without gap or overlap, so a
+// counter's increase is the profile's total; a failed query leaves its window to the next one
+// (still one query), up to maxCatchUpMs, so a short outage of the source loses nothing.
+import { bridgeMetrics, COST_METRICS, failureReason, OTHER } from './bridge-metrics.mjs';
+import { functionCosts } from './function-costs.mjs';
+import { PROFILE_TYPES, quote, selectMergeProfile } from './pyroscope.mjs';
+import { labelValues } from './pyroscope-labels.mjs';
+import { DAY_MS, StickyTopSet } from './top-set.mjs';
+
+export const BRIDGE_DEFAULTS = {
+  intervalMs: 60_000,
+  lagMs: 30_000,
+  maxCatchUpMs: 10 * 60_000,
+  topK: 20,
+  concurrency: 16,
+  maxServices: 2000,
+  timeoutMs: 20_000,
+  decodeTimeoutMs: 20_000,
+  maxBytes: 64 << 20,
+  types: ['cpu', 'alloc_space'],
+  forgetAfterMs: DAY_MS,
+};
+
+/** Runs fn over items with at most `limit` at once. */
+export async function eachLimited(items, limit, fn) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export class ProfileMetrics {
+  /**
+   * @param {object} cfg BRIDGE_DEFAULTS plus profilesUrl, log(line), and services (a fixed list of
+   *   service_name values; without it they are Pyroscope's LabelValues of service_name over the
+   *   last interval), now() (the clock, ms), select (the profile query, for tests: selectMergeProfile's shape)
+   */
+  constructor(cfg) {
+    this.cfg = { ...BRIDGE_DEFAULTS, now: Date.now, select: selectMergeProfile, ...cfg };
+    for (const t of this.cfg.types) {
+      if (!PROFILE_TYPES[t]) {
+        throw new Error(`unknown profile type ${t}: want ${Object.keys(PROFILE_TYPES).join(' or ')}`);
+      }
+    }
+    this.log = this.cfg.log ?? (() => {});
+    Object.assign(this, bridgeMetrics(this.cfg.types));
+    this.services = new Map(); // service_name -> { lastSeen, types: { [type]: { until, set, empty } } }
+    this.listed = [];
+    this.running = undefined;
+  }
+
+  /** The services of this round: the fixed list, else Pyroscope's; the last list when the call fails. */
+  async discover(end) {
+    if (this.cfg.services) {
+      return this.cfg.services;
+    }
+    try {
+      this.listed = await labelValues(this.cfg.profilesUrl, { name: 'service_name', start: end - Math.max(this.cfg.intervalMs, this.cfg.maxCatchUpMs), end }, { timeoutMs: this.cfg.timeoutMs });
+    } catch (e) {
+      this.discoveryErrors.inc();
+      this.log(`listing services failed, keeping the last list of ${this.listed.length}: ${e.message}`);
+    }
+    return this.listed;
+  }
+
+  /** One round: every service (up to the cap), every type, at most `concurrency` queries at once. */
+  async round() {
+    const started = this.cfg.now();
+    const end = started - this.cfg.lagMs;
+    const all = await this.discover(end);
+    const names = all.slice(0, this.cfg.maxServices);
+    if (all.length > names.length) {
+      this.skipped.inc({ reason: 'cap' }, all.length - names.length);
+      if (this.capped !== all.length) {
+        this.log(`${all.length} services, reading the first ${names.length} (--max-services); ${all.length - names.length} skipped`);
+      }
+    }
+    this.capped = all.length > names.length ? all.length : undefined;
+    const jobs = names.flatMap((name) => this.cfg.types.map((type) => ({ name, type })));
+    for (const { name } of jobs) {
+      this.serviceState(name).lastSeen = end;
+    }
+    await eachLimited(jobs, this.cfg.concurrency, ({ name, type }) => this.readOne(name, type, end));
+    this.forgetGone(end);
+    this.servicesGauge.set(names.length);
+    for (const t of this.cfg.types) {
+      let n = 0;
+      for (const s of this.services.values()) {
+        n += s.types[t]?.series ?? 0;
+      }
+      this.seriesGauge.set({ profile_type: t }, n);
+    }
+    const done = this.cfg.now();
+    this.roundDuration.set((done - started) / 1000);
+    this.lastRound.set(done / 1000);
+  }
+
+  serviceState(name) {
+    let s = this.services.get(name);
+    if (!s) {
+      s = { types: {} };
+      this.services.set(name, s);
+    }
+    return s;
+  }
+
+  /** One query; its answer (or its failure) is counted, never thrown. */
+  async readOne(name, type, end) {
+    // a service's first window is the last interval; from then on each starts where the last counted one ended
+    const st = (this.serviceState(name).types[type] ??= { until: end - this.cfg.intervalMs, set: new StickyTopSet({ k: this.cfg.topK }), series: 0, empty: false });
+    let start = st.until;
+    if (end - start > this.cfg.maxCatchUpMs) {
+      this.gapSeconds.inc({ profile_type: type }, (end - this.cfg.maxCatchUpMs - start) / 1000);
+      start = end - this.cfg.maxCatchUpMs;
+    }
+    if (end <= start) {
+      return;
+    }
+    const t0 = performance.now();
+    const pt = PROFILE_TYPES[type];
+    let answer;
+    try {
+      answer = await this.cfg.select(this.cfg.profilesUrl, { profileTypeID: pt.id, labelSelector: `{service_name=${quote(name)}}`, start, end }, { sampleType: pt.sampleType, timeoutMs: this.cfg.timeoutMs, maxBytes: this.cfg.maxBytes, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
+    } catch (e) {
+      this.queryDuration.observe({ profile_type: type }, (performance.now() - t0) / 1000);
+      this.queryErrors.inc({ profile_type: type, reason: failureReason(e.message) });
+      this.log(`${name} ${type}: ${e.message}; its window is asked again next round`);
+      return;
+    }
+    this.queryDuration.observe({ profile_type: type }, (performance.now() - t0) / 1000);
+    st.until = end;
+    const { total, byFunction } = functionCosts(answer.read);
+    if (!(total > 0)) {
+      this.emptyAnswers.inc({ profile_type: type });
+      // an idle service answers empty every round: one line when it goes quiet, not one a round
+      if (!st.empty) {
+        this.log(`${name} ${type}: no samples from ${new Date(start).toISOString()} to ${new Date(end).toISOString()}`);
+      }
+      st.empty = true;
+    } else {
+      st.empty = false;
+    }
+    this.addCosts(name, type, st, total, byFunction, end);
+  }
+
+  /** Adds the window's costs: each member of the top set its own, `other` the rest of the total. */
+  addCosts(name, type, st, total, byFunction, now) {
+    const counter = this.cost[type];
+    const scale = COST_METRICS[type].scale;
+    const { removed } = st.set.update(byFunction, now);
+    for (const f of removed) {
+      counter.remove({ job: name, function: f });
+    }
+    let rest = total;
+    for (const f of st.set.members.keys()) {
+      const v = byFunction.get(f) ?? 0;
+      rest -= v;
+      // inc(0) creates the series: a member is exported from the interval it enters
+      counter.inc({ job: name, function: f }, v * scale);
+    }
+    counter.inc({ job: name, function: OTHER }, Math.max(0, rest) * scale);
+    st.series = st.set.members.size + 1;
+  }
+
+  /** A service no longer listed for forgetAfterMs loses its series (and its state). */
+  forgetGone(now) {
+    for (const [name, s] of this.services) {
+      if (now - s.lastSeen < this.cfg.forgetAfterMs) {
+        continue;
+      }
+      for (const [type, st] of Object.entries(s.types)) {
+        for (const f of [...st.set.members.keys(), OTHER]) {
+          this.cost[type].remove({ job: name, function: f });
+        }
+      }
+      this.services.delete(name);
+    }
+  }
+
+  /** Runs a round now and then every intervalMs; a round still running when the next is due makes that one skip. */
+  start() {
+    const tick = () => {
+      if (this.running) {
+        this.skipped.inc({ reason: 'overrun' }, this.services.size);
+        this.log(`a round is still running after ${this.cfg.intervalMs / 1000}s: this one is skipped (its windows go to the next)`);
+        return;
+      }
+      this.running = this.round()
+        .catch((e) => this.log(`round failed: ${e.stack ?? e.message}`))
+        .finally(() => (this.running = undefined));
+    };
+    tick();
+    this.timer = setInterval(tick, this.cfg.intervalMs);
+  }
+
+  async stop() {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  metrics() {
+    return this.registry.metrics();
+  }
+}
