@@ -77,11 +77,7 @@ export class Notifier {
       queueMax: this.cfg.queueMax,
       now: this.now,
       log: this.log,
-      work: {
-        run: ({ alert, key, status, receivedAt }) => (status === 'firing' ? this.announce(alert, key, receivedAt) : this.resolve(alert, key, receivedAt)),
-        fallback: ({ alert, key, status, receivedAt }, reason) => this.deliver(alert, key, status, receivedAt, status === 'firing' ? buildMessage({ alert, status, reason }) : buildMessage({ alert, status }), { reason }),
-        stopping: () => Boolean(this.stopping),
-      },
+      work: { run: (job) => this.work(job), fallback: (job, reason) => this.sendWithoutDiff(job, reason), stopping: () => Boolean(this.stopping) },
     });
     const warm = this.cfg.renderer === 'warm';
     // the gate's first estimate of a render, until renders are measured: a warm tab's picture
@@ -193,6 +189,17 @@ export class Notifier {
       }
       return { windows, reason: `unexpected error: ${e.message}`, stagesMs: lap.stages };
     }
+  }
+
+  /** A journalled job's work: a firing alert's message with its diff, or a resolve's update. */
+  work({ alert, key, status, receivedAt }) {
+    return status === 'firing' ? this.announce(alert, key, receivedAt) : this.resolve(alert, key, receivedAt);
+  }
+
+  /** The message of a job whose work threw, all the same: a firing one without its diff, saying why. */
+  sendWithoutDiff({ alert, key, status, receivedAt }, reason) {
+    const payload = status === 'firing' ? buildMessage({ alert, status, reason }) : buildMessage({ alert, status });
+    return this.deliver(alert, key, status, receivedAt, payload, { reason });
   }
 
   async announce(alert, key, receivedAt) {
