@@ -186,11 +186,11 @@ async function shutdown(sig) {
   }
   stopping = true;
   notifier.stopping = true;
-  log(`${sig}: draining ${notifier.inFlight.size} running alert(s) for up to ${graceMs / 1000}s; ${notifier.queue.waiting.length} waiting stay in the journal`);
+  log(`${sig}: draining ${notifier.running().length} running alert(s) for up to ${graceMs / 1000}s; ${notifier.health().queued} waiting stay in the journal`);
   server.close();
   notifier.stop();
-  const drained = await Promise.race([notifier.queue.idle().then(() => true), new Promise((r) => setTimeout(() => r(false), graceMs).unref())]);
-  for (const job of notifier.inFlight.values()) {
+  const drained = await Promise.race([notifier.idle().then(() => true), new Promise((r) => setTimeout(() => r(false), graceMs).unref())]);
+  for (const job of notifier.running()) {
     log(`${job.alert.labels?.alertname ?? 'alert'} ${job.key} ${job.status}: interrupted by ${sig}, kept in the journal: resumes at the next start`);
   }
   // after the drain, not before: the running alerts' renders need the warm browser. close()

@@ -61,6 +61,11 @@ export class Dedupe {
     }
   }
 
+  /** What is remembered of an alert: { startsAt, status, at }, or undefined. */
+  entry(fingerprint) {
+    return this.seen.get(fingerprint);
+  }
+
   /** [[fingerprint, { startsAt, status, at }], ...] oldest first: what the journal keeps. */
   entries() {
     return [...this.seen];

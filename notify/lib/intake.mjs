@@ -5,8 +5,13 @@
 // restart after the 200 loses nothing. Each job runs in the queue under its alert's fingerprint,
 // so an alert's resolve waits for its firing; a job that throws still sends its message (without
 // the diff, saying why) and every alert gets a log line.
-import { alertKey } from './notifier.mjs';
-import { alertTitle, buildMessage } from './message.mjs';
+//
+// The Intake owns the journal, the dedupe memory and the queue; the rest of the receiver asks it
+// through its methods (accept, restore, health, idle, stop) and gives it the work a job does.
+import { alertKey, alertTitle, fingerprintOf } from './alert-identity.mjs';
+import { Dedupe } from './dedupe.mjs';
+import { Journal } from './journal.mjs';
+import { Queue } from './queue.mjs';
 
 const MAX_ENTRIES = 200; // labels or annotations per alert
 const MAX_VALUE = 8192; // characters of one value (a message shows 300)
@@ -56,114 +61,146 @@ export function normalizeAlert(a) {
 }
 
 /**
- * Takes a parsed webhook: returns { accepted, skipped, refused } once the accepted alerts are on
- * disk. Refused alerts (the queue is full, or the disk refused the write) are not remembered, so
- * Alertmanager's retry brings them again.
+ * What a job does is the caller's: work.run(job) sends its message; work.fallback(job, reason)
+ * sends the message without its diff when run threw; work.stopping() says the process is going
+ * away (a job that fails then stays in the journal for the next start).
  */
-export function acceptWebhook(n, payload) {
-  const counts = { accepted: 0, skipped: 0, refused: 0 };
-  const receivedAt = n.now();
-  const planned = []; // { job, seen }
-  const seenNow = new Map(); // fingerprint -> status planned in this webhook
-  const touched = [];
-  for (const raw of payload.alerts ?? []) {
-    const { alert, error } = normalizeAlert(raw);
-    if (error) {
-      counts.skipped++;
-      n.log(`${error}: skipped`);
-      continue;
-    }
-    const { status } = alert;
-    const key = alertKey(alert);
-    const fp = key.split('-')[0];
-    const title = alertTitle(alert);
-    const action = seenNow.get(fp) === status ? 'skip' : n.dedupe.action(fp, status, alert.startsAt);
-    if (action === 'skip') {
-      counts.skipped++;
-      touched.push(fp);
-      n.log(`${title} ${status}: skipped (${status === 'firing' ? 'already announced' : 'never announced here'})`);
-      continue;
-    }
-    // room: the free workers take one each at once, the queue holds queueMax more
-    if (n.queue.waiting.length + planned.length >= n.cfg.queueMax + Math.max(0, n.queue.concurrency - n.queue.running)) {
-      counts.refused++;
-      n.log(`${title} ${status}: refused, the queue holds ${n.cfg.queueMax} alerts`);
-      continue;
-    }
-    seenNow.set(fp, status);
-    planned.push({
-      job: { t: 'job', id: `${key}:${status}`, fp, key, status, alert, receivedAt },
-      seen: { t: 'seen', fp, startsAt: alert.startsAt, status, at: receivedAt },
-    });
+export class Intake {
+  /**
+   * @param {{ stateDir: string, workers: number, queueMax: number, now: () => number, log: (line: string) => void,
+   *   work: { run: (job) => Promise<void>, fallback: (job, reason: string) => Promise<void>, stopping: () => boolean } }} opts
+   */
+  constructor({ stateDir, workers, queueMax, now, log, work }) {
+    this.now = now;
+    this.log = log;
+    this.work = work;
+    this.journal = new Journal(stateDir);
+    this.dedupe = new Dedupe({ now });
+    this.queue = new Queue({ concurrency: workers, max: queueMax, onError: (e) => log(`a job failed: ${e.stack ?? e.message}`) });
+    this.inFlight = new Map(); // job id -> job, while it runs
   }
-  const touches = touched.map((fp) => n.dedupe.seen.get(fp)).map((v, i) => v && { t: 'seen', fp: touched[i], ...v }).filter(Boolean);
-  try {
-    n.journal.append([...touches, ...planned.flatMap((p) => [p.seen, p.job])]);
-  } catch (e) {
-    n.log(`the journal refused the webhook's alerts (${e.message}): answered 503, Alertmanager will send them again`);
-    return { accepted: 0, skipped: counts.skipped, refused: counts.refused + planned.length };
-  }
-  for (const { job, seen } of planned) {
-    n.dedupe.commit(job.fp, job.status, seen.startsAt, seen.at);
-    queueJob(n, job);
-    counts.accepted++;
-  }
-  n.journal.maybeCompact(n.dedupe.entries());
-  return counts;
-}
 
-/** Queues a journalled job (at acceptance, or at start for what the last process left). */
-export function queueJob(n, job, { force = false } = {}) {
-  const run = () => runJob(n, job);
-  if (force) {
-    n.queue.waiting.push({ job: run, key: job.fp });
-    n.queue.next();
-  } else {
-    n.queue.push(run, job.fp);
-  }
-}
-
-/** Runs one job; whatever happens, its alert gets a message and a log line, and the journal its end. */
-export async function runJob(n, job) {
-  const { alert, key, status, receivedAt } = job;
-  n.inFlight.set(job.id, job);
-  try {
-    await (status === 'firing' ? n.announce(alert, key, receivedAt) : n.resolve(alert, key, receivedAt));
-  } catch (e) {
-    if (n.stopping) {
-      return; // the process is going away: the journal keeps the job for the next start
+  /**
+   * Takes a parsed webhook: returns { accepted, skipped, refused } once the accepted alerts are on
+   * disk. Refused alerts (the queue is full, or the disk refused the write) are not remembered, so
+   * Alertmanager's retry brings them again.
+   */
+  accept(payload) {
+    const counts = { accepted: 0, skipped: 0, refused: 0 };
+    const receivedAt = this.now();
+    const planned = []; // { job, seen }
+    const seenNow = new Map(); // fingerprint -> status planned in this webhook
+    const touched = [];
+    const room = this.queue.room();
+    for (const raw of payload.alerts ?? []) {
+      const { alert, error } = normalizeAlert(raw);
+      if (error) {
+        counts.skipped++;
+        this.log(`${error}: skipped`);
+        continue;
+      }
+      const { status } = alert;
+      const key = alertKey(alert);
+      const fp = fingerprintOf(key);
+      const title = alertTitle(alert);
+      const action = seenNow.get(fp) === status ? 'skip' : this.dedupe.action(fp, status, alert.startsAt);
+      if (action === 'skip') {
+        counts.skipped++;
+        touched.push(fp);
+        this.log(`${title} ${status}: skipped (${status === 'firing' ? 'already announced' : 'never announced here'})`);
+        continue;
+      }
+      if (planned.length >= room) {
+        counts.refused++;
+        this.log(`${title} ${status}: refused, the queue holds ${this.queue.max} alerts`);
+        continue;
+      }
+      seenNow.set(fp, status);
+      planned.push({
+        job: { t: 'job', id: `${key}:${status}`, fp, key, status, alert, receivedAt },
+        seen: { t: 'seen', fp, startsAt: alert.startsAt, status, at: receivedAt },
+      });
     }
-    n.log(`${alertTitle(alert)} ${status}: ${e.message}: the message goes out without its diff`);
+    const touches = touched.map((fp) => this.dedupe.entry(fp)).map((v, i) => v && { t: 'seen', fp: touched[i], ...v }).filter(Boolean);
     try {
-      const reason = `unexpected error: ${e.message}`;
-      const payload = status === 'firing' ? buildMessage({ alert, status, reason }) : buildMessage({ alert, status });
-      await n.deliver(alert, key, status, receivedAt, payload, { reason });
-    } catch (e2) {
-      n.log(`${alertTitle(alert)} ${status}: NOT delivered (${e2.message})`);
+      this.journal.append([...touches, ...planned.flatMap((p) => [p.seen, p.job])]);
+    } catch (e) {
+      this.log(`the journal refused the webhook's alerts (${e.message}): answered 503, Alertmanager will send them again`);
+      return { accepted: 0, skipped: counts.skipped, refused: counts.refused + planned.length };
     }
-  } finally {
-    n.inFlight.delete(job.id);
+    for (const { job, seen } of planned) {
+      this.dedupe.commit(job.fp, job.status, seen.startsAt, seen.at);
+      this.queueJob(job);
+      counts.accepted++;
+    }
+    this.journal.maybeCompact(this.dedupe.entries());
+    return counts;
   }
-  n.journal.append([{ t: 'done', id: job.id }]);
-}
 
-/** At start: the dedupe state and the unfinished jobs the last process left in the journal. */
-export function restore(n) {
-  if (n.renders.orphansKilled) {
-    n.log(`ended ${n.renders.orphansKilled} render process(es) left by an earlier process`);
+  /** Queues a journalled job (at acceptance, or at start for what the last process left). */
+  queueJob(job, { force = false } = {}) {
+    const run = () => this.runJob(job);
+    if (force) {
+      this.queue.pushAlways(run, job.fp);
+    } else {
+      this.queue.push(run, job.fp);
+    }
   }
-  if (n.renders.leftBehind) {
-    n.log(`could not remove the renders' folder an earlier process left (${n.renders.leftBehind}): the next start tries again`);
+
+  /** Runs one job; whatever happens, its alert gets a message and a log line, and the journal its end. */
+  async runJob(job) {
+    const { alert, status } = job;
+    this.inFlight.set(job.id, job);
+    try {
+      await this.work.run(job);
+    } catch (e) {
+      if (this.work.stopping()) {
+        return; // the process is going away: the journal keeps the job for the next start
+      }
+      this.log(`${alertTitle(alert)} ${status}: ${e.message}: the message goes out without its diff`);
+      try {
+        await this.work.fallback(job, `unexpected error: ${e.message}`);
+      } catch (e2) {
+        this.log(`${alertTitle(alert)} ${status}: NOT delivered (${e2.message})`);
+      }
+    } finally {
+      this.inFlight.delete(job.id);
+    }
+    this.journal.append([{ t: 'done', id: job.id }]);
   }
-  for (const s of n.journal.seen) {
-    n.dedupe.commit(s.fp, s.status, s.startsAt, s.at);
+
+  /** At start: the dedupe state and the unfinished jobs the last process left in the journal; returns how many jobs resumed. */
+  restore() {
+    for (const s of this.journal.takeSeen()) {
+      this.dedupe.commit(s.fp, s.status, s.startsAt, s.at);
+    }
+    const jobs = this.journal.unfinishedJobs();
+    this.journal.compact(this.dedupe.entries());
+    for (const job of jobs) {
+      this.log(`${alertTitle(job.alert)} ${job.status}: resumed from the journal (accepted ${new Date(job.receivedAt).toISOString()})`);
+      this.queueJob(job, { force: true });
+    }
+    return jobs.length;
   }
-  n.journal.seen = [];
-  const jobs = [...n.journal.jobs.values()];
-  n.journal.compact(n.dedupe.entries());
-  for (const job of jobs) {
-    n.log(`${alertTitle(job.alert)} ${job.status}: resumed from the journal (accepted ${new Date(job.receivedAt).toISOString()})`);
-    queueJob(n, job, { force: true });
+
+  /** What /-/healthy reports: alerts waiting, running, and Slack deliveries kept for later. */
+  health() {
+    const { waiting, running } = this.queue.counts();
+    return { queued: waiting, running, retrying: this.journal.parkedRecords().length };
   }
-  return jobs.length;
+
+  /** The jobs under way now (a shutdown names those it interrupts). */
+  running() {
+    return [...this.inFlight.values()];
+  }
+
+  /** Resolves when no job is under way (and, unless stopped, nothing waits). */
+  idle() {
+    return this.queue.idle();
+  }
+
+  /** Starts no more jobs: what waits stays in the journal for the next start. */
+  stop() {
+    this.queue.stop();
+  }
 }

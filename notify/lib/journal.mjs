@@ -84,6 +84,23 @@ export class Journal {
     }
   }
 
+  /** The Slack deliveries kept for later (park records), oldest first. */
+  parkedRecords() {
+    return [...this.parked.values()];
+  }
+
+  /** The accepted jobs not done yet (job records), in acceptance order. */
+  unfinishedJobs() {
+    return [...this.jobs.values()];
+  }
+
+  /** The dedupe state the file held at open (seen records, oldest first), once: the caller keeps it from then on. */
+  takeSeen() {
+    const seen = this.seen;
+    this.seen = [];
+    return seen;
+  }
+
   /** Writes the records and waits for the disk. */
   append(records) {
     if (!records.length) {

@@ -2,23 +2,15 @@
 // Everything that comes from outside (label values, annotations, function names) is text:
 // escape() makes Slack's mrkdwn control characters literal, and function names sit in code
 // spans, where *bold*, _italic_ and ~strike~ do not apply.
+import { alertTitle } from './alert-identity.mjs';
 import { changeText, formatAmount, shortName, TOP_N } from './change-text.mjs';
 import { deployText } from './deploy-windows.mjs';
-import { cutText } from './slack-limits.mjs';
+import { escape } from './mrkdwn.mjs';
 import { throttlingLines } from './throttling-text.mjs';
 import { formatDuration } from './windows.mjs';
 
-const MAX_FIELD = 300;
-
-/**
- * Slack's escaping (&, <, > as entities: no <!channel>, no <url|links>) plus backticks, replaced
- * by a look-alike (U+02CB) so that a value cannot close a code span or open a code block. Cut to
- * MAX_FIELD after escaping (whole entities), so a value of `&`s stays as short as any other.
- */
-export function escape(s) {
-  const v = String(s ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/`/g, 'ˋ').replace(/[\r\n]+/g, ' ');
-  return cutText(v, MAX_FIELD);
-}
+// the message's text helpers, where the receiver's other parts have always found them
+export { alertTitle, escape };
 
 const hhmm = (ms) => new Date(ms).toISOString().slice(11, 16);
 const day = (ms) => new Date(ms).toISOString().slice(0, 10);
@@ -79,16 +71,6 @@ function link(url, label) {
     return undefined;
   }
   return `<${url.replace(/&/g, '&amp;').replace(/</g, '%3C').replace(/>/g, '%3E').replace(/\|/g, '%7C')}|${label}>`;
-}
-
-/** The identity of an alert in one line: AlertName job=api instance=... */
-export function alertTitle(alert) {
-  const l = alert.labels ?? {};
-  const who = ['job', 'namespace', 'instance', 'upstream', 'pod', 'container']
-    .filter((k) => l[k])
-    .map((k) => `${k}=${escape(l[k])}`)
-    .join(' ');
-  return `${escape(l.alertname ?? 'alert')}${who ? ` ${who}` : ''}`;
 }
 
 /**

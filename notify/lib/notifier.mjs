@@ -2,68 +2,32 @@
 // resolve, or skip a repeat), then, off the request path, fetch the two windows' profiles, render
 // the diff, build the message and deliver it. Every step has a bound; every failure becomes the
 // message's one-line reason.
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { Dedupe } from './dedupe.mjs';
-import { writeDeliveryOutcome, writeToDirectory } from './deliver.mjs';
-import { chooseWindows } from './alert-windows.mjs';
+import { alertTitle, fingerprintOf } from './alert-identity.mjs';
 import { baselineOf, profileKind } from './catalogue.mjs';
-import { computeAnswer, fixedCostPath } from './answer.mjs';
-import { acceptWebhook, restore } from './intake.mjs';
-import { Journal } from './journal.mjs';
-import { alertTitle, buildMessage } from './message.mjs';
+import { writeDeliveryOutcome, writeToDirectory } from './deliver.mjs';
+import { computeDiff } from './diff-compute.mjs';
+import { diffSubject, fetchDiffInputs } from './diff-fetch.mjs';
+import { renderPicture } from './diff-render.mjs';
+import { Intake } from './intake.mjs';
+import { buildMessage } from './message.mjs';
 import { regressionOutcome } from './outcome.mjs';
-import { PrometheusError, windowLoad } from './prometheus.mjs';
-import { labelSelector, PROFILE_TYPES, selectMergeProfile, SourceError } from './pyroscope.mjs';
+import { PrometheusError } from './prometheus.mjs';
+import { SourceError } from './pyroscope.mjs';
 import { withNote } from './note.mjs';
 import { Outbox } from './outbox.mjs';
-import { Queue } from './queue.mjs';
-import { Degraded, RenderGate } from './render-gate.mjs';
-import { renderDiff, RenderError } from './render.mjs';
+import { RenderGate } from './render-gate.mjs';
+import { RenderError } from './render.mjs';
 import { fitForSlack } from './slack-limits.mjs';
+import { stopwatch } from './stopwatch.mjs';
 import { throttlingAnswer } from './throttling.mjs';
 import { WarmRenderer } from './warm-render.mjs';
-import { DAY, MINUTE } from './windows.mjs';
+import { MINUTE } from './windows.mjs';
 
 // profileKind and baselineOf are part of this module's surface since before the catalogue had them.
 export { baselineOf, profileKind };
-
-/**
- * The profile labels of an alert: Pyroscope's service_name is the Prometheus job; the alert's
- * other identity labels (`copy`: namespace and instance by default) are copied when present.
- */
-export function profileLabels(labels, copy = ['namespace', 'instance']) {
-  const out = {};
-  if (labels.job) {
-    out.service_name = labels.job;
-  }
-  for (const k of copy) {
-    if (labels[k]) {
-      out[k] = labels[k];
-    }
-  }
-  return out;
-}
-
-/** A key safe for paths and URLs: Alertmanager's fingerprint (hex), or a hash of the labels. */
-export function alertKey(alert) {
-  const fp = /^[0-9a-f]{1,32}$/.test(alert.fingerprint ?? '') ? alert.fingerprint : createHash('sha256').update(JSON.stringify(Object.entries(alert.labels ?? {}).sort())).digest('hex').slice(0, 16);
-  return `${fp}-${Date.parse(alert.startsAt)}`;
-}
-
-/** lap(name) records the ms since the previous lap under name; lap.stages holds them (where an alert's time goes). */
-function stopwatch() {
-  let last = performance.now();
-  const lap = (name) => {
-    const t = performance.now();
-    lap.stages[name] = Math.round(t - last);
-    last = t;
-  };
-  lap.stages = {};
-  return lap;
-}
 
 /** The renderers a picture can come from: see DEFAULTS.renderer. */
 export const RENDERERS = ['cli', 'warm'];
@@ -105,12 +69,17 @@ export class Notifier {
     }
     this.log = cfg.log ?? ((line) => process.stderr.write(`hotpath-notify: ${line}\n`));
     this.now = cfg.now ?? Date.now;
-    this.dedupe = new Dedupe({ now: this.now });
-    this.queue = new Queue({ concurrency: this.cfg.workers, max: this.cfg.queueMax, onError: (e) => this.log(`a job failed: ${e.stack ?? e.message}`) });
     mkdirSync(this.cfg.imagesDir, { recursive: true });
     const stateDir = this.cfg.stateDir ?? join(this.cfg.imagesDir, '.state');
-    this.journal = new Journal(stateDir);
-    this.inFlight = new Map(); // job id -> job, while it runs
+    // first: the journal's lock, before the render gate ends the renders an earlier process left
+    this.intake = new Intake({
+      stateDir,
+      workers: this.cfg.workers,
+      queueMax: this.cfg.queueMax,
+      now: this.now,
+      log: this.log,
+      work: { run: (job) => this.work(job), fallback: (job, reason) => this.sendWithoutDiff(job, reason), stopping: () => Boolean(this.stopping) },
+    });
     const warm = this.cfg.renderer === 'warm';
     // the gate's first estimate of a render, until renders are measured: a warm tab's picture
     // takes under a second, a snapshot CLI's several
@@ -123,7 +92,7 @@ export class Notifier {
     if (this.cfg.slackUrl) {
       this.outbox = new Outbox({
         url: this.cfg.slackUrl,
-        journal: this.journal,
+        journal: this.intake.journal, // parked deliveries live in the same journal
         log: this.log,
         now: this.now,
         post: { attempts: this.cfg.deliveryAttempts, baseDelayMs: this.cfg.deliveryBaseDelayMs, timeoutMs: this.cfg.deliveryTimeoutMs },
@@ -133,19 +102,45 @@ export class Notifier {
         onSettled: (record) => this.cfg.outDir && writeDeliveryOutcome(this.cfg.outDir, record),
       });
     }
-    this.resumed = restore(this);
+    if (this.renders.orphansKilled) {
+      this.log(`ended ${this.renders.orphansKilled} render process(es) left by an earlier process`);
+    }
+    if (this.renders.leftBehind) {
+      this.log(`could not remove the renders' folder an earlier process left (${this.renders.leftBehind}): the next start tries again`);
+    }
+    this.resumed = this.intake.restore();
   }
 
   /** Starts no more work and stops the Slack retries' timer; what is unfinished stays in the journal. */
   stop() {
     this.stopping = true;
     this.outbox?.stop();
-    this.queue.stop();
+    this.intake.stop();
+  }
+
+  /** Resolves when no alert is being worked on (and, unless stopped, none waits). */
+  idle() {
+    return this.intake.idle();
+  }
+
+  /** GET /-/healthy's answer: { ok, queued, running, retrying } (alerts waiting, running, Slack deliveries kept for later). */
+  health() {
+    return { ok: true, ...this.intake.health() };
+  }
+
+  /** The alerts being worked on now (a shutdown logs the ones it interrupts). */
+  running() {
+    return this.intake.running();
+  }
+
+  /** Where the picture of an alert's key is (it may not exist): GET /images/<key>.png. */
+  imagePath(key) {
+    return join(this.cfg.imagesDir, key, 'panel.png');
   }
 
   /**
    * stop(), then closes the warm browser (killed if it does not close within closeGraceMs);
-   * resolves when it is gone. Renders still under way fail: drain first (queue.idle()) to let them end.
+   * resolves when it is gone. Renders still under way fail: drain first (idle()) to let them end.
    */
   close() {
     this.stop();
@@ -158,83 +153,35 @@ export class Notifier {
    * Alertmanager's retry brings them again.
    */
   accept(payload) {
-    return acceptWebhook(this, payload);
+    return this.intake.accept(payload);
   }
 
-  /** The diff (or the reason there is none) for a firing alert. */
+  /**
+   * The diff (or the reason there is none) for a firing alert, in three steps: fetch the windows'
+   * profiles and load (diff-fetch.mjs), compute the answer (diff-compute.mjs), render the picture
+   * (diff-render.mjs). An alert without a profile kind has no code path to diff.
+   */
   async diffFor(alert, key, receivedAt = this.now()) {
-    const kind = profileKind(alert.labels?.alertname);
-    const labels = profileLabels(alert.labels ?? {}, this.cfg.profileLabels);
-    // The outlier instance against its siblings (the panel's `siblings` baseline), when the
-    // profiles carry the instance; every other alert against the service's own past.
-    const siblings = baselineOf(alert.labels?.alertname) === 'siblings' && Boolean(labels.instance);
-    const fixedCost = baselineOf(alert.labels?.alertname) === 'dayEarlier';
-    if (!kind) {
+    const subject = diffSubject(alert, this.cfg.profileLabels);
+    if (!subject.kind) {
       const throttling = await throttlingAnswer(alert, this.cfg, this.now());
       return { windows: undefined, reason: 'no profile for this alert: throttling comes from the CPU quota, not from a code path', throttling };
     }
     const lap = stopwatch();
-    let windows = await chooseWindows(alert, this.cfg, this.now());
-    lap('windows');
-    if (!labels.service_name) {
-      return { windows, reason: 'the alert has no job label to select its profiles by' };
+    const fetched = await fetchDiffInputs(alert, subject, this.cfg, { now: this.now(), lap });
+    if (fetched.reason) {
+      return { windows: fetched.windows, reason: fetched.reason };
     }
-    const { instance, ...service } = labels;
-    const selectors = { incident: labelSelector(labels), baseline: siblings ? labelSelector(service, { instance }) : labelSelector(labels) };
-    const type = PROFILE_TYPES[kind];
-    const q = (w, selector) =>
-      selectMergeProfile(this.cfg.profilesUrl, { profileTypeID: type.id, labelSelector: selector, start: w.from, end: w.to }, { sampleType: type.sampleType, timeoutMs: this.cfg.fetchTimeoutMs, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
+    const { windows } = fetched;
     try {
-      let [inc, base, load] = await Promise.all([q(windows.incident, selectors.incident), q(windows.baseline, selectors.baseline), this.loadOf(alert, windows, siblings)]);
-      // no profiles a day earlier (a profile source that keeps less): the next windows in turn
-      const first = windows.reason.split(':')[0];
-      for (const f of windows.fallback ?? []) {
-        if (base.samples > 0 && base.total > 0) {
-          break;
-        }
-        windows = { ...f, reason: `no profiles ${first}, so ${f.reason}` };
-        [inc, base, load] = await Promise.all([q(windows.incident, selectors.incident), q(windows.baseline, selectors.baseline), this.loadOf(alert, windows, siblings)]);
+      if (fetched.failure) {
+        throw fetched.failure; // said below, as every other step's failure is
       }
-      lap('profiles');
-      if (inc.samples === 0 || inc.total === 0) {
-        throw new SourceError(`no ${kind} samples for ${selectors.incident} in the incident window (${new Date(windows.incident.from).toISOString()} to ${new Date(windows.incident.to).toISOString()})`);
-      }
-      const fixed = fixedCost ? this.fixedCost(inc.read.tree, windows, load.value) : undefined;
-      if (base.samples === 0 || base.total === 0) {
-        // a fixed cost still has its own answer: where the CPU goes now
-        throw Object.assign(new SourceError(`no ${kind} samples for ${selectors.baseline} in the baseline window (${new Date(windows.baseline.from).toISOString()} to ${new Date(windows.baseline.to).toISOString()})`), { fixed });
-      }
-      const len = (w) => (w.to - w.from) / 1000;
-      const rates = load.value;
-      const requests = rates?.incident.rate > 0 && rates?.baseline.rate > 0 ? { incident: rates.incident.rate * len(windows.incident), baseline: rates.baseline.rate * len(windows.baseline) } : undefined;
-      const answer = computeAnswer({ incident: inc.read, baseline: base.read, requests, shares: siblings });
-      const requestsWhy = siblings ? undefined : requests ? undefined : (load.why ?? 'no request-rate samples in a window');
+      const computed = computeDiff(subject, fetched);
       lap('answer');
-      const dir = join(this.cfg.imagesDir, key);
-      mkdirSync(dir, { recursive: true });
-      const args = { dir, incident: inc.bytes, baseline: base.bytes, sampleType: type.sampleType, timeoutMs: this.cfg.renderTimeoutMs, requests };
-      const render = this.warm ? (o) => this.warm.render({ ...args, trees: answer.trees, launch: o }) : (o) => renderDiff({ ...args, ...o });
-      // a storm (Degraded) or a render that failed: the same answer as text, saying why
-      // (a render that fails while the receiver stops may have been ended by the stop: the job
-      // stays in the journal, and the next start draws its picture)
-      const r = await this.renders.run(receivedAt, render).catch((e) => {
-        if (e instanceof Degraded || (e instanceof RenderError && !this.stopping)) {
-          return { note: `No picture: ${e.message}. The changes come from the same profiles.` };
-        }
-        throw e;
-      });
-      lap('render');
-      if (r.waitedMs !== undefined) {
-        // the render's own time and, apart, its wait for a free renderer
-        lap.stages.renderWait = r.waitedMs;
-        lap.stages.render -= r.waitedMs;
-      }
-      if (r.prepareMs !== undefined) {
-        // the warm renderer's frames, made on the receiver's thread before the browser draws
-        lap.stages.renderPrepare = r.prepareMs;
-        lap.stages.render -= r.prepareMs;
-      }
-      return { windows, answer, fixed, requestsWhy, note: r.note, png: r.png, summary: r.summary, stagesMs: lap.stages };
+      const picture = await renderPicture({ dir: join(this.cfg.imagesDir, key), fetched, computed, gate: this.renders, warm: this.warm, receivedAt, timeoutMs: this.cfg.renderTimeoutMs, stopping: () => Boolean(this.stopping) });
+      const { answer, fixed, requestsWhy } = computed;
+      return { windows, answer, fixed, requestsWhy, note: picture.note, png: picture.png, summary: picture.summary, stagesMs: { ...lap.stages, ...picture.stagesMs } };
     } catch (e) {
       if (this.stopping && e instanceof RenderError) {
         throw e;
@@ -246,35 +193,15 @@ export class Notifier {
     }
   }
 
-  /** The windows' request rates (and CPU for a fixed cost) from Prometheus: { value } or { why }. */
-  async loadOf(alert, windows, siblings) {
-    if (!this.cfg.prometheusUrl) {
-      return { why: 'no Prometheus (--prometheus) to count the requests of each window' };
-    }
-    try {
-      return { value: await windowLoad(this.cfg.prometheusUrl, alert, windows, { siblings, timeoutMs: this.cfg.fetchTimeoutMs }) };
-    } catch (e) {
-      if (e instanceof PrometheusError) {
-        return { why: e.message };
-      }
-      throw e;
-    }
+  /** A journalled job's work: a firing alert's message with its diff, or a resolve's update. */
+  work({ alert, key, status, receivedAt }) {
+    return status === 'firing' ? this.announce(alert, key, receivedAt) : this.resolve(alert, key, receivedAt);
   }
 
-  /** The busy loop's numbers: CPU and traffic of both windows, and where the incident's CPU goes. */
-  fixedCost(tree, windows, load) {
-    const path = fixedCostPath(tree);
-    const secs = (windows.incident.to - windows.incident.from) / 1000;
-    // without Prometheus, the profile's CPU over the window (a CPU profile covers all of it)
-    const cores = load?.incident.cores ?? (tree.size ? tree.total[0] / 1e9 / secs : undefined);
-    const day = windows.baseline.to === windows.incident.to - DAY;
-    return {
-      incident: { cores, rate: load?.incident.rate },
-      baseline: load?.baseline.cores !== undefined ? { cores: load.baseline.cores, rate: load.baseline.rate } : undefined,
-      baselineName: day ? 'the same hour a day earlier' : 'before the onset',
-      share: path?.share,
-      path: path?.path,
-    };
+  /** The message of a job whose work threw, all the same: a firing one without its diff, saying why. */
+  sendWithoutDiff({ alert, key, status, receivedAt }, reason) {
+    const payload = status === 'firing' ? buildMessage({ alert, status, reason }) : buildMessage({ alert, status });
+    return this.deliver(alert, key, status, receivedAt, payload, { reason });
   }
 
   async announce(alert, key, receivedAt) {
@@ -333,7 +260,7 @@ export class Notifier {
     const errors = [];
     record.deliveryFailures = [];
     if (this.outbox) {
-      const r = await this.outbox.send({ id: `${key}:${status}`, fp: key.split('-')[0], record, title: alertTitle(alert) });
+      const r = await this.outbox.send({ id: `${key}:${status}`, fp: fingerprintOf(key), record, title: alertTitle(alert) });
       Object.assign(record, { slack: r.slack, attempts: r.attempts });
       record.deliveryFailures.push(...r.deliveryFailures.map((f) => ({ target: 'slack', ...f })));
       if (r.slack !== 'delivered') {

@@ -25,7 +25,7 @@ export class Outbox {
 
   /** Parked deliveries of this alert, oldest first. */
   parkedFor(fp) {
-    return [...this.journal.parked.values()].filter((p) => p.fp === fp);
+    return this.journal.parkedRecords().filter((p) => p.fp === fp);
   }
 
   /**
@@ -67,7 +67,7 @@ export class Outbox {
     this.retrying = true;
     try {
       const heads = new Map();
-      for (const p of this.journal.parked.values()) {
+      for (const p of this.journal.parkedRecords()) {
         if (!heads.has(p.fp)) {
           heads.set(p.fp, p);
         }

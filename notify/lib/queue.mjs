@@ -42,6 +42,25 @@ export class Queue {
     return true;
   }
 
+  /**
+   * Queues job even when the queue is full: work already accepted (a restart's unfinished jobs,
+   * in the journal) is never refused.
+   */
+  pushAlways(job, key) {
+    this.waiting.push({ job, key });
+    this.next();
+  }
+
+  /** How many more jobs push() takes now: the free workers take one each at once, the queue holds max more. */
+  room() {
+    return this.max + Math.max(0, this.concurrency - this.running) - this.waiting.length;
+  }
+
+  /** { waiting, running }: jobs waiting for a worker, jobs holding one. */
+  counts() {
+    return { waiting: this.waiting.length, running: this.running };
+  }
+
   next() {
     while (!this.stopped && this.running < this.concurrency) {
       const i = this.waiting.findIndex((w) => w.key === undefined || !this.runningKeys.has(w.key));

@@ -5,7 +5,6 @@
 // a 4xx: the receiver holds pages that are not delivered yet.
 import { createReadStream, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 
 function send(res, status, body, type = 'application/json') {
@@ -94,12 +93,12 @@ export function createWebhookServer({ notifier, token, maxBodyBytes = 1 << 20, l
         return;
       }
       if (path === '/-/healthy' && req.method === 'GET') {
-        send(res, 200, { ok: true, queued: notifier.queue.waiting.length, running: notifier.queue.running, retrying: notifier.journal.parked.size });
+        send(res, 200, notifier.health());
         return;
       }
       const image = /^\/images\/([0-9a-f]{1,32}-\d{1,16})\.png$/.exec(path);
       if (image && req.method === 'GET') {
-        const file = join(notifier.cfg.imagesDir, image[1], 'panel.png');
+        const file = notifier.imagePath(image[1]);
         if (!existsSync(file)) {
           send(res, 404, { error: 'no such image' });
           return;

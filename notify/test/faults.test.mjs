@@ -92,7 +92,7 @@ describe('odd alerts', () => {
       const res = await post(n.url, webhook(alerts));
       assert.deepEqual(await res.json(), { accepted: 300, skipped: 0, refused: 0 });
       await delivered(n, 300);
-      await n.notifier.queue.idle();
+      await n.notifier.idle();
       assertOncePerAlert(n, 300);
       assert.equal(slack.received.length, 300);
       assert.equal(new Set(slack.received.map((m) => m.text.split('\n')[0])).size, 300);
@@ -116,7 +116,7 @@ describe('odd alerts', () => {
       }
       const [m] = await delivered(n, 1);
       assert.equal(m.labels.deep, '(an array, not a label value)');
-      await n.notifier.queue.idle();
+      await n.notifier.idle();
       assertOncePerAlert(n, 1);
     } finally {
       await n.close();
@@ -130,7 +130,7 @@ describe('odd alerts', () => {
       const alerts = [alert({ fingerprint: 'cd34', startsAt: '0001-01-01T00:00:00Z' }), alert({ fingerprint: 'cd35', job: 'web', startsAt: new Date(-8.64e15).toISOString() })];
       assert.deepEqual(await (await post(n.url, webhook(alerts))).json(), { accepted: 2, skipped: 0, refused: 0 });
       const m = await delivered(n, 2);
-      await n.notifier.queue.idle();
+      await n.notifier.idle();
       assert.deepEqual(m.map((x) => x.status), ['firing', 'firing']);
       assert.ok(m.every((x) => /FIRING CPUPerRequestRegression job=(api|web)/.test(x.payload.text)));
       assert.ok(m.every((x) => x.reason || /^No picture: render timed out/.test(x.note)), 'each says why it has no diff or no picture');
@@ -149,7 +149,7 @@ describe('odd alerts', () => {
       await post(n.url, webhook([alert({ fingerprint: 'ee01' })]));
       await post(n.url, webhook([alert({ fingerprint: 'ee01', status: 'resolved' })]));
       await delivered(n, 2);
-      await n.notifier.queue.idle();
+      await n.notifier.idle();
       assert.deepEqual(slack.received.map((m) => m.text.split(' ')[1]), ['FIRING', 'RESOLVED']);
       assert.deepEqual(messages(n).map((m) => m.status), ['firing', 'resolved']);
       assert.equal(JSON.parse(readFileSync(join(n.notifier.cfg.outDir, messages(n)[0].key, 'message.json'), 'utf8')).status, 'resolved');

@@ -225,9 +225,9 @@ describe('the webhook endpoint', () => {
       const res = await post(n.url, hook);
       assert.equal(res.status, 503);
       assert.deepEqual(await res.json(), { accepted: 2, skipped: 0, refused: 1 });
-      await n.notifier.queue.idle();
+      await n.notifier.idle();
       assert.deepEqual(await (await post(n.url, hook)).json(), { accepted: 1, skipped: 2, refused: 0 });
-      await n.notifier.queue.idle();
+      await n.notifier.idle();
       const m = messages(n);
       assert.deepEqual(m.map((x) => x.key.split('-')[0]).sort(), ['f1', 'f2', 'f3']);
       assert.match(m[0].reason, /unreachable: no answer within 1\.5s/);
@@ -247,7 +247,7 @@ describe('delivery', () => {
       for (const [sink, want] of [[flaky, 'delivered'], [gone, 'NOT delivered']]) {
         const n = await startNotifier({ profilesUrl: await downUrl(), slackUrl: sink.url });
         await post(n.url, webhook([alert()]));
-        await n.notifier.queue.idle();
+        await n.notifier.idle();
         assert.ok(n.logs.some((l) => l.includes(`firing: ${want}`)), n.logs.join('\n'));
         await n.close();
       }

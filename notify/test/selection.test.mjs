@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { alertKey, profileKind, profileLabels } from '../lib/notifier.mjs';
+import { alertKey, profileLabels } from '../lib/alert-identity.mjs';
+import { profileKind } from '../lib/notifier.mjs';
 import { labelSelector } from '../lib/pyroscope.mjs';
 
 describe('the profile an alert asks for', () => {

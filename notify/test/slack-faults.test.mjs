@@ -20,7 +20,7 @@ async function throughSlack(answer, cfg = {}, a = alert()) {
   const n = await startNotifier({ profilesUrl: await downUrl(), slackUrl: slack.url, ...cfg });
   await post(n.url, webhook([a]));
   const [record] = await delivered(n);
-  await n.notifier.queue.idle();
+  await n.notifier.idle();
   return { n, slack, record };
 }
 
@@ -99,7 +99,7 @@ describe('Slack failures', () => {
       assert.equal(first.deliveryFailures.length, 5);
       await post(n.url, webhook([alert({ fingerprint: 'dd01', status: 'resolved' })]));
       await delivered(n, 2);
-      await n.notifier.queue.idle();
+      await n.notifier.idle();
       n.notifier.close(); // the process ends: both messages wait in the journal
       await n.close();
       down = false;
@@ -139,7 +139,7 @@ describe('Slack failures', () => {
     try {
       await post(n.url, webhook([alert()]));
       await delivered(n);
-      await n.notifier.queue.idle();
+      await n.notifier.idle();
       assert.ok(n.logs.some((l) => l.includes('NOT delivered')), n.logs.join('\n'));
       assert.ok(!n.logs.join('\n').includes('s3cretPath'), n.logs.join('\n'));
       assert.ok(!JSON.stringify(messages(n)).includes('s3cretPath'), 'nor in the record');

@@ -22,7 +22,7 @@ export const CAPTURES = {
 const requestEnd = (b) => selectMergeRequest(b).end;
 
 /**
- * A profile source speaking SelectMergeProfile. mode(requestIndex) -> 'captures' (the println
+ * A profile source speaking SelectMergeProfile. mode(requestIndex, { end }) -> 'captures' (the println
  * captures: the later window is the incident), 'down' (destroys the socket), 'stall' (headers,
  * then nothing), { bomb: bytes } (a gzip that inflates to that many zero bytes), { delayMs }.
  */
@@ -31,7 +31,7 @@ export async function startProfileSource(mode = () => 'captures') {
   const bombs = new Map();
   const s = await listen(async (req, res) => {
     const body = await readJSON(req);
-    const m = mode(calls++);
+    const m = mode(calls++, { end: requestEnd(body) });
     if (m === 'stall') {
       res.writeHead(200, { 'content-type': 'application/proto' });
       res.flushHeaders();

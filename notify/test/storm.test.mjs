@@ -19,7 +19,7 @@ it('a storm of 16 alerts, due within 25 s: all delivered in time, once; the late
     assert.deepEqual(await (await post(n.url, webhook(alerts))).json(), { accepted: 16, skipped: 0, refused: 0 });
     const file = join(n.notifier.cfg.outDir, 'messages.jsonl');
     const m = await waitFor(() => jsonLines(file).length >= 16 && jsonLines(file), 120_000, 'the storm');
-    await n.notifier.queue.idle();
+    await n.notifier.idle();
     assert.equal(new Set(m.map((x) => x.key)).size, 16, 'none twice');
     assert.equal(slack.received.length, 16);
     assert.deepEqual(slack.refused, []);
