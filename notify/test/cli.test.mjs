@@ -16,7 +16,12 @@ function run(args, env = {}, root = ROOT) {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [join(root, 'notify', 'hotpath-notify.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
-    const timer = setTimeout(() => p.kill('SIGKILL'), 15_000);
+    // A start on a busy machine takes seconds; a minute without exit or "listening on" is a hang,
+    // said in the output the assertions print.
+    const timer = setTimeout(() => {
+      out += '\n[test: no exit and no "listening on" within 60s: killed]';
+      p.kill('SIGKILL');
+    }, 60_000);
     const take = (d) => {
       out += d;
       if (out.includes('listening on')) {
