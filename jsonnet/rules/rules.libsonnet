@@ -7,3 +7,4 @@
 + (import 'load-fit.libsonnet')
 + (import 'noise.libsonnet')
 + (import 'upstream.libsonnet')
++ (import 'cost.libsonnet')
