@@ -49,7 +49,9 @@ function(cfg)
     // Per efficiency alert, "the change" in cores at the current traffic, as
     // PromQL for the alert's identity labels (`{{at}}`: the alert's start, in
     // unix seconds), with what it counts (`what`) and whether it is a cost of
-    // requests (`perRequest`: no traffic, no such cost). null for an alert
+    // requests (`perRequest`: no traffic, no such cost), and `only`: a series
+    // with the alert's identity labels, that hotpath-notify narrows to the
+    // alert's values to keep only its service. null for an alert
     // without one (CFS throttling: the quota costs latency, not cores).
     //   costModel alerts (the regressions, CPU and allocations alike): (CPU
     //     per request now - what the cost model as the alert fired predicts
@@ -69,11 +71,13 @@ function(cfg)
       if alert.costModel != null then {
         what: 'CPU per request now against the cost model when the alert fired, at the current traffic',
         perRequest: true,
+        only: series.requests,
         cores: '(\n%(now)s\n- on (%(key)s)\n%(before)s\n)\n* on (%(key)s)\n%(requests)s' % { now: o.now, before: o.before, key: key, requests: series.requests },
       }
       else if alert.baseline == 'siblings' then {
         what: "the instance's CPU beyond its siblings' median CPU per request, at its traffic",
         perRequest: true,
+        only: series.instanceRequests,
         cores: |||
           %(cpu)s
           - on (%(ikey)s)
@@ -87,6 +91,7 @@ function(cfg)
       else if alert.identity == 'upstream' then {
         what: 'CPU beyond its usual CPU per request relative to the upstream, at the current traffic',
         perRequest: true,
+        only: series.cpuPerRequestToUpstream,
         cores: |||
           %(cpu)s
           * on (%(key)s) group_right ()
@@ -96,6 +101,7 @@ function(cfg)
       else if alert.baseline == 'dayEarlier' then {
         what: 'the fixed part of its CPU, which does not follow traffic',
         perRequest: false,
+        only: series.requests,
         cores: '%s\nor\n%s' % [series.cpuLongFixed, series.cpuRecentFixed],
       }
       else null,

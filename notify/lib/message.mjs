@@ -3,6 +3,7 @@
 // escape() makes Slack's mrkdwn control characters literal, and function names sit in code
 // spans, where *bold*, _italic_ and ~strike~ do not apply.
 import { changeText, formatAmount, shortName, TOP_N } from './change-text.mjs';
+import { costText } from './cost.mjs';
 import { cutText } from './slack-limits.mjs';
 import { formatDuration } from './windows.mjs';
 
@@ -92,9 +93,9 @@ export function alertTitle(alert) {
 /**
  * @param {object} m { alert, status: 'firing'|'resolved', windows, answer?, fixed?, requestsWhy?, reason?, imageUrl?, outcome? }
  *   answer: computeAnswer()'s result; fixed: the busy loop's numbers (fixedCostText);
- *   outcome: how a resolved regression ended (outcomeText)
+ *   outcome: how a resolved regression ended (outcomeText); cost: what the change costs (cost.mjs)
  */
-export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl, outcome }) {
+export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl, outcome, cost }) {
   const a = alert.annotations ?? {};
   const icon = status === 'resolved' ? ':white_check_mark: RESOLVED' : ':fire: FIRING';
   const title = `${icon} ${alertTitle(alert)}`;
@@ -116,6 +117,9 @@ export function buildMessage({ alert, status, windows, answer, fixed, requestsWh
     lines.push('*Load, not code:* no function got more expensive per request; the change follows the traffic.');
   } else if (answer) {
     lines.push('*No function got more expensive.*');
+  }
+  if (cost) {
+    lines.push(costText(cost));
   }
   if (answer && requestsWhy) {
     lines.push(`_Not per request: ${escape(requestsWhy)}._`);
