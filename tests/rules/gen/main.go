@@ -43,6 +43,8 @@ func suites() []*suite {
 		kubePrometheusStackSuite(),
 		requestSourcesSuite(),
 		holdSuite(),
+		moneySuite(),
+		moneyOffSuite(),
 	}
 }
 
