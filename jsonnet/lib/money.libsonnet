@@ -84,9 +84,9 @@ function(cfg)
           (
             %(requests)s
             * on (%(key)s) group_left ()
-            quantile by (%(key)s) (0.5, %(perRequest)s and on (%(ikey)s) %(requests)s >= %(minRate)s)
+            quantile by (%(key)s) (0.5, %(serving)s)
           )
-        ||| % { cpu: series.instanceCpu, requests: series.instanceRequests, perRequest: series.instanceCpuPerRequest, minRate: p.num(cfg.minRequestRate), key: key, ikey: ikey },
+        ||| % { cpu: series.instanceCpu, requests: series.instanceRequests, serving: (import 'serving-instances.libsonnet')(cfg), key: key, ikey: ikey },
       }
       else if alert.identity == 'upstream' then {
         what: 'CPU beyond its usual CPU per request relative to the upstream, at the current traffic',
