@@ -118,6 +118,18 @@ func pricedChanges(g *group, onset int, regressed, gzip service) {
 		near("AllocationsPerRequestRegression", gzip, 0), at, sample{labelString("", gzip.labels()), 1})
 }
 
+// pricedUpstreamChange checks CPUPerRequestAboveUpstream's change in cores,
+// as its firing message prices it (the catalogue's query): gateway, at 4x
+// auth's CPU per request against its usual 2x, spends 0.125 cores where its
+// 16 req/s would cost 0.0625 at the usual ratio; proxy is at its usual
+// ratio; young-gw has no usual ratio yet, so no figure.
+func pricedUpstreamChange(g *group, at string, gateway, proxy service) {
+	g.expr("the change priced: the CPU beyond the usual ratio to the upstream, at the current traffic",
+		catalogueChange("CPUPerRequestAboveUpstream", 0), at,
+		sample{labelString("", with(gateway.labels(), "upstream", "auth")), 0.0625},
+		sample{labelString("", with(proxy.labels(), "upstream", "backend")), 0})
+}
+
 // catalogueChange is the change in cores an alert's firing message prices
 // (catalogue/catalogue.json, `change`), for an alert that started at minute
 // `startedAt` (its `{{at}}`, where it reads the past).
