@@ -241,9 +241,14 @@ local series = import 'lib/series.libsonnet';
         outcome: if a.costModel == null then null else
           local m = (import 'lib/cost-models.libsonnet')(cfg)[a.costModel];
           (import 'lib/baseline-model.libsonnet')(cfg).model(m).outcome(m.factor),
+        // "the change" in cores at the current traffic, which the firing
+        // message prices (lib/money.libsonnet), or null
+        change: (import 'lib/money.libsonnet')(cfg).changeCores(a),
       }
       for a in cat.alerts
     ],
+    // the prices of the money line, null when money is off
+    money: (import 'lib/money.libsonnet')(cfg).catalogue,
     incidents: cat.incidents,
   },
 }

@@ -9,7 +9,6 @@ local series = import '../lib/series.libsonnet';
     local p = (import '../lib/promql.libsonnet')(cfg),
     local t = (import '../lib/alert-text.libsonnet')(cfg),
     local key = p.list(p.service),
-    local ikey = p.list(p.instance),
     local cm = (import '../lib/baseline-model.libsonnet')(cfg),
     // A cost at >= factor times its prediction now, or its residual's median
     // over regressionResidualWindow at or above its noise threshold, while
@@ -43,12 +42,7 @@ local series = import '../lib/series.libsonnet';
     local regressionAlert(name, o) = alert(name, { keep_firing_for: cfg.regressionKeepFiringFor } + o),
 
     // Instances serving >= minRequestRate, the ones the outlier alert compares.
-    local servingInstances = '(%(perRequest)s and on (%(ikey)s) %(requests)s >= %(minRate)s)' % {
-      perRequest: series.instanceCpuPerRequest,
-      requests: series.instanceRequests,
-      minRate: p.num(cfg.minRequestRate),
-      ikey: ikey,
-    },
+    local servingInstances = (import '../lib/serving-instances.libsonnet')(cfg),
 
     groups+: [
       {

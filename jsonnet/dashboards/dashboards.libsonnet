@@ -10,6 +10,7 @@
     overview: (import 'queries/overview.libsonnet')($._config),
     service: (import 'queries/service.libsonnet')($._config),
     throttling: (import 'queries/throttling.libsonnet')($._config),
+    money: (import 'queries/money.libsonnet')($._config),
   },
 }
 // Applied last: alerts link to these uids, so they must be set, distinct and

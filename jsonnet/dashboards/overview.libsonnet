@@ -16,6 +16,7 @@ local series = import '../lib/series.libsonnet';
       // The service's scope and name, without the separators of absent labels
       // (queries/common.libsonnet: withServiceName).
       local svc = '{{%s}}' % $.hotpathQueries.overview.serviceNameLabel;
+      local money = (import 'money.libsonnet')(cfg, $.hotpathQueries.money);
 
       d.dashboard(
         'overview',
@@ -35,7 +36,7 @@ local series = import '../lib/series.libsonnet';
               column(q.throttled),
               column(q.toUpstream),
               column(q.alerts),
-            ],
+            ] + money.fleetColumns,
             {
               A: { name: 'req/s', unit: 'reqps' },
               B: { name: 'CPU cores', unit: 'short' },
@@ -45,7 +46,7 @@ local series = import '../lib/series.libsonnet';
               F: { name: 'throttled', unit: 's' },
               G: { name: 'vs upstream', unit: 'suffix:×' },
               H: { name: 'alerts firing', unit: 'none' },
-            },
+            } + money.fleetUnits,
             sortBy='CPU cores',
             h=12,
           ) {

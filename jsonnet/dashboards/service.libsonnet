@@ -16,6 +16,7 @@ local series = import '../lib/series.libsonnet';
       local svc = '{{%s}}' % cfg.serviceLabel;
       local container = '{{%s}}/{{%s}}' % [cfg.podLabel, cfg.containerLabel];
       local selector = cfg.profileLabelSelector % cfg;
+      local money = (import 'money.libsonnet')(cfg, $.hotpathQueries.money);
 
       d.dashboard(
         'service',
@@ -71,6 +72,7 @@ local series = import '../lib/series.libsonnet';
             softMax=1,
           ),
 
+        ] + money.servicePanels + [
           p.row('2. One instance or all?'),
           p.heatmap(
             'CPU per request by instance',

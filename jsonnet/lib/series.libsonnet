@@ -29,6 +29,13 @@
   versionInfo: 'job:version:info',
   versionStart: 'job:version:start_timestamp',
   versionRollout: 'job:version:rollout_timestamp',
+  // Money (lib/money.libsonnet), recorded only while costPerCoreHour > 0, in
+  // the currency of the knob: CPU cost a month at the current rate, CPU cost
+  // per million requests, and memory cost a month (costPerGiBHour > 0).
+  cpuCostPerMonth: 'job:cpu_cost_per_month:rate5m',
+  cpuCostPerMillionRequests: 'job:cpu_cost_per_million_requests:ratio_rate5m',
+  memoryBytes: 'job:memory_bytes:sum',
+  memoryCostPerMonth: 'job:memory_cost_per_month:sum',
 
   // ---- The rule pack's own intermediate series; the dashboards read these too. ----
 

@@ -8,3 +8,4 @@
 + (import 'noise.libsonnet')
 + (import 'upstream.libsonnet')
 + (import 'versions.libsonnet')
++ (import 'cost.libsonnet')

@@ -3,9 +3,13 @@
 // spells an alert name of its own, so a renamed or added alert needs no change here.
 import { readFileSync } from 'node:fs';
 
-const ALERTS = new Map(
-  JSON.parse(readFileSync(new URL('../../catalogue/catalogue.json', import.meta.url), 'utf8')).alerts.map((a) => [a.name, a])
-);
+const CATALOGUE = JSON.parse(readFileSync(new URL('../../catalogue/catalogue.json', import.meta.url), 'utf8'));
+const ALERTS = new Map(CATALOGUE.alerts.map((a) => [a.name, a]));
+
+/** The prices the rule pack was generated with ({ perCoreHour, currency, hoursPerMonth }), null when money is off. */
+export function cataloguePrices() {
+  return CATALOGUE.money ?? null;
+}
 
 /** The catalogue's entry of an alert, or undefined for an alert of another rule pack. */
 export function catalogueAlert(alertname) {

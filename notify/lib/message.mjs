@@ -4,6 +4,7 @@
 // spans, where *bold*, _italic_ and ~strike~ do not apply.
 import { alertTitle } from './alert-identity.mjs';
 import { changeText, formatAmount, shortName, TOP_N } from './change-text.mjs';
+import { costText } from './cost.mjs';
 import { deployText } from './deploy-windows.mjs';
 import { escape } from './mrkdwn.mjs';
 import { throttlingLines } from './throttling-text.mjs';
@@ -76,9 +77,10 @@ function link(url, label) {
 /**
  * @param {object} m { alert, status: 'firing'|'resolved', windows, answer?, fixed?, requestsWhy?, reason?, imageUrl?, outcome? }
  *   answer: computeAnswer()'s result; fixed: the busy loop's numbers (fixedCostText);
- *   outcome: how a resolved regression ended (outcomeText); throttling: a quota's answer (throttling-text.mjs), leading
+ *   outcome: how a resolved regression ended (outcomeText); throttling: a quota's answer (throttling-text.mjs), leading;
+ *   cost: what the change costs (cost.mjs)
  */
-export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl, outcome, throttling }) {
+export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl, outcome, throttling, cost }) {
   const a = alert.annotations ?? {};
   const icon = status === 'resolved' ? ':white_check_mark: RESOLVED' : ':fire: FIRING';
   const title = `${icon} ${alertTitle(alert)}`;
@@ -100,6 +102,9 @@ export function buildMessage({ alert, status, windows, answer, fixed, requestsWh
     lines.push('*Load, not code:* no function got more expensive per request; the change follows the traffic.');
   } else if (answer) {
     lines.push('*No function got more expensive.*');
+  }
+  if (cost) {
+    lines.push(costText(cost));
   }
   if (answer && requestsWhy) {
     lines.push(`_Not per request: ${escape(requestsWhy)}._`);

@@ -13,6 +13,7 @@ import { diffSubject, fetchDiffInputs } from './diff-fetch.mjs';
 import { renderPicture } from './diff-render.mjs';
 import { Intake } from './intake.mjs';
 import { buildMessage } from './message.mjs';
+import { changeCost } from './cost.mjs';
 import { regressionOutcome } from './outcome.mjs';
 import { PrometheusError } from './prometheus.mjs';
 import { SourceError } from './pyroscope.mjs';
@@ -206,13 +207,13 @@ export class Notifier {
 
   async announce(alert, key, receivedAt) {
     const queuedMs = this.now() - receivedAt;
-    const d = await this.diffFor(alert, key, receivedAt);
+    const [d, cost] = await Promise.all([this.diffFor(alert, key, receivedAt), this.fromPrometheus(changeCost, alert)]);
     const imageUrl = d.png ? `${this.cfg.publicUrl.replace(/\/$/, '')}/images/${key}.png` : undefined;
     const windows = d.windows && (({ fallback, ...w }) => w)(d.windows);
-    const payload = withNote(buildMessage({ alert, status: 'firing', windows, answer: d.answer, fixed: d.fixed, requestsWhy: d.requestsWhy, reason: d.reason, imageUrl, throttling: d.throttling }), d.note);
+    const payload = withNote(buildMessage({ alert, status: 'firing', windows, answer: d.answer, fixed: d.fixed, requestsWhy: d.requestsWhy, reason: d.reason, imageUrl, throttling: d.throttling, cost }), d.note);
     const changes = (d.answer?.changes ?? []).map(({ unit, ...c }) => ({ ...c, unit: d.answer.rankedBy === 'per-request' ? `${unit}/req` : unit }));
     const answer = d.answer ? { headline: d.answer.headline, driver: d.answer.driver, rankedBy: d.answer.rankedBy } : undefined;
-    await this.deliver(alert, key, 'firing', receivedAt, payload, { png: d.png, summary: d.summary, windows, reason: d.reason, imageUrl, changes, answer, fixedCost: d.fixed, throttling: d.throttling, stagesMs: { queued: queuedMs, ...d.stagesMs }, note: d.note });
+    await this.deliver(alert, key, 'firing', receivedAt, payload, { png: d.png, summary: d.summary, windows, reason: d.reason, imageUrl, changes, answer, fixedCost: d.fixed, throttling: d.throttling, cost, stagesMs: { queued: queuedMs, ...d.stagesMs }, note: d.note });
   }
 
   async resolve(alert, key, receivedAt) {
@@ -222,9 +223,14 @@ export class Notifier {
   }
 
   /** A resolved regression's outcome (outcome.mjs), { why } when Prometheus cannot say, undefined for other alerts. */
-  async outcomeOf(alert) {
+  outcomeOf(alert) {
+    return this.fromPrometheus(regressionOutcome, alert);
+  }
+
+  /** read(prometheusUrl, alert, opts) (outcome.mjs, cost.mjs): its answer, { why } when Prometheus cannot say. */
+  async fromPrometheus(read, alert) {
     try {
-      return await regressionOutcome(this.cfg.prometheusUrl, alert, { timeoutMs: this.cfg.fetchTimeoutMs });
+      return await read(this.cfg.prometheusUrl, alert, { timeoutMs: this.cfg.fetchTimeoutMs, nowMs: this.now() });
     } catch (e) {
       if (e instanceof PrometheusError) {
         return { why: e.message };
@@ -250,6 +256,7 @@ export class Notifier {
       ...(extra.fixedCost ? { fixedCost: extra.fixedCost } : {}),
       ...(extra.throttling ? { throttling: extra.throttling } : {}),
       ...(extra.outcome ? { outcome: extra.outcome } : {}),
+      ...(extra.cost ? { cost: extra.cost } : {}),
       ...(extra.stagesMs ? { stagesMs: extra.stagesMs } : {}),
       payload,
     };

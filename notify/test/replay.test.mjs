@@ -55,6 +55,11 @@ describe('replayed incidents', () => {
       const body = poller.payload.blocks[1].text.text.split('\n');
       assert.match(body[0], /^\*Fixed cost:\* 0\.85 cores at 100 req\/s \(was 0\.03 cores at 100 req\/s the same hour a day earlier\); \d+% in `linux\.Syscall6` ← .*`unix\.EpollWait` ← `incidents\.\(\*EventLoop\)\.Run`$/);
       assert.equal(poller.windows.baseline.to, poller.windows.incident.to - DAY);
+      // what the change costs at the shipped list price ($0.04048 a core-hour, 730 hours a month)
+      assert.match(poller.payload.text, /\n\*What it costs:\* \+0\.82 cores ≈ \+\$24\/month at the current 100 req\/s \(the fixed part of its CPU, which does not follow traffic; at a list price of \$0\.04048 a core-hour\)\n/);
+      assert.deepEqual({ cores: poller.cost.cores, rate: poller.cost.rate, currency: poller.cost.currency }, { cores: 0.82, rate: 100, currency: 'USD' });
+      assert.match(msgs.find((x) => x.labels.job === 'api').payload.text, /\*What it costs:\* \+1\.20 cores ≈ \+\$35\/month at the current 100 req\/s \(CPU per request now against the cost model/);
+      assert.match(msgs.find((x) => x.labels.job === 'gzipper').payload.text, /_What it costs: Prometheus has no figure for CPU per request now/);
       const restarted = msgs.find((x) => x.labels.job === 'restarted');
       assert.match(restarted.windows.reason, /more than 1h ago: the same window a day earlier/);
       const short = msgs.find((x) => x.labels.job === 'poller3h');

@@ -80,6 +80,7 @@ func (sc scenario) series(t time.Time) map[string]float64 {
 		add("go_gc_duration_seconds_count", svc, 0.5*secs)
 		add("go_gc_duration_seconds_sum", svc, 0.001*secs)
 		add("go_sched_gomaxprocs_threads", svc, 8)
+		add("process_resident_memory_bytes", svc, 6e7)
 
 		// cAdvisor's view of the pod's container: a 1-core limit.
 		cad := fmt.Sprintf(`job="kubelet",instance="node-1",cluster="c1",namespace="shop",pod=%q,container="app"`, p.name)

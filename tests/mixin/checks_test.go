@@ -46,6 +46,9 @@ func TestConfigChecksRefuse(t *testing.T) {
 		{`alertExtraLabels: { team: 1 }`, "alertExtraLabels: team: 1 is not a Prometheus label name with a string value"},
 		{`alertExtraAnnotations: { runbook_url: 'https://wiki.example.com' }`, "alertExtraAnnotations names runbook_url, an annotation of the pack"},
 		{`alertExtraAnnotations: { channel: ['#perf'] }`, "alertExtraAnnotations: channel: [\"#perf\"] is not a string"},
+		{`costPerCoreHour: -1`, "costPerCoreHour must be a number >= 0 (0 turns money off)"},
+		{`costPerGiBHour: '0.004'`, "costPerGiBHour must be a number >= 0 (0 leaves memory out), not 0.004"},
+		{`currency: '$'`, "currency must be an ISO 4217 code such as \"USD\" or \"EUR\", not $"},
 	} {
 		entry := filepath.Join(t.TempDir(), "overlay.jsonnet")
 		src := "(import 'lib/render.libsonnet')((import 'mixin.libsonnet') + { _config+:: { " + c.overlay + " } })\n"

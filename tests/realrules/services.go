@@ -74,6 +74,10 @@ func (c *counters) page(now time.Time) string {
 		c.values[key] += perSecond * dt
 		fmt.Fprintf(&b, "%s %g\n", key, synth.CounterBase+c.values[key])
 	})
+	// each service's resident memory (a gauge, as client_golang's process collector exports it)
+	for _, s := range services {
+		fmt.Fprintf(&b, "process_resident_memory_bytes{%s} 6e+07\n", labels(s.job, `instance="i1"`))
+	}
 	ct := `cluster="eu1",namespace="ci",pod="ci-operator-1",container="app"`
 	fmt.Fprintf(&b, "container_spec_cpu_quota{%s} 30000\n", ct)
 	fmt.Fprintf(&b, "container_spec_cpu_period{%s} 100000\n", ct)

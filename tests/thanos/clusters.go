@@ -168,6 +168,10 @@ func page(cluster string, start, now time.Time) string {
 	counters(cluster, "", func(series string, perSecond float64) {
 		fmt.Fprintf(&b, "%s %s %d\n", series, fmtFloat(synth.CounterAt(start, now, perSecond)), now.UnixMilli())
 	})
+	// each service's resident memory (a gauge, as client_golang's process collector exports it)
+	for _, s := range servicesIn(cluster) {
+		fmt.Fprintf(&b, "process_resident_memory_bytes{%s} 6e+07 %d\n", labels("", "namespace", namespace, "job", s.job, "instance", "i1"), now.UnixMilli())
+	}
 	ct := labels("", "job", "cadvisor", "instance", "node-1", "namespace", "ci", "pod", "ci-operator-1", "container", "app")
 	fmt.Fprintf(&b, "container_spec_cpu_quota{%s} 30000 %d\n", ct, now.UnixMilli())
 	fmt.Fprintf(&b, "container_spec_cpu_period{%s} 100000 %d\n", ct, now.UnixMilli())

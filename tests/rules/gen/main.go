@@ -44,6 +44,8 @@ func suites() []*suite {
 		requestSourcesSuite(),
 		holdSuite(),
 		versionsSuite(),
+		moneySuite(),
+		moneyOffSuite(),
 	}
 }
 

@@ -19,21 +19,28 @@ type outcomeQueries struct {
 	Factor                 float64
 }
 
-func catalogueOutcome(alert string) outcomeQueries {
+// catalogueAlert is an alert of catalogue/catalogue.json, with the queries
+// the suites evaluate as hotpath-notify does.
+type catalogueAlert struct {
+	Name    string
+	Outcome *outcomeQueries
+	Change  *struct{ Cores string } // the change a firing message prices, in cores
+}
+
+func catalogueAlerts() []catalogueAlert {
 	b, err := os.ReadFile(filepath.Join(harness.RepoRoot(), "catalogue", "catalogue.json"))
 	if err != nil {
 		fail(err)
 	}
-	var c struct {
-		Alerts []struct {
-			Name    string
-			Outcome *outcomeQueries
-		}
-	}
+	var c struct{ Alerts []catalogueAlert }
 	if err := json.Unmarshal(b, &c); err != nil {
 		fail(err)
 	}
-	for _, a := range c.Alerts {
+	return c.Alerts
+}
+
+func catalogueOutcome(alert string) outcomeQueries {
+	for _, a := range catalogueAlerts() {
 		if a.Name == alert && a.Outcome != nil {
 			return *a.Outcome
 		}

@@ -193,6 +193,7 @@ silent for follows (traffic it follows), young (too little history), quiet (belo
 be drawn into it (baselineHalfQuantile: 0.5 fails here); the low quantile still sees the healthy points`,
 		minutes(onset+7*60+25), "CPUPerRequestRegression", regressionFiring(regressed, regressedValue), regressionFiring(flat, 2))
 	g.alert("", minutes(onset+7*60+25), "AllocationsPerRequestRegression", allocFiring(gzip, 6))
+	pricedChanges(g, onset, regressed, gzip)
 
 	return &suite{
 		file:      "cost-model.yaml",

@@ -120,6 +120,7 @@ func upstreamHistoryGroup() *group {
 		sample{labelString("job:cpu_seconds_per_request:ratio_to_upstream_sampled", with(gateway.labels(), "upstream", "auth")), 2})
 	g.alert("gateway at 2x its own median; young-gw's jump is the same but it has no baseline yet; proxy's traffic doubled with its backend's",
 		minutes(jump+25), "CPUPerRequestAboveUpstream", upstreamFiring(gateway, "auth", 4))
+	pricedUpstreamChange(g, minutes(jump+25), gateway, proxy)
 	return g
 }
 

@@ -19,7 +19,7 @@ type suite struct {
 // groupOrder lists the rule groups in dependency order.
 var groupOrder = []string{
 	"hotpath-requests-cpu", "hotpath-throttling", "hotpath-baseline", "hotpath-load-fit-long", "hotpath-load-fit", "hotpath-noise",
-	"hotpath-upstream", "hotpath-efficiency", "hotpath-throttling-alerts",
+	"hotpath-upstream", "hotpath-cost", "hotpath-efficiency", "hotpath-throttling-alerts",
 }
 
 // A group is one promtool test group: input series and the tests on them.
