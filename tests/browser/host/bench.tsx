@@ -8,7 +8,8 @@ import '../../packages/headless/host/host';
 import { FlameGraph } from '@grafana/flamegraph';
 import { createTheme } from '@grafana/data';
 
-import { generateTree, treeToFrame } from '@hotpath/profile-core';
+import { treeToFrame } from '@hotpath/profile-core';
+import { generateTree } from '@hotpath/profile-core/testing';
 import { frameStats, SHAPE_NOTES, shapeFrame, SHAPES } from './shapes';
 
 (window as unknown as Record<string, unknown>).hotpathBench = {

@@ -5,7 +5,8 @@
  */
 import { FieldType } from '@grafana/data';
 
-import { generateTree, Interner, limitNodes, ROOT_NAME, Tree, TreeBuilder, treeToFrame } from '@hotpath/profile-core';
+import { Interner, limitNodes, ROOT_NAME, Tree, TreeBuilder, treeToFrame } from '@hotpath/profile-core';
+import { generateTree } from '@hotpath/profile-core/testing';
 
 export const SHAPES = ['pyroscope', 'strings', 'deep', 'wide', 'truncated'] as const;
 export type Shape = (typeof SHAPES)[number];
