@@ -1,10 +1,13 @@
 import type { DataFrame, Field, FieldType } from '@grafana/data';
 
+import { Tree } from '../tree/tree';
 import { ProfileError } from './errors';
-import { makeTree, rowNamed, Tree } from '../tree/tree';
+import { checkFrame, checkValues, fits, isAmount, valueContext } from './frameChecks';
+import { Labels, labelsOf, viewOf } from './frameView';
 
 // the error type lives with the other readers' errors; frame.ts stays the place most callers import it from
 export { PROFILE_ERROR_KINDS, ProfileError, type ProfileErrorKind } from './errors';
+export { truncate } from './frameChecks';
 
 /**
  * Reading and writing the nested-set profile frame of Grafana's Pyroscope datasource:
@@ -18,48 +21,11 @@ export { PROFILE_ERROR_KINDS, ProfileError, type ProfileErrorKind } from './erro
 
 export type ReadResult = { ok: true; tree: Tree } | { ok: false; error: ProfileError };
 
-const REQUIRED = ['level', 'value', 'self', 'label'] as const;
-const NUMERIC = ['level', 'value', 'self', 'valueRight', 'selfRight'] as const;
-
-/** Values of a field as an indexable list (arrays, typed arrays, or legacy Vectors). */
-function valuesOf(field: Field): ArrayLike<unknown> {
-  const v = field.values as unknown as { toArray?: () => unknown[] } & ArrayLike<unknown>;
-  if (v && typeof v.length === 'number') {
-    return v;
-  }
-  return v && typeof v.toArray === 'function' ? v.toArray() : [];
-}
-
 /** Is this frame a profile frame (has level/value/self/label or says it is a flame graph)? */
 export function isProfileFrame(frame: DataFrame): boolean {
   const names = new Set(frame.fields.map((f) => f.name));
   const meta = frame.meta as { preferredVisualisationType?: string } | undefined;
   return meta?.preferredVisualisationType === 'flamegraph' || (names.has('level') && names.has('label'));
-}
-
-function fieldType(field: Field, values: ArrayLike<unknown>): string {
-  if (values.length === 0 && (!field.type || field.type === 'other')) {
-    return 'unknown'; // an empty column says nothing about its type
-  }
-  if (field.type) {
-    return field.type;
-  }
-  // DataFrameDTOs may omit types: infer from the first value
-  if (values.length === 0) {
-    return 'unknown';
-  }
-  const first = values[0];
-  return typeof first === 'number' ? 'number' : typeof first === 'string' ? 'string' : 'other';
-}
-
-function describeRow(labels: (i: number) => string, row: number) {
-  const name = labels(row);
-  return `row ${row}${name !== undefined ? ` ("${truncate(name, 60)}")` : ''}`;
-}
-
-export function truncate(s: string, n: number): string {
-  const chars = Array.from(s);
-  return chars.length > n ? chars.slice(0, n - 1).join('') + '…' : s;
 }
 
 /**
@@ -77,153 +43,37 @@ export function readProfileFrame(frame: DataFrame | undefined | null): ReadResul
   }
 }
 
+/**
+ * The tree of a profile frame, or the ProfileError of the first check it fails (frameChecks.ts):
+ * the fields' checks, then one pass over the rows that reads a valid profile; only when that pass
+ * finds something wrong, the value checks one by one, which say what and where.
+ */
 export function readOrThrow(frame: DataFrame | undefined | null): Tree {
-  if (!frame || !Array.isArray(frame.fields)) {
-    throw new ProfileError('no-data', 'No profile frame: the query returned no data frames.');
+  const view = viewOf(frame);
+  const bad = checkFrame(view);
+  if (bad) {
+    throw bad.error;
   }
-  const byName = new Map<string, Field>();
-  frame.fields.forEach((f) => byName.set(f.name, f));
-  const missing = REQUIRED.filter((n) => !byName.has(n));
-  if (missing.length) {
-    const have = frame.fields.map((f) => f.name).join(', ') || 'none';
-    throw new ProfileError(
-      'missing-field',
-      `The profile frame is missing field${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}: ` +
-        `a profile frame needs level, value, self and label (fields present: ${have}).`,
-      missing[0]
-    );
-  }
-  const hasVR = byName.has('valueRight');
-  const hasSR = byName.has('selfRight');
-  if (hasVR !== hasSR) {
-    throw new ProfileError(
-      'missing-field',
-      `Malformed diff frame: it has "${hasVR ? 'valueRight' : 'selfRight'}" but no "${hasVR ? 'selfRight' : 'valueRight'}"; ` +
-        'a diff frame needs both.',
-      hasVR ? 'selfRight' : 'valueRight'
-    );
-  }
-  const diff = hasVR && hasSR;
-  const columns = new Map<string, ArrayLike<unknown>>();
-  for (const [name, field] of byName) {
-    columns.set(name, valuesOf(field));
-  }
-  for (const name of NUMERIC) {
-    const field = byName.get(name);
-    if (!field) {
-      continue;
-    }
-    const t = fieldType(field, columns.get(name)!);
-    if (t !== 'number' && t !== 'unknown') {
-      throw new ProfileError('wrong-type', `Field "${name}" has type ${t}, but a profile needs numbers there.`, name);
-    }
-  }
-  const labelField = byName.get('label')!;
-  const labelType = fieldType(labelField, columns.get('label')!);
-  const enumText = labelField.config?.type?.enum?.text;
-  if (labelType !== 'string' && labelType !== 'enum' && labelType !== 'unknown' && !(labelType === 'number' && enumText)) {
-    throw new ProfileError(
-      'wrong-type',
-      `Field "label" has type ${labelType}, but a profile needs string or enum labels.`,
-      'label'
-    );
-  }
-  const n = columns.get('level')!.length;
-  for (const [name, values] of columns) {
-    if ((REQUIRED as readonly string[]).includes(name) || name === 'valueRight' || name === 'selfRight') {
-      if (values.length !== n) {
-        throw new ProfileError(
-          'length',
-          `Field "${name}" has ${values.length} rows but "level" has ${n}: all fields of a profile frame have the same length.`,
-          name
-        );
-      }
-    }
-  }
-  if (n === 0) {
-    throw new ProfileError('empty', 'The profile is empty: no samples in this time range.');
-  }
-
-  // labels: the enum's names directly (its indexes are checked as the rows are read), or
-  // the strings themselves
-  const rawLabels = columns.get('label')!;
-  let names: string[];
-  const nameId = new Int32Array(n);
-  const isEnum = labelType === 'enum' || (labelType === 'number' && !!enumText);
-  if (isEnum) {
-    if (!Array.isArray(enumText)) {
-      throw new ProfileError(
-        'wrong-type',
-        'Field "label" is an enum field without config.type.enum.text: the label names are missing.',
-        'label'
-      );
-    }
-    names = enumText.map((t) => (typeof t === 'string' ? t : String(t)));
-  } else {
-    // one name per row, as they came (a copy: the frame stays the datasource's), interned only
-    // when something groups by name (byName): a string frame draws without hashing a label
-    names = Array.prototype.slice.call(rawLabels);
-    for (let i = 0; i < n; i++) {
-      const raw = names[i];
-      if (typeof raw !== 'string') {
-        names[i] = raw === null || raw === undefined ? '' : String(raw);
-      }
-      nameId[i] = i;
-    }
-    rowNamed(names, nameId);
-  }
-  const label = (i: number) => names[nameId[i]];
-  const unit = byName.get('value')!.config?.unit ?? '';
+  const labels = labelsOf(view);
+  const unit = view.fields.get('value')!.config?.unit ?? '';
+  const diff = view.fields.has('valueRight');
+  const column = (name: string) => view.columns.get(name)!;
   const valid = readValidProfile(
-    columns.get('level')!,
-    { total: columns.get('value')!, self: columns.get('self')! },
-    diff ? { total: columns.get('valueRight')!, self: columns.get('selfRight')! } : undefined,
-    { ids: nameId, names, enumIndexes: isEnum ? rawLabels : undefined },
+    column('level'),
+    { total: column('value'), self: column('self') },
+    diff ? { total: column('valueRight'), self: column('selfRight') } : undefined,
+    labels,
     unit
   );
   if (valid) {
     return valid;
   }
-
-  // Something is wrong: the checks one by one, in the order a reader meets the fields, say
-  // what and where (each loop has one test per value; a value that fails it gets the detail).
-  if (isEnum) {
-    readEnumIndexes(rawLabels, names, nameId);
+  const context = valueContext(view, labels, unit);
+  const wrong = checkValues(context);
+  if (wrong) {
+    throw wrong.error;
   }
-  const num = (name: string): Float64Array => {
-    const src = columns.get(name)!;
-    const out = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const v = src[i];
-      if (isAmount(v)) {
-        out[i] = v;
-      } else {
-        throw invalidNumber(name, v, label, i);
-      }
-    }
-    return out;
-  };
-  const levelSrc = columns.get('level')!;
-  const level = new Int32Array(n);
-  let prev = -1;
-  for (let i = 0; i < n; i++) {
-    const l = levelSrc[i];
-    if (isNextLevel(l, i, prev + 1)) {
-      level[i] = l;
-      prev = l;
-    } else {
-      throw invalidLevels(levelSrc, n, label);
-    }
-  }
-  const total = num('value');
-  const self = num('self');
-  const right = diff ? { total: num('valueRight'), self: num('selfRight') } : undefined;
-  const tree = makeTree(level, total, self, nameId, names, unit, right);
-  checkSums(tree, label, { valueName: 'value', selfName: 'self', total: tree.total, self: tree.self });
-  if (right) {
-    checkSums(tree, label, { valueName: 'valueRight', selfName: 'selfRight', total: right.total, self: right.self });
-  }
-  return tree; // not reached: readValidProfile accepts exactly what these checks accept
+  return context.tree(); // not reached: readValidProfile accepts exactly what the value checks accept
 }
 
 /** The values of one side of a profile as the frame holds them: value (total) and self. */
@@ -232,58 +82,12 @@ interface RawSide {
   self: ArrayLike<unknown>;
 }
 
-/** A finite, non-negative number (NaN fails every comparison). */
-function isAmount(v: unknown): v is number {
-  return typeof v === 'number' && v >= 0 && v <= Number.MAX_VALUE;
-}
-
-/**
- * Row i's level in depth-first order: row 0 the root (0), every other row 1 .. `deepest` (one
- * deeper than the row before).
- */
-function isNextLevel(l: unknown, i: number, deepest: number): l is number {
-  return typeof l === 'number' && (l | 0) === l && (i === 0 ? l === 0 : l >= 1 && l <= deepest);
-}
-
-/** Within `limit` and a little slack for floats (the slack every sum check allows). */
-function fits(v: number, limit: number): boolean {
-  return v <= limit + 1e-6 * (limit > 1 ? limit : 1);
-}
-
-/** A profile's labels: name ids into `names`; for an enum field, `enumIndexes` are its raw values, checked and copied into `ids` as the rows are read. */
-interface Labels {
-  ids: Int32Array;
-  names: string[];
-  enumIndexes?: ArrayLike<unknown>;
-}
-
-/** An enum field's indexes into its names, each an integer within them; throws at the first that is not. */
-function readEnumIndexes(raw: ArrayLike<unknown>, names: string[], ids: Int32Array) {
-  for (let i = 0; i < raw.length; i++) {
-    const v = raw[i];
-    if (!isEnumIndex(v, names.length)) {
-      throw new ProfileError(
-        'invalid-value',
-        `Field "label" row ${i}: enum index ${String(v)} is outside config.type.enum.text (${names.length} names).`,
-        'label',
-        i
-      );
-    }
-    ids[i] = v;
-  }
-}
-
-/** One test per row: an integer index below `count` (strings, -1, 1.5, null all differ from v >>> 0). */
-function isEnumIndex(v: unknown, count: number): v is number {
-  const u = (v as number) >>> 0;
-  return u === v && u < count;
-}
 
 /**
  * A valid profile in one pass over its rows: the levels' order, the numbers, the enum indexes,
- * self within value and the children within their parent on each side (as `checkSums` does)
+ * self within value and the children within their parent on each side (VALUE_CHECKS' sums)
  * while the parents are found; then the subtree ends, in a pass backwards. Returns undefined at
- * the first thing wrong; the caller then runs the checks one by one, which say what it is. (Six
+ * the first thing wrong; the caller then runs VALUE_CHECKS one by one, which say what it is. (Six
  * passes over the rows took ~2x as long.)
  *
  * No loop per row: a row's parent is the last row one level up, and its value is added to its
@@ -317,9 +121,9 @@ function readValidProfile(levelSrc: ArrayLike<unknown>, left: RawSide, right: Ra
   const max = Number.MAX_VALUE;
   let prev = -1;
   for (let i = 0; i < n; i++) {
-    // isNextLevel, isAmount, fits and isEnumIndex spelled out: a first render runs this loop in
-    // V8's baseline and mid tiers, which do not inline calls (a fifth faster there, in Node's
-    // Maglev; the same once optimized)
+    // the value checks' tests (isAmount, fits, the depth and enum index tests) spelled out: a
+    // first render runs this loop in V8's baseline and mid tiers, which do not inline calls (a
+    // fifth faster there, in Node's Maglev; the same once optimized)
     const l = levelSrc[i] as number;
     const v = values[i] as number;
     const s = selfs[i] as number;
@@ -401,97 +205,6 @@ const PATH_START = 256;
 function grown<T extends Int32Array | Float64Array>(from: T, to: T): T {
   to.set(from);
   return to;
-}
-
-/** What is wrong with value v of a numeric field (v failed the hot path's test). */
-function invalidNumber(name: string, v: unknown, label: (i: number) => string, i: number): ProfileError {
-  if (typeof v !== 'number' || Number.isNaN(v)) {
-    return new ProfileError(
-      'invalid-value',
-      `Field "${name}" ${describeRow(label, i)}: ${v === null || v === undefined ? 'missing value' : typeof v === 'number' ? 'NaN' : `not a number (${JSON.stringify(v)})`}.`,
-      name,
-      i
-    );
-  }
-  if (!Number.isFinite(v)) {
-    return new ProfileError('invalid-value', `Field "${name}" ${describeRow(label, i)}: ${v} is not finite.`, name, i);
-  }
-  return new ProfileError('invalid-value', `Field "${name}" ${describeRow(label, i)}: negative value ${v}.`, name, i);
-}
-
-/**
- * The first thing wrong with the level column, in the order a reader meets it: a value that is
- * not a number anywhere, then the first row that is not an integer or breaks the depth-first order.
- */
-function invalidLevels(src: ArrayLike<unknown>, n: number, label: (i: number) => string): ProfileError {
-  for (let i = 0; i < n; i++) {
-    const v = src[i];
-    if (!isAmount(v)) {
-      return invalidNumber('level', v, label, i);
-    }
-  }
-  let prev = 0;
-  for (let i = 0; i < n; i++) {
-    const l = src[i] as number;
-    if (!Number.isInteger(l)) {
-      return new ProfileError('invalid-value', `Field "level" ${describeRow(label, i)}: ${l} is not an integer depth.`, 'level', i);
-    }
-    if (i === 0 && l !== 0) {
-      return new ProfileError('order', `Field "level" row 0 is ${l}: the first row must be the root (level 0).`, 'level', 0);
-    }
-    if (i > 0 && l === 0) {
-      return new ProfileError(
-        'order',
-        `Field "level" ${describeRow(label, i)} is a second root (level 0): a profile frame has exactly one root.`,
-        'level',
-        i
-      );
-    }
-    if (i > 0 && l > prev + 1) {
-      return new ProfileError(
-        'order',
-        `Field "level" ${describeRow(label, i)} jumps from depth ${prev} to ${l}: rows must be in depth-first order.`,
-        'level',
-        i
-      );
-    }
-    prev = l;
-  }
-  return new ProfileError('invalid-value', 'Field "level" is not a depth-first order of integer depths.', 'level');
-}
-
-/** One side of a profile: its value and self fields, read. */
-interface Side {
-  valueName: string;
-  selfName: string;
-  total: Float64Array;
-  self: Float64Array;
-}
-
-/** self <= value, and the children's values fit in their parent's value; names the first row that breaks either. */
-function checkSums(tree: Tree, label: (i: number) => string, { valueName, selfName, total, self }: Side) {
-  const childSum = new Float64Array(tree.size);
-  for (let i = 1; i < tree.size; i++) {
-    childSum[tree.parent[i]] += total[i];
-  }
-  for (let i = 0; i < tree.size; i++) {
-    if (!fits(self[i], total[i])) {
-      throw new ProfileError(
-        'invalid-value',
-        `Field "${selfName}" ${describeRow(label, i)}: self ${self[i]} is larger than its ${valueName} ${total[i]}.`,
-        selfName,
-        i
-      );
-    }
-    if (!fits(childSum[i], total[i])) {
-      throw new ProfileError(
-        'invalid-value',
-        `Field "${valueName}" ${describeRow(label, i)}: its children add up to ${childSum[i]}, more than its own ${valueName} ${total[i]}.`,
-        valueName,
-        i
-      );
-    }
-  }
 }
 
 const NUMBER = 'number' as FieldType;
