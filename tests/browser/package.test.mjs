@@ -64,4 +64,13 @@ describe(`${ID}-${version}.zip`, () => {
     // budget: under 125 KB
     assert.ok(js.length < 125_000, `module.js is ${js.length} bytes`);
   });
+
+  it("module.js holds none of the profile core's test aids; hotpath-data.js, the browser tests' bundle, does", () => {
+    // texts of their bodies that minifying keeps: generateTree's package names, fromAscii's error
+    const aids = ['github.com/golang/protobuf/proto', 'is not "name total [| right]"'];
+    const js = text('module.js');
+    assert.deepEqual(aids.filter((t) => js.includes(t)), []);
+    const data = readFileSync(join(PLUGIN_DIR, 'dist', 'hotpath-data.js'), 'utf8');
+    assert.deepEqual(aids.filter((t) => !data.includes(t)), []);
+  });
 });
