@@ -1,5 +1,5 @@
 /**
- * The frame shapes the benchmark renders: the same generator (packages/profile-core/src/generate.ts)
+ * The frame shapes the benchmark renders: the same generator (packages/profile-core/src/testing/generate.ts)
  * bent into the shapes users get from their datasources. Each returns a nested-set frame as
  * Grafana's datasources hand it to panels.
  */
