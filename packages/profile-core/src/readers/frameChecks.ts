@@ -128,11 +128,6 @@ function describeRow(c: ValueContext, row: number) {
   return `row ${row}${name !== undefined ? ` ("${truncate(name, 60)}")` : ''}`;
 }
 
-/** A finite, non-negative number (NaN fails every comparison). */
-export function isAmount(v: unknown): v is number {
-  return typeof v === 'number' && v >= 0 && v <= Number.MAX_VALUE;
-}
-
 /** Within `limit` and a little slack for floats (the slack every sum check allows). */
 export function fits(v: number, limit: number): boolean {
   return v <= limit + 1e-6 * (limit > 1 ? limit : 1);
