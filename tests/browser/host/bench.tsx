@@ -3,7 +3,7 @@
  * bench.mjs builds it on the grafana-13-bench host (Grafana 13.2's shared modules, React 19, the
  * @grafana/flamegraph Grafana 13 ships); bench-per-request.mjs on the default host.
  */
-import '../../packages/headless/host/host';
+import '../../../packages/headless/host/host';
 
 import { FlameGraph } from '@grafana/flamegraph';
 import { createTheme } from '@grafana/data';
