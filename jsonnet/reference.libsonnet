@@ -175,10 +175,10 @@ function(mixin)
 
     ## The profile frame
 
-    The nested-set frame of Grafana's Pyroscope datasource (`packages/profile-core/src/frame.ts` reads and
+    The nested-set frame of Grafana's Pyroscope datasource (`packages/profile-core/src/readers/frame.ts` reads and
     writes it): fields `level`, `value`, `self` and `label` (strings, or an enum field whose
     `config.type.enum.text` holds the names), rows depth-first with one root; a diff frame adds
-    `valueRight` and `selfRight` (both or neither). The panel also reads pprof (`packages/profile-core/src/pprof.ts`).
+    `valueRight` and `selfRight` (both or neither). The panel also reads pprof (`packages/profile-core/src/readers/pprof.ts`).
     A frame it cannot read is refused with a `ProfileError` naming its kind, field and row.
 
     ## hotpath-notify's record

@@ -18,4 +18,16 @@ export default defineConfig([
     ignores: ['src/components/**/*.test.{ts,tsx}'],
     rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
   },
+  {
+    // the core's test aids are for tests only: module.js never loads them (hotpath-data.ts, the
+    // browser tests' bundle, holds them; 'moment': Grafana's rule)
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/hotpath-data.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['moment', { name: '@hotpath/profile-core/testing', message: 'test aids are for tests only' }] },
+      ],
+    },
+  },
 ]);

@@ -94,7 +94,7 @@ async function apiGet(baseUrl, path, params, timeoutMs) {
 
 /**
  * The mean of a rate series' finite points in (from, to] times the window's seconds: the panel's
- * requestsInWindow (packages/profile-core/src/perRequest.ts), so a message's counts are the panel's.
+ * requestsInWindow (packages/profile-core/src/analysis/perRequest.ts), so a message's counts are the panel's.
  * undefined when the window has no point.
  */
 export function countInWindow(values, { from, to }) {

@@ -13,9 +13,11 @@ import { dataLayer } from '@hotpath/headless/data-node.mjs';
 import { requirePlugin } from '@hotpath/headless/env.mjs';
 
 const d = await dataLayer();
+// the synthetic profile and Pyroscope's cut, from the core's test aids (built beside dist/index.mjs)
+const { generateTree, pyroscopeTruncate } = await import('@hotpath/profile-core/testing');
 const { Profile, ValueType, Sample, Location, Line, Function: PFunction, StringTable } = requirePlugin('pprof-format');
 const N = Number(process.argv[2] ?? 1_000_000);
-const full = d.generateTree(N, 3);
+const full = generateTree(N, 3);
 const top = (tree, k = 20) => d.topTable(tree).filter((r) => r.name !== 'other').slice(0, k).map((r) => r.name);
 const fullTop = top(full);
 const time = (fn) => {
@@ -27,7 +29,7 @@ const time = (fn) => {
 
 const rows = [];
 for (const maxNodes of [16_384, 262_144, 1_048_576]) {
-  const cut = d.pyroscopeTruncate(full, maxNodes);
+  const cut = pyroscopeTruncate(full, maxNodes);
   // what Grafana's backend sends the browser: the nested-set frame as JSON (values per field)
   const frame = d.treeToFrame(cut, { refId: 'C' });
   const json = JSON.stringify({ results: { C: { frames: [{ schema: { fields: frame.fields.map((f) => ({ name: f.name, type: f.type, config: f.config })) }, data: { values: frame.fields.map((f) => Array.from(f.values)) } }] } } });

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
-import { diffTrees, generateTree, Tree } from '@hotpath/profile-core';
-import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testdata/trees';
+import { diffTrees, Tree } from '@hotpath/profile-core';
+import { generateTree, printlnAfter, printlnBefore } from '@hotpath/profile-core/testing';
 
 import { CALL_TREE_ROW, CallTree } from './CallTree';
 import { FlameGraphExplorer } from './FlameGraphExplorer';

@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
-import { diffTrees, fromAscii, Interner, readOrThrow, Tree, treeToFrame } from '@hotpath/profile-core';
-import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testdata/trees';
+import { diffTrees, Interner, readOrThrow, Tree, treeToFrame } from '@hotpath/profile-core';
+import { fromAscii, printlnAfter, printlnBefore } from '@hotpath/profile-core/testing';
 
 import { FlameGraphExplorer } from './FlameGraphExplorer';
 

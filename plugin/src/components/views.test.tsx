@@ -1,8 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 
 import { TEST_IDS } from '../constants';
-import { changesByUnit, checkCount, diffTrees, fromAscii, topTable } from '@hotpath/profile-core';
-import { printlnAfter, printlnBefore, recursive } from '@hotpath/profile-core/testdata/trees';
+import { changesByUnit, checkCount, diffTrees, topTable } from '@hotpath/profile-core';
+import { fromAscii, printlnAfter, printlnBefore, recursive } from '@hotpath/profile-core/testing';
 
 import { computeLayout } from '../render/layout';
 

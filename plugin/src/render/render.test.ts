@@ -1,4 +1,4 @@
-import { fromAscii, generateTree } from '@hotpath/profile-core';
+import { fromAscii, generateTree } from '@hotpath/profile-core/testing';
 
 import { diffBucket, DIFF_BUCKETS, packageOf } from './colors';
 import { drawGraph, DrawStyle, fitLabel, isAscii, makePaint } from './draw';

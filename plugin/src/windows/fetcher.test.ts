@@ -3,8 +3,8 @@ import type { DataSourceSrv } from '@grafana/runtime';
 import type { DataQuery } from '@grafana/schema';
 import { Observable, Subscriber } from 'rxjs';
 
-import { fromAscii, treeToFrame } from '@hotpath/profile-core';
-import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testdata/trees';
+import { treeToFrame } from '@hotpath/profile-core';
+import { fromAscii, printlnAfter, printlnBefore } from '@hotpath/profile-core/testing';
 
 import { labelMatcher, ProfileLoader, ProfileQuery, windowRequest, withMatcher } from './fetcher';
 

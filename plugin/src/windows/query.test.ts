@@ -1,7 +1,7 @@
 import { createDataFrame, FieldType } from '@grafana/data';
 
 import { treeToFrame } from '@hotpath/profile-core';
-import { printlnAfter } from '@hotpath/profile-core/testdata/trees';
+import { printlnAfter } from '@hotpath/profile-core/testing';
 
 import { findProfileTarget, linkQuery, profileQuery, profileQueryProblem } from './query';
 

@@ -1,11 +1,12 @@
 /**
- * The frame shapes the benchmark renders: the same generator (packages/profile-core/src/generate.ts)
+ * The frame shapes the benchmark renders: the same generator (packages/profile-core/src/testing/generate.ts)
  * bent into the shapes users get from their datasources. Each returns a nested-set frame as
  * Grafana's datasources hand it to panels.
  */
 import { FieldType } from '@grafana/data';
 
-import { generateTree, Interner, limitNodes, ROOT_NAME, Tree, TreeBuilder, treeToFrame } from '@hotpath/profile-core';
+import { Interner, limitNodes, ROOT_NAME, Tree, TreeBuilder, treeToFrame } from '@hotpath/profile-core';
+import { generateTree } from '@hotpath/profile-core/testing';
 
 export const SHAPES = ['pyroscope', 'strings', 'deep', 'wide', 'truncated'] as const;
 export type Shape = (typeof SHAPES)[number];

@@ -6,7 +6,7 @@ import { Observable } from 'rxjs';
 import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
 import { diffTrees, treeToFrame } from '@hotpath/profile-core';
-import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testdata/trees';
+import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testing';
 import { panelProps } from '../testUtils';
 
 import { OverlayPanel } from './OverlayPanel';

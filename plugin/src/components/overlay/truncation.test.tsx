@@ -5,7 +5,8 @@ import { Observable } from 'rxjs';
 
 import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
-import { changesByUnit, diffTrees, fromAscii, functionRows, generateTree, OTHER_NAME, pyroscopeTruncate, Tree, treeToFrame } from '@hotpath/profile-core';
+import { changesByUnit, diffTrees, functionRows, OTHER_NAME, Tree, treeToFrame } from '@hotpath/profile-core';
+import { fromAscii, generateTree, pyroscopeTruncate } from '@hotpath/profile-core/testing';
 import { sortRows } from '../TopTable';
 import { panelProps } from '../testUtils';
 

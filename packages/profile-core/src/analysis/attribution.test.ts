@@ -1,0 +1,147 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import { fromAscii } from '../testing/ascii';
+import { attributeSelf, callPathOf, isPlumbing, mainVia } from './attribution';
+import { diffTrees } from './mergeDiff';
+import { changesByUnit, checkCount } from './perRequest';
+import { pprofToTree } from '../readers/pprof';
+import { topTable } from './topTable';
+import { Tree } from '../tree/tree';
+
+const FIXTURES = join(__dirname, '../../../../tests/fixtures');
+const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
+const selfOf = (t: Tree, name: string, right = false) => topTable(t).find((r) => r.name === name)?.[right ? 'selfRight' : 'self'] ?? 0;
+const sum = (a: ArrayLike<number>) => Array.from(a).reduce((x, y) => x + y, 0);
+
+/** The gzip story's CPU: the runtime clears the memory flate.NewWriter asked for. */
+const gzipCpu = () =>
+  diffTrees(
+    fromAscii(`
+total 100
+└─ main.handler 100
+   ├─ main.render 90
+   └─ compress/flate.NewWriter 10
+      └─ runtime.mallocgc 8
+         └─ runtime.memclrNoHeapPointers 6
+`),
+    fromAscii(`
+total 300
+├─ main.handler 280
+│  ├─ main.render 90
+│  └─ compress/flate.NewWriter 190
+│     └─ runtime.mallocgc 185
+│        └─ runtime.memclrNoHeapPointers 150
+└─ runtime.gcBgMarkWorker 20
+`)
+  );
+
+describe('attributeSelf', () => {
+  it('charges runtime self time to the nearest caller outside the runtime, and names the frame it came through', () => {
+    const a = attributeSelf(gzipCpu());
+    expect(selfOf(a.tree, 'compress/flate.NewWriter', true)).toBe(190);
+    expect(selfOf(a.tree, 'runtime.memclrNoHeapPointers', true)).toBe(0);
+    expect(selfOf(a.tree, 'runtime.gcBgMarkWorker', true)).toBe(20); // no caller to charge: it stays
+    expect(mainVia(a, 'compress/flate.NewWriter', 3)).toBe('runtime.memclrNoHeapPointers');
+    const rows = changesByUnit(a.tree, 'per-request', { baseline: checkCount(100), comparison: checkCount(100) });
+    expect(rows[0].name).toBe('compress/flate.NewWriter');
+    // without attribution the first row is the runtime's
+    expect(changesByUnit(gzipCpu(), 'per-request', { baseline: checkCount(100), comparison: checkCount(100) })[0].name).toBe('runtime.memclrNoHeapPointers');
+  });
+
+  it('keeps the tree, its totals and the sum of self on both sides', () => {
+    const d = gzipCpu();
+    const a = attributeSelf(d);
+    expect(a.tree.total).toEqual(d.total);
+    expect(a.tree.totalRight).toEqual(d.totalRight);
+    expect(sum(a.tree.self)).toBeCloseTo(sum(d.self));
+    expect(sum(a.tree.selfRight!)).toBeCloseTo(sum(d.selfRight!));
+    expect(d.self).not.toBe(a.tree.self); // the input is not changed
+  });
+
+  it('a function whose own self dominates is its own answer (no via)', () => {
+    const t = fromAscii(`
+total 100
+└─ main.parse 100
+   └─ runtime.memmove 5
+`);
+    expect(mainVia(attributeSelf(t), 'main.parse', 95)).toBeUndefined();
+  });
+
+  it('the busy loop: the path from the syscall to the code that loops', () => {
+    const t = pprofToTree(fixture('epoll-incident.cpu.pb.gz'), 'cpu').tree;
+    const top = topTable(t)[0].name;
+    const path = callPathOf(t, top);
+    expect(path[0]).toMatch(/Syscall6$/);
+    expect(path).toContain('golang.org/x/sys/unix.EpollWait');
+    expect(path[path.length - 1]).toMatch(/\(\*EventLoop\)\.Run$/);
+  });
+});
+
+describe('attribution on every runtime of the pprof corpus', () => {
+  const manifest = readFileSync(join(FIXTURES, 'corpus/MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'))
+    .filter(([path]) => !path.startsWith('legacy/') && !path.startsWith('jfr/'));
+  // per runtime: a plumbing frame of that runtime's capture, and the caller it must be charged to
+  const expected: Record<string, { file: string; from: string; to: string }> = {
+    'C++': { file: 'google-pprof/cppbench.cpu.pb.gz', from: '[libc-2.15.so]', to: '[cppbench_server_main]' },
+    Go: { file: '../println-incident.cpu.pb.gz', from: 'runtime.memmove', to: 'fmt.(*buffer).writeString' },
+    'Java (JFR)': { file: 'java/example.cpu.pb.gz', from: 'libsystem_platform.dylib._platform_bzero$VARIANT$Haswell', to: 'App.fib' },
+    Java: { file: 'java/async-profiler.cpu.pb.gz', from: 'sun/misc/Unsafe.park', to: 'java/util/concurrent/locks/LockSupport.park' },
+    Rust: { file: 'rust/rust.cpu.pb.gz', from: 'core::ptr::copy_nonoverlapping', to: 'rust_workload::sort_numbers' },
+    Ruby: { file: 'ruby/ruby.wall.pb.gz', from: '(unknown) [c function]', to: 'sort_numbers' },
+    'Node.js': { file: 'node/node.wall.pb.gz', from: 'Garbage Collection', to: '' },
+  };
+  const runtimes = new Set(manifest.map(([, runtime]) => runtime.split(' ')[0] === 'Java' && runtime.includes('JFR') ? 'Java (JFR)' : runtime.split(' ')[0]));
+
+  it.each(manifest.map(([path, runtime]) => [runtime, path]))('%s %s: self is conserved, no plumbing frame under code keeps self', (_runtime, path) => {
+    const { tree } = pprofToTree(fixture(`corpus/${path}`));
+    const a = attributeSelf(tree);
+    expect(sum(a.tree.self)).toBeCloseTo(sum(tree.self), 0);
+    for (let i = 1; i < tree.size; i++) {
+      if (a.tree.self[i] > 0 && isPlumbing(tree.names[tree.nameId[i]])) {
+        // kept only where no ancestor is code
+        for (let p = tree.parent[i]; p > 0; p = tree.parent[p]) {
+          expect(isPlumbing(tree.names[tree.nameId[p]])).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('covers every runtime the corpus holds', () => {
+    for (const r of runtimes) {
+      expect([...Object.keys(expected), 'Python']).toContain(r);
+    }
+  });
+
+  it.each(Object.entries(expected))('%s: the runtime or libc frame is charged to the code that called it', (_runtime, { file, from, to }) => {
+    const path = file.startsWith('../') ? file.slice(3) : `corpus/${file}`;
+    const { tree } = pprofToTree(fixture(path));
+    expect(isPlumbing(from)).toBe(true);
+    const before = selfOf(tree, from);
+    expect(before).toBeGreaterThan(0);
+    const a = attributeSelf(tree);
+    if (to) {
+      expect(selfOf(a.tree, to)).toBeGreaterThan(selfOf(tree, to));
+      expect(a.via.get(to)?.from.get(from)?.[0]).toBeGreaterThan(0);
+    }
+    expect(selfOf(a.tree, from)).toBeLessThan(before + 1e-9);
+  });
+
+  it('Python: ddtrace names hold no plumbing, attribution changes nothing', () => {
+    const { tree } = pprofToTree(fixture('corpus/python/python.ddtrace.pprof.zst'));
+    expect(Array.from(attributeSelf(tree).tree.self)).toEqual(Array.from(tree.self));
+  });
+
+  it('code is never plumbing: user functions and standard-library code that is not an allocator or syscall path', () => {
+    for (const n of ['compress/flate.NewWriter', 'fmt.Println', 'main.(*EventLoop).Run', 'readConfig', 'freeList.pop', 'java/util/regex/Matcher.reset', 'rust_workload::sort_numbers', 'sortNumbers', 'block in sort_numbers', 'runtime_test.helper']) {
+      expect([n, isPlumbing(n)]).toEqual([n, false]);
+    }
+    for (const n of ['runtime.mallocgc', 'syscall.Syscall6', 'golang.org/x/sys/unix.EpollWait', 'internal/runtime/syscall/linux.Syscall6', '__memcpy_avx_unaligned_erms', 'epoll_wait', 'libc.so.6.__futex_abstimed_wait_cancelable64', '.futex_wait', 'tcmalloc::CentralFreeList::Populate', 'alloc::raw_vec::finish_grow', '<u64 as core::cmp::PartialOrd>::lt']) {
+      expect([n, isPlumbing(n)]).toEqual([n, true]);
+    }
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * Attribution to code: self time spent in a language runtime, in libc, or in a standard
+ * library's allocator or system-call path is charged to the nearest caller outside them.
+ * "runtime.memclrNoHeapPointers +16.7%" says where the CPU was burnt; the answer to "what do I
+ * change" is the function that asked for it: "compress/flate.NewWriter (via
+ * runtime.memclrNoHeapPointers)". Pure: no React, no DOM.
+ *
+ * Only `self` (and `selfRight`) move; the tree keeps its shape and its totals, so the result is
+ * for the tables (self by function), not for drawing.
+ */
+import { changesByUnit, RequestCounts, UnitChangeRow, ValueUnit } from './perRequest';
+import { isDiff, Tree } from '../tree/tree';
+
+/**
+ * Frames that are plumbing, per runtime the pprof corpus holds. Each pattern names what it
+ * matches; a frame matching none is code its owner can change.
+ */
+export const PLUMBING: Array<{ runtime: string; pattern: RegExp }> = [
+  // Go: the runtime (scheduler, GC, allocator, memclr/memmove), its internal packages, and the
+  // system-call wrappers of the standard library and x/sys.
+  { runtime: 'Go', pattern: /^(runtime|internal\/runtime\/[\w/]+|runtime\/internal\/[\w/]+|internal\/abi|internal\/bytealg|internal\/syscall\/[\w/]+|internal\/poll|syscall|golang\.org\/x\/sys\/unix)\.|^gogo$|^goexit/ },
+  // libc, the dynamic loader, the kernel and the vDSO (C, C++, Rust, and every runtime's native
+  // frames): memory, allocation, locking and system calls.
+  {
+    runtime: 'libc',
+    pattern:
+      /^_{0,2}(libc_\w+|GI_\w+|memcpy|memmove|memset|memcmp|memchr|strlen|malloc|calloc|realloc|free|cfree|_int_malloc|_int_free|_int_realloc|malloc_consolidate|epoll_wait|epoll_pwait|syscall|pthread_\w+|futex\w*|lll_\w+|clock_gettime|vdso\w*|nanosleep|sched_yield|mmap|munmap|madvise|brk|sbrk|poll|select|read|write|readv|writev|sendmsg|recvmsg|sendto|recvfrom|tls_get_addr)(_[a-z0-9_]+)?$|^\[(kernel\.kallsyms|vdso|unknown)\]$|\.so(\.[\d.]+)?$|^\[lib[\w.+-]*\.so[\d.]*\]$|^(entry_SYSCALL|do_syscall|__x64_sys_)/,
+  },
+  // Native frames as JFR names them: "<library>.<symbol>" for the system's libraries (libc,
+  // libpthread, the JVM, macOS's libsystem_*), ".<symbol>" for the kernel and JVM stubs.
+  {
+    runtime: 'native (JFR)',
+    pattern: /^(lib(c|pthread|dl|m|rt|jvm|asyncProfiler|system_\w+|stdc\+\+)[\w.+-]*?\.(so|dylib)[^.]*\.|\.)/,
+  },
+  // C++: the allocator (tcmalloc, jemalloc, operator new/delete) and the standard library's internals.
+  { runtime: 'C++', pattern: /^(tcmalloc::|je_|operator (new|delete)|std::__|__gnu_cxx::|__cxa_|_Unwind_)/ },
+  // Rust: the allocator shims and core/alloc (Vec growth, memcpy through ptr::copy), std's OS layer.
+  { runtime: 'Rust', pattern: /^<?(core|alloc)::|^<[^<>]* as (core|alloc)::|^__rust_|^__rdl_|^__rg_|^std::(sys|sys_common|alloc)::/ },
+  // The JVM: its native code (GC, allocation, interpreter stubs, safepoints) and Unsafe.
+  { runtime: 'Java', pattern: /^(JVM_|Unsafe_|jdk[./]internal[./]misc[./]Unsafe[./]|sun[./]misc[./]Unsafe[./]|os::|Interpreter|StubRoutines|OptoRuntime|SharedRuntime|SafepointSynchronize|CollectedHeap|MemAllocator|ObjAllocator|G1\w*::|ZGC|TypeArrayKlass|InstanceKlass::allocate|JavaThread::|Thread::call_run|thread_native_entry|start_thread|clone3?$)/ },
+  // Node.js: V8 and libuv (GC, builtins, the event loop's poll).
+  { runtime: 'Node.js', pattern: /^(\(garbage collector\)|Garbage Collection$|v8::|node::|uv_|uv__|Builtins?_|Builtin: )/ },
+  // Python and Ruby: the interpreters' own C entry points.
+  { runtime: 'Python', pattern: /^(_?Py[A-Z]\w*|_PyEval_\w+|<built-in method \w+>)$/ },
+  // rbspy names a C function it cannot symbolize "(unknown) [c function]".
+  { runtime: 'Ruby', pattern: /^(rb_|vm_|ruby_|\(garbage collection\))|\[c function\]$/ },
+];
+
+/** True when `name` is runtime, libc or standard-library plumbing (see PLUMBING). */
+export function isPlumbing(name: string): boolean {
+  return PLUMBING.some((p) => p.pattern.test(name));
+}
+
+/** The self values moved onto one function, by the plumbing frame they came from. */
+export interface Via {
+  /** plumbing frame -> [baseline, comparison] self moved from it (comparison 0 on a plain tree) */
+  from: Map<string, [number, number]>;
+}
+
+export interface Attribution {
+  /** the tree with plumbing self moved to the nearest caller outside plumbing */
+  tree: Tree;
+  /** per function that received self: where it came from */
+  via: Map<string, Via>;
+}
+
+/**
+ * Moves each plumbing frame's self to its nearest ancestor that is not plumbing. A plumbing frame
+ * with no such ancestor (a GC worker, the scheduler, a thread's entry) keeps its self: there is no
+ * caller to charge, and that work is itself the answer.
+ */
+export function attributeSelf(tree: Tree, plumbing: (name: string) => boolean = isPlumbing): Attribution {
+  const diff = isDiff(tree);
+  const self = Float64Array.from(tree.self);
+  const selfRight = diff ? Float64Array.from(tree.selfRight) : undefined;
+  const owner = new Int32Array(tree.size);
+  const cache = new Map<number, boolean>();
+  const isP = (i: number) => {
+    const id = tree.nameId[i];
+    let v = cache.get(id);
+    if (v === undefined) {
+      v = plumbing(tree.names[id]);
+      cache.set(id, v);
+    }
+    return v;
+  };
+  const via = new Map<string, Via>();
+  for (let i = 0; i < tree.size; i++) {
+    const p = tree.parent[i];
+    // the root (index 0, "total") is no function: owner -1 means "no caller outside plumbing"
+    owner[i] = i === 0 ? -1 : !isP(i) ? i : p > 0 ? owner[p] : -1;
+    const o = owner[i];
+    if (o < 0 || o === i) {
+      continue;
+    }
+    const b = tree.self[i];
+    const c = diff ? tree.selfRight![i] : 0;
+    if (b === 0 && c === 0) {
+      continue;
+    }
+    self[o] += b;
+    self[i] = 0;
+    if (selfRight) {
+      selfRight[o] += c;
+      selfRight[i] = 0;
+    }
+    const to = tree.names[tree.nameId[o]];
+    const from = tree.names[tree.nameId[i]];
+    const v = via.get(to) ?? { from: new Map() };
+    const prev = v.from.get(from) ?? [0, 0];
+    v.from.set(from, [prev[0] + b, prev[1] + c]);
+    via.set(to, v);
+  }
+  return { tree: { ...tree, self, selfRight }, via };
+}
+
+/**
+ * The plumbing frame that moved most into `name`: by the change (comparison minus baseline)
+ * on a diff, by amount on a plain tree; undefined when nothing moved, or when what moved is
+ * small beside the function's own self (`ownSelf`, same side): then the function is its own answer.
+ */
+export function mainVia(a: Attribution, name: string, ownChange: number): string | undefined {
+  const v = a.via.get(name);
+  if (!v) {
+    return undefined;
+  }
+  let best: string | undefined;
+  let size = 0;
+  for (const [from, [b, c]] of v.from) {
+    const s = a.tree.selfRight ? c - b : b;
+    if (Math.abs(s) > Math.abs(size)) {
+      best = from;
+      size = s;
+    }
+  }
+  return best !== undefined && Math.abs(size) >= 0.5 * Math.abs(ownChange) ? best : undefined;
+}
+
+/**
+ * The heaviest stack of a function up to its nearest caller outside plumbing, innermost first:
+ * ["syscall.Syscall6", "golang.org/x/sys/unix.EpollWait", "main.(*EventLoop).Run"]. For the busy
+ * loop's answer: which call keeps the CPU busy. Uses the comparison side of a diff.
+ */
+export function callPathOf(tree: Tree, name: string, plumbing: (name: string) => boolean = isPlumbing): string[] {
+  const values = isDiff(tree) ? tree.selfRight : tree.self;
+  let best = -1;
+  for (let i = 1; i < tree.size; i++) {
+    if (tree.names[tree.nameId[i]] === name && (best < 0 || values[i] > values[best])) {
+      best = i;
+    }
+  }
+  const path: string[] = [];
+  for (let i = best; i > 0; i = tree.parent[i]) {
+    const n = tree.names[tree.nameId[i]];
+    path.push(n);
+    if (!plumbing(n)) {
+      break;
+    }
+  }
+  return path;
+}
+
+/**
+ * The changes table with attribution: rows of the attributed tree (changesByUnit) and, per
+ * function that received runtime or libc time, the frame it came through.
+ */
+export function attributedChanges(diff: Tree, unit: ValueUnit, requests?: RequestCounts): { rows: UnitChangeRow[]; via: Map<string, string> } {
+  const a = attributeSelf(diff);
+  const rows = changesByUnit(a.tree, unit, requests);
+  const via = new Map<string, string>();
+  for (const r of rows) {
+    if (!a.via.has(r.name)) {
+      continue;
+    }
+    let moved = 0;
+    for (const [b, c] of a.via.get(r.name)!.from.values()) {
+      moved += isDiff(diff) ? c - b : b;
+    }
+    const own = (isDiff(diff) ? r.comparisonSelf - r.baselineSelf : r.baselineSelf) - moved;
+    const v = mainVia(a, r.name, own);
+    if (v) {
+      via.set(r.name, v);
+    }
+  }
+  return { rows, via };
+}
