@@ -246,6 +246,20 @@ local catalogue = import 'catalogue.libsonnet';
     // model and band, which learn a change within hours.
     regressionAcceptAfter: '1d',
 
+    // Hysteresis of CPUPerRequestRegression and AllocationsPerRequestRegression:
+    // they fire when the smoothed residual crosses the noise threshold, and
+    // once firing they hold while it stays at or above the hold level, this
+    // share of the way from the typical residual (the band's median) to the
+    // threshold (job:..._residual_hold). A +30% change on a service with
+    // 10-20% noise a minute sits a few percent above its threshold and its
+    // 20m median dips under it for longer than regressionKeepFiringFor; it
+    // rarely falls halfway back to normal, while a fix brings it all the
+    // way back (the alert resolves as before). 1 turns the hysteresis off;
+    // lower (e.g. 0.3) holds a noisier service's change more surely, at the
+    // price of holding a change that shrinks to a third of the threshold's
+    // distance. It never makes an alert fire: only the threshold does.
+    regressionHoldShare: 0.5,
+
     // How long CPUPerRequestRegression and AllocationsPerRequestRegression
     // stay firing after their condition last held (Prometheus's
     // keep_firing_for). A +30% change of a noisy service sits a few percent
