@@ -262,14 +262,13 @@ local catalogue = import 'catalogue.libsonnet';
 
     // How long CPUPerRequestRegression and AllocationsPerRequestRegression
     // stay firing after their condition last held (Prometheus's
-    // keep_firing_for). A +30% change of a noisy service sits a few percent
-    // above its threshold, and minute-to-minute noise dips the smoothed
-    // residual under it now and then: without this the alert would resolve
-    // and fire again (each time after its `for:`) while the change lasts. A
-    // fix is still told within the hour: the smoothed residual falls under
-    // the threshold about 10 minutes after it, the alert resolves this long
-    // later. Raise it (e.g. '1h') for very noisy services whose dips last
-    // longer; '0s' resolves at the first dip.
+    // keep_firing_for). Once firing, a change holds at the hold level
+    // (regressionHoldShare); this rides out the rarer dips of the noise under
+    // that level, so the alert neither resolves nor waits its `for:` again
+    // while the change lasts. A fix is still told within the hour: the
+    // smoothed residual falls under the hold level about 10 minutes after
+    // it, the alert resolves this long later. Raise it (e.g. '45m') for very
+    // noisy services whose dips last longer; '0s' resolves at the first dip.
     regressionKeepFiringFor: '30m',
 
     // ---- Rules and alerts: CPU that does not track load -------------------------
