@@ -78,10 +78,6 @@ Clock: t=0 is 10:00; the third morning's 06:00 is 68h.`,
 		fmt.Sprintf("count(abs(%s - on (cluster, namespace, job) (%s + on (cluster, namespace, job) last_over_time(%s[30m] offset 1d)) / 2) < 1e-9)",
 			allocs.sel("job:alloc_bytes:baseline_residual_hold"), allocs.sel("job:alloc_bytes:baseline_residual_threshold"), allocs.sel("job:alloc_bytes:baseline_residual_median")),
 		minutes(onset+held), sample{"{}", 1})
-	g.expr("and allocs' smoothed residual never fell under it while held",
-		fmt.Sprintf("count(min_over_time((%s - on (cluster, namespace, job) %s)[%s:1m]) >= 0)",
-			allocs.sel("job:alloc_bytes:baseline_residual_smoothed"), allocs.sel("job:alloc_bytes:baseline_residual_hold"), minutes(held-60)),
-		minutes(onset+held), sample{"{}", 1})
 	never("the same noise without a change is silent", regressions, "clean", 0, total-1)
 	never("", "AllocationsPerRequestRegression", "cpu|ended", 0, total-1)
 	never("", "CPUPerRequestRegression", "allocs", 0, total-1)
