@@ -7,8 +7,9 @@ import "fmt"
 // residual of a change near the floors (+30% CPU against 25%, +50%
 // allocations against 40%) sits a few percent above its threshold and the
 // noise dips its 20m median under it, now and then for longer than
-// keep_firing_for: without the hold level, the alert resolves and fires again
-// while the change lasts. The same noise with no change stays silent, and a
+// keep_firing_for: without the hold level, the CPU alert here resolves and
+// fires again while the change lasts (the allocations one, on this noise,
+// holds either way). The same noise with no change stays silent, and a
 // change that ends resolves within the hour, as recovered.
 func noisyHoldGroup() *group {
 	svc := func(job string) service { return service{"eu1", "hold-noisy", job} }
