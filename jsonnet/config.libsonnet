@@ -290,16 +290,29 @@ local catalogue = import 'catalogue.libsonnet';
     // model and band, which learn a change within hours.
     regressionAcceptAfter: '1d',
 
+    // Hysteresis of CPUPerRequestRegression and AllocationsPerRequestRegression:
+    // they fire when the smoothed residual crosses the noise threshold, and
+    // once firing they hold while it stays at or above the hold level, this
+    // share of the way from the typical residual (the band's median) to the
+    // threshold (job:..._residual_hold). A +30% change on a service with
+    // 10-20% noise a minute sits a few percent above its threshold and its
+    // 20m median dips under it for longer than regressionKeepFiringFor; it
+    // rarely falls halfway back to normal, while a fix brings it all the
+    // way back (the alert resolves as before). 1 turns the hysteresis off;
+    // lower (e.g. 0.3) holds a noisier service's change more surely, at the
+    // price of holding a change that shrinks to a third of the threshold's
+    // distance. It never makes an alert fire: only the threshold does.
+    regressionHoldShare: 0.5,
+
     // How long CPUPerRequestRegression and AllocationsPerRequestRegression
     // stay firing after their condition last held (Prometheus's
-    // keep_firing_for). A +30% change of a noisy service sits a few percent
-    // above its threshold, and minute-to-minute noise dips the smoothed
-    // residual under it now and then: without this the alert would resolve
-    // and fire again (each time after its `for:`) while the change lasts. A
-    // fix is still told within the hour: the smoothed residual falls under
-    // the threshold about 10 minutes after it, the alert resolves this long
-    // later. Raise it (e.g. '1h') for very noisy services whose dips last
-    // longer; '0s' resolves at the first dip.
+    // keep_firing_for). Once firing, a change holds at the hold level
+    // (regressionHoldShare); this rides out the rarer dips of the noise under
+    // that level, so the alert neither resolves nor waits its `for:` again
+    // while the change lasts. A fix is still told within the hour: the
+    // smoothed residual falls under the hold level about 10 minutes after
+    // it, the alert resolves this long later. Raise it (e.g. '45m') for very
+    // noisy services whose dips last longer; '0s' resolves at the first dip.
     regressionKeepFiringFor: '30m',
 
     // ---- Rules and alerts: CPU that does not track load -------------------------

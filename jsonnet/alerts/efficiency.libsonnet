@@ -11,23 +11,36 @@ local series = import '../lib/series.libsonnet';
     local key = p.list(p.service),
     local cm = (import '../lib/baseline-model.libsonnet')(cfg),
     // A cost at >= factor times its prediction now, or its residual's median
-    // over regressionResidualWindow at or above its noise threshold, while
-    // the service serves >= minRequestRate.
-    local regression(residual, factor, smoothed, threshold) = |||
+    // over regressionResidualWindow at or above its noise threshold, or, once
+    // the alert is firing (its own ALERTS series of the last evaluation), at
+    // or above the lower hold level: hysteresis, so that noise dipping under
+    // the threshold does not resolve a change that lasts; all while the
+    // service serves >= minRequestRate.
+    local regression(name, residual, factor, smoothed, threshold, hold) = |||
       (
         %(residual)s >= %(factor)s
         or
         %(smoothed)s
         >= on (%(key)s)
         %(threshold)s
+        or
+        (
+          %(smoothed)s
+          >= on (%(key)s)
+          %(hold)s
+          and on (%(key)s)
+          ALERTS{alertname="%(name)s", alertstate="firing"}
+        )
       )
       and on (%(key)s)
       %(requests)s >= %(minRate)s
     ||| % {
+      name: name,
       residual: residual,
       factor: p.num(factor),
       smoothed: smoothed,
       threshold: cm.lastOfNoise(threshold),
+      hold: cm.lastOfNoise(hold),
       requests: series.requests,
       minRate: p.num(cfg.minRequestRate),
       key: key,
@@ -60,7 +73,7 @@ local series = import '../lib/series.libsonnet';
             // value is either ratio. Both judge against the model and band as
             // recorded regressionAcceptAfter ago: held while a change lasts,
             // accepted after that.
-            expr: regression(series.cpuBaselineResidual, cfg.cpuRegressionFactor, series.cpuBaselineResidualSmoothed, series.cpuBaselineResidualThreshold),
+            expr: regression('CPUPerRequestRegression', series.cpuBaselineResidual, cfg.cpuRegressionFactor, series.cpuBaselineResidualSmoothed, series.cpuBaselineResidualThreshold, series.cpuBaselineResidualHold),
             annotations: {
               summary: 'A service uses more CPU than its own cost model predicts at its current traffic.',
               description: '%(service)s uses %(ratio)s the CPU its own cost model (fixed + marginal CPU per request, fitted on %(window)s of history up to %(lag)s ago) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow, lag: cfg.regressionAcceptAfter },
@@ -70,7 +83,7 @@ local series = import '../lib/series.libsonnet';
             // The gzip incident: a compression writer allocated per response. The same
             // cost model as CPU: allocations have fixed costs too, and the same
             // noise path.
-            expr: regression(series.allocBaselineResidual, cfg.allocRegressionFactor, series.allocBaselineResidualSmoothed, series.allocBaselineResidualThreshold),
+            expr: regression('AllocationsPerRequestRegression', series.allocBaselineResidual, cfg.allocRegressionFactor, series.allocBaselineResidualSmoothed, series.allocBaselineResidualThreshold, series.allocBaselineResidualHold),
             annotations: {
               summary: 'A service allocates more memory per request than its own history predicts.',
               description: '%(service)s allocates %(ratio)s the bytes per second its own cost model (fitted on %(window)s of history up to %(lag)s ago) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow, lag: cfg.regressionAcceptAfter },

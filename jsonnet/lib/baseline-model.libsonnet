@@ -257,8 +257,10 @@ function(cfg) {
     },
 
     // The threshold of a median and spread read through `read`, armed once
-    // the residual was sampled `armedAfter` before.
-    local threshold(read, armedAfter) = |||
+    // the residual was sampled `armedAfter` before; with share < 1, the
+    // level that share of the way from the median to it (median + share *
+    // max(median * floor, k * spread): both terms scaled alike).
+    local threshold(read, armedAfter, share=1) = |||
       %(median)s * %(onePlusFloor)s
       + on (%(key)s)
       clamp_min(%(k)s * %(spread)s - on (%(key)s) %(median)s * %(floor)s, 0)
@@ -269,11 +271,18 @@ function(cfg) {
       spread: read(m.residualSpread),
       sampled: m.residualSampled,
       lookback: $.lastOfNoiseWindow,
-      onePlusFloor: p.num(1 + m.floor),
-      floor: p.num(m.floor),
-      k: p.num(cfg.regressionNoiseK),
+      onePlusFloor: p.num(1 + share * m.floor),
+      floor: p.num(share * m.floor),
+      k: p.num(share * cfg.regressionNoiseK),
       armedAfter: armedAfter,
       key: key,
+    },
+
+    // The threshold (share 1) or the hold level of the median and spread as
+    // they were regressionAcceptAfter ago, else of the current ones.
+    local bandLevel(share) = '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
+      lagged: threshold(function(s) $.lagged(s, $.lastOfNoiseWindow), referenceSince, share),
+      current: threshold($.lastOfNoise, cfg.regressionNoiseMinHistory, share),
     },
 
     // The noise model, recorded by its own group every regressionNoiseInterval:
@@ -327,10 +336,17 @@ function(cfg) {
         // (a sample that long before: one lookup, not a count of the day's
         // samples): a spread of a few samples would be too narrow.
         record: m.residualThreshold,
-        expr: '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
-          lagged: threshold(function(s) $.lagged(s, $.lastOfNoiseWindow), referenceSince),
-          current: threshold($.lastOfNoise, cfg.regressionNoiseMinHistory),
-        },
+        expr: bandLevel(1),
+      },
+      {
+        // The hold level: regressionHoldShare of the way from the same
+        // median to the threshold. A regression alert that is firing keeps
+        // its condition while the smoothed residual stays at or above it
+        // (hysteresis: a change near the threshold on a noisy service dips
+        // under the threshold, rarely under this), and fires only when the
+        // threshold itself is crossed.
+        record: m.residualHold,
+        expr: bandLevel(cfg.regressionHoldShare),
       },
     ],
   },

@@ -91,19 +91,23 @@
   // every regressionNoiseInterval once the model is fitted on a whole
   // baselineWindow; that copy's median and spread (median minus the lower
   // quartile) over the baseline window; and the smoothed residual above which
-  // the regression alerts fire, max(median * (1 + floor), median + k * spread).
+  // the regression alerts fire, max(median * (1 + floor), median + k * spread);
+  // and the lower level a firing regression alert holds at,
+  // median + regressionHoldShare * (threshold - median).
   cpuBaselineResidual: 'job:cpu_seconds:baseline_residual',
   cpuBaselineResidualSmoothed: 'job:cpu_seconds:baseline_residual_smoothed',
   cpuBaselineResidualSampled: 'job:cpu_seconds:baseline_residual_sampled',
   cpuBaselineResidualMedian: 'job:cpu_seconds:baseline_residual_median',
   cpuBaselineResidualSpread: 'job:cpu_seconds:baseline_residual_spread',
   cpuBaselineResidualThreshold: 'job:cpu_seconds:baseline_residual_threshold',
+  cpuBaselineResidualHold: 'job:cpu_seconds:baseline_residual_hold',
   allocBaselineResidual: 'job:alloc_bytes:baseline_residual',
   allocBaselineResidualSmoothed: 'job:alloc_bytes:baseline_residual_smoothed',
   allocBaselineResidualSampled: 'job:alloc_bytes:baseline_residual_sampled',
   allocBaselineResidualMedian: 'job:alloc_bytes:baseline_residual_median',
   allocBaselineResidualSpread: 'job:alloc_bytes:baseline_residual_spread',
   allocBaselineResidualThreshold: 'job:alloc_bytes:baseline_residual_threshold',
+  allocBaselineResidualHold: 'job:alloc_bytes:baseline_residual_hold',
 
   // The recent least-squares fit of CPU on req/s (loadFitWindow, 30m) behind
   // CPUNotTrackingLoad: products for the fit, the fitted parts, and how much

@@ -36,6 +36,7 @@ func TestConfigChecksRefuse(t *testing.T) {
 		{`throttledPeriodsThreshold: 25`, "throttledPeriodsThreshold is 25: it is a share, in (0, 1]"},
 		{`notTrackingLoadFixedShare: 0`, "notTrackingLoadFixedShare is 0: it is a share"},
 		{`allocRegressionFloor: -0.1`, "allocRegressionFloor is -0.1: a negative floor"},
+		{`regressionHoldShare: 1.5`, "regressionHoldShare is 1.5: it is a share of the way from the typical residual to the threshold, in 0..1"},
 		{`minRequestRate: 0`, "minRequestRate is 0: CPU per request divides by the request rate"},
 		{`maxUpstreamsPerService: 2.5`, "maxUpstreamsPerService is 2.5: it is a count"},
 		{`alertSeverity+: { CPUThrottlingSustaind: 'critical' }`, "alertSeverity names CPUThrottlingSustaind, no alert of the pack"},

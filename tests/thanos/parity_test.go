@@ -1,8 +1,10 @@
 package thanos
 
 import (
+	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -177,6 +179,21 @@ func TestThanosParity(t *testing.T) {
 			compareAlerts(t, want, alerts(t, th.ruler.Prometheus, nil))
 			if got, w := alertKeys(want), wantAlerts(); strings.Join(got, " ") != strings.Join(w, " ") {
 				t.Errorf("alerts %v, want %v", got, w)
+			}
+		})
+		t.Run("the ruler reads its own ALERTS through Query (the regression alerts' hold)", func(t *testing.T) {
+			q := `count by (cluster) (ALERTS{alertname="CPUPerRequestRegression", job="regressed"})`
+			got, err := th.query.Query(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in []string
+			for _, s := range got {
+				in = append(in, s.Metric["cluster"])
+			}
+			sort.Strings(in)
+			if want := strings.Join(slices.Sorted(slices.Values(clusters)), " "); strings.Join(in, " ") != want {
+				t.Errorf("%s through Query: clusters %v, want %s", q, in, want)
 			}
 		})
 		t.Run("dashboards through Query", func(t *testing.T) {

@@ -59,22 +59,35 @@ func TestEpisodes(t *testing.T) {
 		}
 		return out
 	}
+	cond := func(m []int) Seen { return Seen{Cond: m} }
 	// 15 minutes held: pending only; 16 evaluations: fires at the 16th
-	if got := episodes(run(100, 15), 0); len(got) != 0 {
+	if got := episodes(cond(run(100, 15)), 0); len(got) != 0 {
 		t.Errorf("15 minutes: %v, want none", got)
 	}
-	if got := episodes(append(run(100, 16), run(200, 30)...), 0); !slices.Equal(got, []int{115, 215}) {
+	if got := episodes(cond(append(run(100, 16), run(200, 30)...)), 0); !slices.Equal(got, []int{115, 215}) {
 		t.Errorf("got %v, want [115 215]", got)
 	}
-	if got := firingMinutes(append(run(100, 16), 117), 0); !slices.Equal(got, []int{115}) {
+	if got := firingMinutes(cond(append(run(100, 16), 117)), 0); !slices.Equal(got, []int{115}) {
 		t.Errorf("firing %v, want [115] (a gap resets)", got)
 	}
 	const keep = 30
-	if got := firingMinutes(append(run(100, 16), 117+keep), keep*time.Minute); len(got) != keep || got[0] != 115 {
+	if got := firingMinutes(cond(append(run(100, 16), 117+keep)), keep*time.Minute); len(got) != keep || got[0] != 115 {
 		t.Errorf("firing %v, want 115 to %d: keep_firing_for, then resolved (held once more later: pending only)", got, 114+keep)
 	}
-	if got := episodes(append(run(100, 16), run(130, 5)...), keep*time.Minute); !slices.Equal(got, []int{115}) {
+	if got := episodes(cond(append(run(100, 16), run(130, 5)...)), keep*time.Minute); !slices.Equal(got, []int{115}) {
 		t.Errorf("got %v, want [115]: held again within keep_firing_for, still the same episode", got)
+	}
+	// the hold branch: only once firing, and it keeps the alert firing for
+	// as long as it holds (then keep_firing_for)
+	if got := firingMinutes(Seen{Cond: run(100, 10), Hold: run(100, 100)}, 0); len(got) != 0 {
+		t.Errorf("firing %v, want none: the hold level never makes an alert fire", got)
+	}
+	if got := firingMinutes(Seen{Cond: run(100, 16), Hold: run(100, 100)}, 0); len(got) != 85 || got[0] != 115 || got[84] != 199 {
+		t.Errorf("firing %v, want 115 to 199: held while the hold branch holds", got)
+	}
+	withDip := Seen{Cond: append(run(100, 16), run(300, 20)...), Hold: append(run(100, 100), run(240, 60)...)}
+	if got := episodes(withDip, keep*time.Minute); !slices.Equal(got, []int{115, 315}) {
+		t.Errorf("got %v, want [115 315]: resolved keep_firing_for after the hold branch, then a new episode needs its for: again", got)
 	}
 }
 
@@ -178,31 +191,44 @@ func TestBenchDetection(t *testing.T) {
 		}
 	}
 	verdicts := map[string]Verdict{}
+	var alternatives []Alternative
 	for _, d := range Detectors {
-		seen := map[string]map[string][]int{}
-		// one evaluation a minute, at the group's own offset within it: a
-		// (left-open) minute's window holds exactly that minute's sample
-		series, err := p.QueryRange(ctx, fmt.Sprintf(`count_over_time(bench:regression:condition{detector=%q}[1m])`, d), start.Add(judgedFrom-time.Hour), end.Add(-time.Minute), time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range series {
-			job, kind := s.Metric["job"], s.Metric["kind"]
-			if seen[job] == nil {
-				seen[job] = map[string][]int{}
+		seen := map[string]map[string]Seen{}
+		for _, name := range []string{conditionName, holdConditionName} {
+			// one evaluation a minute, at the group's own offset within it: a
+			// (left-open) minute's window holds exactly that minute's sample
+			series, err := p.QueryRange(ctx, fmt.Sprintf(`count_over_time(%s{detector=%q}[1m])`, name, d), start.Add(judgedFrom-time.Hour), end.Add(-time.Minute), time.Minute)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, pt := range s.Points {
-				seen[job][kind] = append(seen[job][kind], int((time.Unix(int64(pt[0]), 0).Sub(start))/time.Minute))
+			for _, s := range series {
+				job, kind := s.Metric["job"], s.Metric["kind"]
+				if seen[job] == nil {
+					seen[job] = map[string]Seen{}
+				}
+				x := seen[job][kind]
+				for _, pt := range s.Points {
+					m := int((time.Unix(int64(pt[0]), 0).Sub(start)) / time.Minute)
+					if name == conditionName {
+						x.Cond = append(x.Cond, m)
+					} else {
+						x.Hold = append(x.Hold, m)
+					}
+				}
+				seen[job][kind] = x
 			}
 		}
 		verdicts[d] = judge(fleet, seen, keepFor[d])
+		if d == DetectorNoise {
+			alternatives = judgeAlternatives(fleet, seen)
+		}
 	}
 
 	load, _ := os.ReadFile("/proc/loadavg")
 	if *keepFlag != "" {
 		t.Logf("data kept in %s (start %s, %d): prometheus --storage.tsdb.path=%s %s", dataDir, start.UTC().Format(time.RFC3339), start.Unix(), dataDir, strings.Join(promkit.LeaveOverlappingBlocks, " "))
 	}
-	report := render(fleet, seedList, verdicts, runInfo{
+	report := render(fleet, seedList, verdicts, alternatives, runInfo{
 		cpu: cpuModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
 		raw: raw, rules: backfilled - raw, total: time.Since(began),
 	})

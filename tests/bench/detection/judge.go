@@ -18,20 +18,29 @@ const forDuration = 15 * time.Minute
 // the alert's keep_firing_for (once firing, it stays firing until its
 // condition has not held for that long; held again before, it goes on
 // firing, no new `for:`): the minutes it is firing, and the minutes its
-// firing episodes began at.
-func firing(minutes []int, keepFiringFor time.Duration) (on, starts []int) {
+// firing episodes began at. holding are the minutes its hold branch held
+// (the condition with its ALERTS term left out): the alert reads its own
+// ALERTS series, written at the previous evaluation, so at a minute after
+// one it was firing at (keep_firing_for included) the condition also holds
+// where holding does.
+func firing(minutes, holding []int, keepFiringFor time.Duration) (on, starts []int) {
 	hold := int(forDuration / time.Minute)
 	keep := max(1, int(keepFiringFor/time.Minute))
 	if len(minutes) == 0 {
 		return nil, nil
 	}
-	held := map[int]bool{}
+	held, holds := map[int]bool{}, map[int]bool{}
+	last := minutes[len(minutes)-1]
 	for _, m := range minutes {
 		held[m] = true
 	}
+	for _, m := range holding {
+		holds[m] = true
+		last = max(last, m)
+	}
 	pendingSince, lastHeld, isFiring := -1, -1, false
-	for m := minutes[0]; m <= minutes[len(minutes)-1]+keep; m++ {
-		if held[m] {
+	for m := minutes[0]; m <= last+keep; m++ {
+		if held[m] || (isFiring && holds[m]) {
 			lastHeld = m
 			if !isFiring {
 				if pendingSince < 0 {
@@ -55,15 +64,19 @@ func firing(minutes []int, keepFiringFor time.Duration) (on, starts []int) {
 	return on, starts
 }
 
-// episodes are the minutes a condition seen at `minutes` began firing.
-func episodes(minutes []int, keep time.Duration) []int {
-	_, starts := firing(minutes, keep)
+// Seen is one alert's condition on one service: the minutes it held, and
+// the minutes its hold branch held (see firing).
+type Seen struct{ Cond, Hold []int }
+
+// episodes are the minutes a condition began firing.
+func episodes(s Seen, keep time.Duration) []int {
+	_, starts := firing(s.Cond, s.Hold, keep)
 	return starts
 }
 
-// firingMinutes are the minutes a condition seen at `minutes` is firing.
-func firingMinutes(minutes []int, keep time.Duration) []int {
-	on, _ := firing(minutes, keep)
+// firingMinutes are the minutes a condition is firing.
+func firingMinutes(s Seen, keep time.Duration) []int {
+	on, _ := firing(s.Cond, s.Hold, keep)
 	return on
 }
 
@@ -114,7 +127,7 @@ type Verdict struct {
 
 // judge applies one detector's firings (job -> kind -> condition minutes)
 // to the fleet, from judgedFrom to the end of the run.
-func judge(fleet []Service, seen map[string]map[string][]int, keep time.Duration) Verdict {
+func judge(fleet []Service, seen map[string]map[string]Seen, keep time.Duration) Verdict {
 	v := Verdict{Cells: map[string]map[float64]*Cell{}, FalseByJob: map[string]int{}, FalseAt: map[string][]int{}}
 	for _, k := range []string{KindCPU, KindAlloc} {
 		v.Cells[k] = map[float64]*Cell{}

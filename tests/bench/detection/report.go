@@ -25,7 +25,7 @@ var detectorNames = map[string]string{
 
 // render writes the results file: detection by kind and size, time to
 // detect, false alarms, one column group per detector.
-func render(fleet []Service, seeds []uint64, v map[string]Verdict, info runInfo) string {
+func render(fleet []Service, seeds []uint64, v map[string]Verdict, alts []Alternative, info runInfo) string {
 	var b strings.Builder
 	injected, cleanJobs := 0, 0
 	for _, s := range fleet {
@@ -55,8 +55,9 @@ func render(fleet []Service, seeds []uint64, v map[string]Verdict, info runInfo)
 		"Detected: the alert of the regressed cost fires at or after the onset, before the end. Held (over the regression's first %s): detected within the hour, **coverage** (the share of the %s's minutes with the alert firing) >= 95%%, and **one firing episode** (never resolved, never fired again). False alarm: either alert firing on a service before its regression (any time on a clean one).\n\n",
 		int(judgedFrom.Hours()), forDuration, held, held)
 	b.WriteString("**Deterministic**: the same seeds give the same data and the same verdicts. Each pass of the rules backfill evaluates a group at an offset within its interval that Prometheus derives from the group's name and its file's path, and promtool reads each level's file by its name alone (`level-NN.yaml`), the same in every run and checkout.\n\n")
-	b.WriteString("**Detectors**, on the same data: (a) today's fixed factors, CPU >= 1.5x and allocations >= 2x what the cost model predicts (the shipped pack with its noise floors set out of reach); (b) PAD-style robust bands: the cost per request above its own median over a day + 3 median absolute deviations (a rolling MAD, 5m samples), at >= 1 req/s; (c) the pack as shipped before the reference model (`testdata/pack-3bb8c6d`, its recorded series renamed apart): the fixed factors or the noise threshold, against a cost model and a noise band refitted over a window that includes the regression; (d) the shipped pack: the same, against the cost model and noise band recorded `regressionAcceptAfter` (1d) ago.\n\n")
+	b.WriteString("**Detectors**, on the same data: (a) today's fixed factors, CPU >= 1.5x and allocations >= 2x what the cost model predicts (the shipped pack with its noise floors set out of reach); (b) PAD-style robust bands: the cost per request above its own median over a day + 3 median absolute deviations (a rolling MAD, 5m samples), at >= 1 req/s; (c) the pack as shipped before the reference model (`testdata/pack-3bb8c6d`, its recorded series renamed apart): the fixed factors or the noise threshold, against a cost model and a noise band refitted over a window that includes the regression; (d) the shipped pack: the same, against the cost model and noise band recorded `regressionAcceptAfter` (1d) ago, and once firing held while the smoothed residual stays at or above its hold level (the alert reads its own ALERTS series, which a rules backfill does not write: the judge applies that branch, recorded without its ALERTS term, at the minutes after one the alert was firing at).\n\n")
 	b.WriteString(holding(v))
+	b.WriteString(alternativesTable(alts))
 
 	b.WriteString("## Detection rate (within an hour / by the end) and median time to detect\n\n")
 	b.WriteString(detectorHeader("regression", "---", "---:"))

@@ -162,17 +162,83 @@ func conditions(detector string, groups []rulefmt.RuleGroup) (rulefmt.RuleGroup,
 				}
 				keepFor[detector] = time.Duration(r.KeepFiringFor)
 				g.Rules = append(g.Rules, condition(detector, kind, r.Expr))
+				hold, err := holdBranch(r.Alert, r.Expr)
+				if err != nil {
+					return g, err
+				}
+				if hold != "" {
+					g.Rules = append(g.Rules, rulefmt.Rule{Record: holdConditionName, Expr: "(" + hold + ") * 1", Labels: map[string]string{"detector": detector, "kind": kind}})
+				}
 			}
 		}
 	}
-	if len(g.Rules) != 2 {
+	if conds := slices.IndexFunc(g.Rules, func(r rulefmt.Rule) bool { return r.Record == conditionName }); conds < 0 || countConditions(g) != 2 {
 		return g, fmt.Errorf("%s: found %d of the 2 regression alerts", detector, len(g.Rules))
 	}
 	return g, nil
 }
 
+func countConditions(g rulefmt.RuleGroup) int {
+	n := 0
+	for _, r := range g.Rules {
+		if r.Record == conditionName {
+			n++
+		}
+	}
+	return n
+}
+
+// holdBranch is an alert's condition with its own ALERTS term taken out
+// (`x and on (...) ALERTS{alertname="<alert>", alertstate="firing"}` made
+// `x`): what its hold branch requires besides being firing. The backfill
+// evaluates recording rules only, so no ALERTS series exists there and the
+// condition as written is the alert's condition while not firing; the judge
+// adds the hold branch where the alert was firing at the evaluation before
+// (firing). "" when the alert does not read its own ALERTS.
+func holdBranch(alert, expr string) (string, error) {
+	e, err := parser.ParseExpr(expr)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", alert, err)
+	}
+	ownAlerts := func(n parser.Expr) bool {
+		vs, ok := n.(*parser.VectorSelector)
+		if !ok || vs.Name != "ALERTS" {
+			return false
+		}
+		for _, m := range vs.LabelMatchers {
+			if m.Name == "alertname" && m.Value == alert {
+				return true
+			}
+		}
+		return false
+	}
+	found := 0
+	var strip func(n parser.Expr) parser.Expr
+	strip = func(n parser.Expr) parser.Expr {
+		switch x := n.(type) {
+		case *parser.ParenExpr:
+			x.Expr = strip(x.Expr)
+		case *parser.BinaryExpr:
+			if x.Op == parser.LAND && ownAlerts(x.RHS) {
+				found++
+				return strip(x.LHS)
+			}
+			x.LHS, x.RHS = strip(x.LHS), strip(x.RHS)
+		}
+		return n
+	}
+	out := strip(e)
+	if found == 0 {
+		return "", nil
+	}
+	if found > 1 {
+		return "", fmt.Errorf("%s: reads its own ALERTS %d times; the judge models one hold branch", alert, found)
+	}
+	return out.String(), nil
+}
+
 // fixedOnly renames, in the pack rendered with its noise floors out of reach,
-// the noise thresholds and what reads them, so they do not collide with the
+// the noise thresholds and hold levels and what reads them, so they do not collide with the
 // shipped pack's: its alerts then read thresholds no residual reaches.
 func fixedOnly(groups []rulefmt.RuleGroup) []rulefmt.RuleGroup {
 	var out []rulefmt.RuleGroup
@@ -181,9 +247,13 @@ func fixedOnly(groups []rulefmt.RuleGroup) []rulefmt.RuleGroup {
 		keep.Name += "-fixed-only"
 		keep.Rules = nil
 		for _, r := range g.Rules {
-			r.Expr = strings.ReplaceAll(r.Expr, thresholdSuffix, thresholdSuffix+"_fixed_only")
+			own := false
+			for _, suffix := range []string{thresholdSuffix, holdSuffix} {
+				r.Expr = strings.ReplaceAll(r.Expr, suffix, suffix+"_fixed_only")
+				own = own || strings.HasSuffix(r.Record, suffix)
+			}
 			switch {
-			case strings.HasSuffix(r.Record, thresholdSuffix):
+			case own:
 				r.Record += "_fixed_only"
 			case r.Record != "":
 				continue
@@ -197,7 +267,17 @@ func fixedOnly(groups []rulefmt.RuleGroup) []rulefmt.RuleGroup {
 	return out
 }
 
-const thresholdSuffix = ":baseline_residual_threshold"
+// The noise path's levels: the threshold and the hold level.
+const (
+	thresholdSuffix = ":baseline_residual_threshold"
+	holdSuffix      = ":baseline_residual_hold"
+)
+
+// The recorded conditions: the alert's, and its hold branch's (holdBranch).
+const (
+	conditionName     = "bench:regression:condition"
+	holdConditionName = "bench:regression:hold_condition"
+)
 
 func record(name, expr string) rulefmt.Rule {
 	return rulefmt.Rule{Record: name, Expr: expr}
@@ -212,7 +292,7 @@ func record(name, expr string) rulefmt.Rule {
 // one of them is kept: the noise path's minutes of a shipped alert were lost
 // wherever its fixed factor also held at times.
 func condition(detector, kind, expr string) rulefmt.Rule {
-	return rulefmt.Rule{Record: "bench:regression:condition", Expr: "(" + strings.TrimSpace(expr) + ") * 1", Labels: map[string]string{"detector": detector, "kind": kind}}
+	return rulefmt.Rule{Record: conditionName, Expr: "(" + strings.TrimSpace(expr) + ") * 1", Labels: map[string]string{"detector": detector, "kind": kind}}
 }
 
 // needed keeps, of the recording rules in groups, those the conditions read,

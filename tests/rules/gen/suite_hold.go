@@ -113,6 +113,6 @@ Clock: t=0 is 10:00; the third night's 00:30 is 62h30m, its 06:00 is 68h.`,
 		file:      "hold.yaml",
 		comment:   "Catch and hold: CPUPerRequestRegression and AllocationsPerRequestRegression fire within the hour of a lasting regression whatever its hour, stay firing while it lasts, resolve within the hour of its end; an improvement, a traffic doubling and a deploy's warm-up stay silent.",
 		ruleFiles: shippedRules,
-		groups:    []*group{g},
+		groups:    []*group{g, noisyHoldGroup()},
 	}
 }
