@@ -37,7 +37,7 @@ func (b *Backfill) Raw(ctx context.Context, omPath string) error {
 	if b.MaxBlockDuration > 0 {
 		args = append(args, "--max-block-duration="+time.Duration(b.MaxBlockDuration).String())
 	}
-	if err := run(ctx, 5*time.Minute, b.Promtool, append(args, omPath, out)...); err != nil {
+	if err := run(ctx, importTimeout, b.Promtool, append(args, omPath, out)...); err != nil {
 		return err
 	}
 	return MoveBlocks(out, b.DataDir)
@@ -102,7 +102,7 @@ func (b *Backfill) pass(ctx context.Context, level int, ruleFile string, start, 
 	// derives from the group's name and the file's path as given, so a
 	// scratch directory's random path would move every evaluation from run
 	// to run (and the verdicts of anything judged on them).
-	err = runIn(ctx, filepath.Dir(ruleFile), 5*time.Minute, b.Promtool, "tsdb", "create-blocks-from", "rules", "--quiet",
+	err = runIn(ctx, filepath.Dir(ruleFile), importTimeout, b.Promtool, "tsdb", "create-blocks-from", "rules", "--quiet",
 		"--url="+srv.URL,
 		"--start="+strconv.FormatInt(start.Unix(), 10),
 		"--end="+strconv.FormatInt(end.Unix(), 10),
@@ -114,6 +114,12 @@ func (b *Backfill) pass(ctx context.Context, level int, ruleFile string, start, 
 	}
 	return MoveBlocks(out, b.DataDir)
 }
+
+// importTimeout bounds one promtool import. A pass takes seconds to a few
+// minutes (the detection benchmark's rules over five days, the longest); a
+// machine whose cores are busy with other work stretches that several times,
+// so the bound is far above it and still ends a hung import.
+const importTimeout = 30 * time.Minute
 
 // run runs a tool with a bounded wait; its output is returned in the error.
 func run(ctx context.Context, timeout time.Duration, bin string, args ...string) error {
@@ -140,6 +146,9 @@ func runIn(ctx context.Context, dir string, timeout time.Duration, bin string, a
 		s := out.String()
 		if len(s) > 3000 {
 			s = s[len(s)-3000:]
+		}
+		if ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("did not finish within %s (stopped): %w", timeout, err)
 		}
 		return fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args[:min(3, len(args))], " "), err, s)
 	}
