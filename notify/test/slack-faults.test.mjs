@@ -121,6 +121,41 @@ describe('Slack failures', () => {
     }
   });
 
+  it('a retry on the wire when the receiver stops: stopping waits for its answer, the next start does not post it again', async () => {
+    let slackUp = false;
+    // while down: 503 at once; once up, the answer comes 1.5 s after the request, so the retry
+    // is on the wire when the receiver stops
+    const slack = await startSlack(() => (slackUp ? { status: 200, delayMs: 1500 } : { status: 503 }));
+    const cfg = { profilesUrl: await downUrl(), slackUrl: slack.url, retryEveryMs: 100, retryBackoffMs: 100 };
+    const n = await startNotifier(cfg);
+    try {
+      await post(n.url, webhook([alert({ fingerprint: 'ee01' })]));
+      const [first] = await delivered(n);
+      assert.equal(first.slack, 'retrying');
+      await n.notifier.idle();
+      const callsWhileDown = slack.calls();
+      slackUp = true;
+      await waitFor(() => slack.calls() > callsWhileDown, 20_000, 'a retry reaching Slack');
+      assert.equal(slack.received.length, 0, 'Slack holds the retry: no answer yet');
+      await n.close();
+      assert.equal(slack.received.length, 1, 'stopping waited for the answer to the retry under way');
+      const outcomes = jsonLines(join(n.notifier.cfg.outDir, 'deliveries.jsonl'));
+      assert.deepEqual(outcomes.map((o) => [o.status, o.slack]), [['firing', 'delivered']]);
+      const callsAtStop = slack.calls();
+      const again = await startNotifier({ ...cfg, outDir: n.notifier.cfg.outDir, imagesDir: n.notifier.cfg.imagesDir });
+      try {
+        assert.equal(again.notifier.health().retrying, 0, 'nothing left to retry in the journal');
+        await new Promise((r) => setTimeout(r, 1000)); // ten retry periods: nothing is posted again
+        assert.equal(slack.calls(), callsAtStop);
+        assert.equal(slack.received.length, 1);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await slack.close();
+    }
+  });
+
   it('a Slack that answers after 11 s gets the message once (the attempt timeout is 30 s)', async () => {
     const { n, slack, record } = await throughSlack(() => ({ status: 200, delayMs: 11_000 }));
     try {
