@@ -175,14 +175,28 @@ function sampleBomb(n) {
 }
 
 describe('a hostile profile source', () => {
-  /** Polls /-/healthy until stop() resolves; returns the slowest answer in ms. */
+  /**
+   * Polls /-/healthy until stop() resolves; returns { worst (the slowest answer in ms), missed
+   * (the polls that got no 200, each saying why) }. A poll waits at most ANSWER_MS: past that,
+   * the answer never came, which is what the test reports.
+   */
+  const ANSWER_MS = 5000;
   function watchHealth(n) {
     let worst = 0;
+    const missed = [];
     let on = true;
     const loop = (async () => {
       while (on) {
         const t = Date.now();
-        await fetch(`${n.url}/-/healthy`);
+        try {
+          const res = await fetch(`${n.url}/-/healthy`, { signal: AbortSignal.timeout(ANSWER_MS) });
+          await res.arrayBuffer();
+          if (res.status !== 200) {
+            missed.push(`answered ${res.status}`);
+          }
+        } catch (e) {
+          missed.push(e.name === 'TimeoutError' ? `no answer within ${ANSWER_MS} ms` : `${e.message}: ${e.cause?.code ?? e.cause?.message ?? ''}`);
+        }
         worst = Math.max(worst, Date.now() - t);
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -190,7 +204,7 @@ describe('a hostile profile source', () => {
     return async () => {
       on = false;
       await loop;
-      return worst;
+      return { worst, missed };
     };
   }
 
@@ -207,8 +221,9 @@ describe('a hostile profile source', () => {
         const stop = watchHealth(n);
         await post(n.url, webhook([alert({ fingerprint: 'b0' })]));
         const [m] = await delivered(n, 1);
-        const worst = await stop();
+        const { worst, missed } = await stop();
         assert.match(m.reason, reason);
+        assert.deepEqual(missed, [], '/-/healthy answered every poll');
         assert.ok(worst < 1000, `/-/healthy took ${worst} ms at worst`);
         assertOncePerAlert(n, 1);
       } finally {
