@@ -156,6 +156,36 @@ describe('Slack failures', () => {
     }
   });
 
+  it('a retry Slack never answers does not hold the stop past its timeout: the message stays kept for the next start', async () => {
+    let slackUp = false;
+    const slack = await startSlack(() => (slackUp ? { status: 200, delayMs: 60_000 } : { status: 503 }));
+    const cfg = { profilesUrl: await downUrl(), slackUrl: slack.url, retryEveryMs: 100, retryBackoffMs: 100, deliveryTimeoutMs: 500 };
+    const n = await startNotifier(cfg);
+    try {
+      await post(n.url, webhook([alert({ fingerprint: 'ee02' })]));
+      await delivered(n);
+      await n.notifier.idle();
+      const callsWhileDown = slack.calls();
+      slackUp = true;
+      await waitFor(() => slack.calls() > callsWhileDown, 20_000, 'a retry reaching Slack');
+      const t = Date.now();
+      await n.close();
+      assert.ok(Date.now() - t < 5000, `stopping took ${Date.now() - t} ms (the attempt's timeout is 0.5 s)`);
+      assert.equal(slack.received.length, 0);
+      const again = await startNotifier({ ...cfg, outDir: n.notifier.cfg.outDir, imagesDir: n.notifier.cfg.imagesDir, retryEveryMs: 60_000 });
+      try {
+        assert.equal(again.notifier.health().retrying, 1, 'the message is still kept');
+        const [kept] = again.notifier.intake.journal.parkedRecords();
+        assert.match(kept.failures.at(-1).error, /no answer within 0\.5s/, 'the timed-out attempt is journaled');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      slack.server.closeAllConnections();
+      await slack.close();
+    }
+  });
+
   it('a Slack that answers after 11 s gets the message once (the attempt timeout is 30 s)', async () => {
     const { n, slack, record } = await throughSlack(() => ({ status: 200, delayMs: 11_000 }));
     try {
