@@ -178,9 +178,10 @@ describe('a hostile profile source', () => {
   /**
    * Polls /-/healthy until stop() resolves; returns { worst (the slowest answer in ms), missed
    * (the polls that got no 200, each saying why) }. A poll waits at most ANSWER_MS: past that,
-   * the answer never came, which is what the test reports.
+   * the answer never came. An event loop busy decoding would miss it by seconds; a machine
+   * busy with other work slows an answer by up to a second.
    */
-  const ANSWER_MS = 5000;
+  const ANSWER_MS = 3000;
   function watchHealth(n) {
     let worst = 0;
     const missed = [];
@@ -209,7 +210,8 @@ describe('a hostile profile source', () => {
   }
 
   for (const [name, answer, cfg, reason] of [
-    ['a gzip bomb (256 MiB of zeros)', { bomb: 256 << 20 }, {}, /^profile source answered something unusable: the profile is [\d.]+ MiB decompressed \(and more\), above the 64 MiB hotpath reads/],
+    // the size bound ends it, not the time bound: inflating 64 MiB can take 20 s on a busy machine
+    ['a gzip bomb (256 MiB of zeros)', { bomb: 256 << 20 }, { decodeTimeoutMs: 120_000 }, /^profile source answered something unusable: the profile is [\d.]+ MiB decompressed \(and more\), above the 64 MiB hotpath reads/],
     // a bound far below what 10 million samples take to decode on any machine, so the bound is what ends it
     ['a pprof of 10 million samples (decoding outlasts its bound)', { raw: sampleBomb(10_000_000) }, { decodeTimeoutMs: 100 }, /^profile source answered something unusable: decoding (took longer than 0\.1s|needed more than)/],
     ['a source that stalls after its headers', 'stall', { fetchTimeoutMs: 1000 }, /^profile source http:\/\/127\.0\.0\.1:\d+ unreachable: no answer within 1s$/],
@@ -223,8 +225,7 @@ describe('a hostile profile source', () => {
         const [m] = await delivered(n, 1);
         const { worst, missed } = await stop();
         assert.match(m.reason, reason);
-        assert.deepEqual(missed, [], '/-/healthy answered every poll');
-        assert.ok(worst < 1000, `/-/healthy took ${worst} ms at worst`);
+        assert.deepEqual(missed, [], `every poll of /-/healthy answered within ${ANSWER_MS} ms (the slowest answer took ${worst} ms)`);
         assertOncePerAlert(n, 1);
       } finally {
         await n.close();
