@@ -1,6 +1,9 @@
 package thanos
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // A scrape 1.35 s after the one before (late past its tick) leaves windows
 // ending 1.05 s or more after the earlier one short until the later one is
@@ -22,11 +25,19 @@ func TestShortWindowsOfAGap(t *testing.T) {
 		{3350 + w - 1050, true},                // still 1.05 s before it
 		{3350 + w - 1049 + 4000, false},        // past the start-side span and maxSkew
 	} {
-		if got := s.excuse("the reference", "eu1", c.ts) != ""; got != c.short {
+		if got := s.excuse("the reference", "eu1", c.ts, 0) != ""; got != c.short {
 			t.Errorf("at %d ms: short %v, want %v (%v)", c.ts, got, c.short, s)
 		}
 	}
-	if why := s.excuse("the reference", "us1", 3242); why != "" {
+	// A record averaging 3h of rate records holds the short ones for 3h.
+	hours := (2 * time.Hour).Milliseconds()
+	if why := s.excuse("the reference", "eu1", 3350+w+hours, 3*time.Hour); why == "" {
+		t.Errorf("a 3h average 2h after the gap: not excused")
+	}
+	if why := s.excuse("the reference", "eu1", 3350+w+hours, time.Hour); why != "" {
+		t.Errorf("a 1h average 2h after the gap: excused: %s", why)
+	}
+	if why := s.excuse("the reference", "us1", 3242, 0); why != "" {
 		t.Errorf("another cluster's gap excused us1: %s", why)
 	}
 	if spans := gapSpans([]int64{0, 1000, 2000, 3000, 4000}); len(spans) != 0 {

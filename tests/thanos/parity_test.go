@@ -68,6 +68,7 @@ func TestThanosParity(t *testing.T) {
 	}
 	w0 := newWorld(t)
 	names := promkit.RecordedNames(harness.ParseRules(t, w0.ruleFiles[:1]))
+	mem := memoriesOf(t, harness.ParseRules(t, w0.ruleFiles))
 	nRules := 0
 	for _, g := range harness.ParseRules(t, w0.ruleFiles) {
 		nRules += len(g.Rules)
@@ -94,9 +95,10 @@ func TestThanosParity(t *testing.T) {
 
 		at := waitLive(t, w, nRules, []*harness.Prometheus{ref, th.ruler.Prometheus, fresh.ruler.Prometheus})
 		t.Run("every recorded series and value", func(t *testing.T) {
-			refShort, thShort := scrapeGaps(t, ref, at, ""), scrapeGaps(t, th.query.Prometheus, at, "")
+			refShort, thShort := scrapeGaps(t, ref, w.live(), at, ""), scrapeGaps(t, th.query.Prometheus, w.live(), at, "")
+			t.Logf("short rate windows since %s: the reference %v; thanos %v", w.live().UTC().Format("15:04:05"), refShort, thShort)
 			for _, name := range names {
-				p := compareSamples(t, name, rawSamples(t, ref, name, at, compareWindow), rawSamples(t, th.query.Prometheus, name, at, compareWindow), refShort, thShort, minPairs, maxSkew)
+				p := compareSamples(t, name, rawSamples(t, ref, name, at, compareWindow), rawSamples(t, th.query.Prometheus, name, at, compareWindow), refShort, thShort, mem.afterRate(name), minPairs, maxSkew)
 				t.Logf("%-62s %3d series %5d pairs, max rel. diff %.2g", name, p.series, p.pairs, p.maxRel)
 			}
 		})
@@ -137,10 +139,11 @@ func TestThanosParity(t *testing.T) {
 		}
 		at := waitLive(t, w, nRules, []*harness.Prometheus{own["us1"], own["eu1"], th.ruler.Prometheus})
 		t.Run("each cluster's series equal its own Prometheus's, plus cluster", func(t *testing.T) {
-			ownShort, thShort := shortWindows{}, scrapeGaps(t, th.query.Prometheus, at, "")
+			ownShort, thShort := shortWindows{}, scrapeGaps(t, th.query.Prometheus, w.live(), at, "")
 			for _, c := range clusters {
-				maps.Copy(ownShort, scrapeGaps(t, own[c], at, c))
+				maps.Copy(ownShort, scrapeGaps(t, own[c], w.live(), at, c))
 			}
+			t.Logf("short rate windows since %s: the clusters' own %v; thanos %v", w.live().UTC().Format("15:04:05"), ownShort, thShort)
 			for _, name := range names {
 				got := rawSamples(t, th.query.Prometheus, name, at, compareWindow)
 				if none := got.only("cluster", ""); len(none) > 0 {
@@ -148,7 +151,7 @@ func TestThanosParity(t *testing.T) {
 				}
 				for _, c := range clusters {
 					want := rawSamples(t, own[c], name, at, compareWindow).withLabel("cluster", c)
-					p := compareSamples(t, fmt.Sprintf("%s{cluster=%q}", name, c), want, got.only("cluster", c), ownShort, thShort, minPairs, maxSkew)
+					p := compareSamples(t, fmt.Sprintf("%s{cluster=%q}", name, c), want, got.only("cluster", c), ownShort, thShort, mem.afterRate(name), minPairs, maxSkew)
 					t.Logf("%-62s %-3s %3d series %5d pairs, max rel. diff %.2g", name, c, p.series, p.pairs, p.maxRel)
 				}
 			}

@@ -2,7 +2,9 @@ package thanos
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,12 +34,14 @@ type shortWindows map[string][]span
 
 // scrapeGaps finds p's short windows from the stored samples of one scraped
 // counter per cluster (every counter of a cluster comes from the same
-// scrape), over what the compared records' windows reach back to. Series
-// without a cluster label are cluster (a cluster's own Prometheus).
-func scrapeGaps(t *testing.T, p *harness.Prometheus, at time.Time, cluster string) shortWindows {
+// scrape), from since (when the scrapes took over from the backfilled
+// history, which has no gaps) to at: a record averaging hours of records
+// holds a short window read at any time since. Series without a cluster
+// label are cluster (a cluster's own Prometheus).
+func scrapeGaps(t *testing.T, p *harness.Prometheus, since, at time.Time, cluster string) shortWindows {
 	t.Helper()
 	out := shortWindows{}
-	for k, vals := range rawSamples(t, p, `http_requests_total{job="api"}`, at, compareWindow+rateWindow+maxSkew+time.Minute) {
+	for k, vals := range rawSamples(t, p, `http_requests_total{job="api"}`, at, at.Sub(since)+rateWindow) {
 		c := string(parseLabels(k)["cluster"])
 		if c == "" {
 			c = cluster
@@ -68,13 +72,29 @@ func gapSpans(ts []int64) []span {
 	return out
 }
 
-// excuse says why a record of cluster at ts (ms) is not comparable, or "".
-func (s shortWindows) excuse(side, cluster string, ts int64) string {
+// excuse says why a record of cluster at ts (ms) is not comparable, or "":
+// it read a short window itself, or it holds one read up to after before
+// (the record's memory past its rate windows: memories.afterRate).
+func (s shortWindows) excuse(side, cluster string, ts int64, after time.Duration) string {
 	for _, sp := range s[cluster] {
-		if sp.from <= ts && sp.to > ts-maxSkew.Milliseconds() {
+		if sp.from <= ts && sp.to+after.Milliseconds() > ts-maxSkew.Milliseconds() {
 			return fmt.Sprintf("%s's rate windows over %s's scrapes were short from %s to %s (a scrape missed or late past its tick)",
 				side, cluster, time.UnixMilli(sp.from).UTC().Format("15:04:05.000"), time.UnixMilli(sp.to).UTC().Format("15:04:05.000"))
 		}
 	}
 	return ""
+}
+
+// String lists the gaps' spans per cluster, for the log.
+func (s shortWindows) String() string {
+	var b strings.Builder
+	for _, c := range slices.Sorted(maps.Keys(s)) {
+		for _, sp := range s[c] {
+			fmt.Fprintf(&b, " %s %s-%s", c, clock(sp.from), clock(sp.to))
+		}
+	}
+	if b.Len() == 0 {
+		return "none"
+	}
+	return b.String()[1:]
 }
