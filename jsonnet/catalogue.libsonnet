@@ -15,7 +15,9 @@
 //             'instance' (+ instance label), 'upstream' (service + upstream),
 //             'container' (scope + pod + container: cAdvisor's series carry
 //             no service label, so such an alert reaches a service only
-//             through its pod)
+//             through its pod), 'function' (the service label, function and
+//             profile_type: the profile bridge names a service by its
+//             service label only)
 //   profile   the profile that shows its cause, as a sample type of the
 //             Pyroscope profiles hotpath-notify reads ('cpu', 'alloc_space'),
 //             or null where the cause is no code path (the CPU quota)
@@ -121,6 +123,19 @@ local series = import 'lib/series.libsonnet';
       series: [series.allocPerRequest],
       costModel: 'alloc',
     },
+    {
+      // One alert for CPU and allocations: its profile_type label
+      // (cpu, alloc_space) names the profile, `profile` the first.
+      name: 'FunctionCostPerRequestRegression',
+      'for': '15m',
+      severity: 'warning',
+      identity: 'function',
+      profile: 'cpu',
+      baseline: 'previous',
+      link: 'service',
+      series: [series.functionCpuPerRequest, series.functionAllocPerRequest],
+      costModel: null,
+    },
   ],
 
   incidents: [
@@ -200,13 +215,14 @@ local series = import 'lib/series.libsonnet';
       instance: p.instance,
       upstream: p.service + ['upstream'],
       container: p.container,
+      'function': [cfg.serviceLabel, 'function', 'profile_type'],
     }[identity],
 
   // Closed sets, checked so that a typo fails `make generate`, not a reader.
   local oneOf(what, v, set) = std.member(set, v) || error '%s: %s is not one of %s' % [what, std.toString(v), std.toString(set)],
   assert std.length(std.set(cat.alertNames)) == std.length(cat.alertNames) : 'catalogue: an alert is listed twice',
   assert std.all([
-    oneOf(a.name + '.identity', a.identity, ['service', 'instance', 'upstream', 'container'])
+    oneOf(a.name + '.identity', a.identity, ['service', 'instance', 'upstream', 'container', 'function'])
     && oneOf(a.name + '.profile', a.profile, ['cpu', 'alloc_space', null])
     && oneOf(a.name + '.baseline', a.baseline, ['previous', 'siblings', 'dayEarlier', null])
     && oneOf(a.name + '.link', a.link, ['service', 'throttling'])
