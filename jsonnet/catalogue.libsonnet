@@ -15,9 +15,9 @@
 //             'instance' (+ instance label), 'upstream' (service + upstream),
 //             'container' (scope + pod + container: cAdvisor's series carry
 //             no service label, so such an alert reaches a service only
-//             through its pod), 'function' (the service label, function and
-//             profile_type: the profile bridge names a service by its
-//             service label only)
+//             through its pod), 'function' (the service label and function: the
+//             profile bridge names a service by its service label only; the
+//             alert's profile_type label says which cost)
 //   profile   the profile that shows its cause, as a sample type of the
 //             Pyroscope profiles hotpath-notify reads ('cpu', 'alloc_space'),
 //             or null where the cause is no code path (the CPU quota)
@@ -215,7 +215,7 @@ local series = import 'lib/series.libsonnet';
       instance: p.instance,
       upstream: p.service + ['upstream'],
       container: p.container,
-      'function': [cfg.serviceLabel, 'function', 'profile_type'],
+      'function': [cfg.serviceLabel, 'function'],
     }[identity],
 
   // Closed sets, checked so that a typo fails `make generate`, not a reader.
@@ -260,6 +260,8 @@ local series = import 'lib/series.libsonnet';
         // "the change" in cores at the current traffic, which the firing
         // message prices (lib/money.libsonnet), or null
         change: (import 'lib/money.libsonnet')(cfg).changeCores(a),
+        // a function alert's cost per request before and now, by profile type
+        functionCost: if a.identity == 'function' then (import 'lib/function-costs.libsonnet')(cfg).catalogue else null,
       }
       for a in cat.alerts
     ],

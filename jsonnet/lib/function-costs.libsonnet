@@ -32,6 +32,7 @@ function(cfg) {
   kinds:: {
     cpu: {
       profileType: 'cpu',
+      unit: 'seconds',
       counter: cfg.functionCpuMetric,
       rate: series.functionCpu,
       perRequest: series.functionCpuPerRequest,
@@ -44,6 +45,7 @@ function(cfg) {
     },
     alloc: {
       profileType: 'alloc_space',
+      unit: 'bytes',
       counter: cfg.functionAllocMetric,
       rate: series.functionAlloc,
       perRequest: series.functionAllocPerRequest,
@@ -151,4 +153,18 @@ function(cfg) {
       fkey: fkey,
       skey: skey,
     }, 'profile_type', k.profileType),
+
+  // What hotpath-notify reads for a function alert's message, by profile
+  // type (catalogue/catalogue.json): `before`, the function's reference cost
+  // per request as of the alert's start ({{at}}, filled by the receiver);
+  // `now`, its smoothed cost per request. {{selector}} is the alert's
+  // service label and function, filled by the receiver.
+  catalogue:: {
+    [k.profileType]: {
+      before: 'last_over_time(%s{{selector}}[%s] @ {{at}})' % [k.reference, cm.lastOfNoiseWindow],
+      now: '%s{{selector}}' % k.smoothed,
+      unit: k.unit,
+    }
+    for k in std.objectValues($.kinds)
+  },
 }

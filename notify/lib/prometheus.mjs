@@ -34,7 +34,8 @@ export function alertSeries(alert) {
   const named = a.series.map((name) => [name, expr.indexOf(name)]).filter(([, at]) => at >= 0);
   const series = named.length > 0 ? named.reduce((x, y) => (y[1] < x[1] ? y : x))[0] : a.series[0];
   const sel = (names) => alertSelector(l, names);
-  const requestLabels = a.labels.filter((k) => k !== 'upstream');
+  // the request rate is the service's: neither an upstream's nor a function's
+  const requestLabels = a.labels.filter((k) => k !== 'upstream' && k !== 'function');
   return {
     series: `${series}${sel(a.labels)}`,
     requests: `sum(${a.requests}${sel(requestLabels)})`,
