@@ -15,9 +15,8 @@
 //             'instance' (+ instance label), 'upstream' (service + upstream),
 //             'container' (scope + pod + container: cAdvisor's series carry
 //             no service label, so such an alert reaches a service only
-//             through its pod), 'function' (the service label and function: the
-//             profile bridge names a service by its service label only; the
-//             alert's profile_type label says which cost)
+//             through its pod), 'function' (service + function; the alert's
+//             profile_type label says which cost)
 //   profile   the profile that shows its cause, as a sample type of the
 //             Pyroscope profiles hotpath-notify reads ('cpu', 'alloc_space'),
 //             or null where the cause is no code path (the CPU quota)
@@ -215,7 +214,7 @@ local series = import 'lib/series.libsonnet';
       instance: p.instance,
       upstream: p.service + ['upstream'],
       container: p.container,
-      'function': [cfg.serviceLabel, 'function'],
+      'function': p.service + ['function'],
     }[identity],
 
   // Closed sets, checked so that a typo fails `make generate`, not a reader.
@@ -247,6 +246,9 @@ local series = import 'lib/series.libsonnet';
     alerts: [
       a {
         labels: cat.labels(cfg, a.identity),
+        // the labels its recorded series carry: the identity's, but the
+        // profile bridge's series name a service by its service label only
+        seriesLabels: if a.identity == 'function' then [cfg.serviceLabel, 'function'] else cat.labels(cfg, a.identity),
         hasServiceLabel: a.identity != 'container',
         // the request rate beside its series (per-request units), at the
         // alert's level, and for a fixed cost the CPU it is a share of

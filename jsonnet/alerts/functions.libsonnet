@@ -22,8 +22,10 @@
             // floors. The value is the function's rise in cost per request
             // over its reference (seconds or bytes). It holds like the
             // service regressions (regressionKeepFiringFor), judged against
-            // a reference recorded regressionAcceptAfter ago.
-            expr: '%s\nor\n%s' % [f.condition(f.kinds.cpu), f.condition(f.kinds.alloc)],
+            // a reference recorded regressionAcceptAfter ago. It carries
+            // its service's cluster and namespace, as every alert of the
+            // pack does (routes, silences and links match them).
+            expr: f.withScope('%s\nor\n%s' % [f.condition(f.kinds.cpu), f.condition(f.kinds.alloc)]),
             'for': cfg.alertFor[name],
             keep_firing_for: cfg.regressionKeepFiringFor,
             labels: { severity: cfg.alertSeverity[name] },

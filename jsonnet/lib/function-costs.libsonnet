@@ -167,4 +167,10 @@ function(cfg) {
     }
     for k in std.objectValues($.kinds)
   },
+
+  // expr (keyed by the service label) with its service's scope labels
+  // (cluster, namespace) taken from the service's request rate: the bridge
+  // does not know them. One series per service label (a service label in two
+  // namespaces is one service to the bridge): topk picks one.
+  withScope(expr):: '(\n%s\n)\n+ on (%s) group_left (%s)\ntopk by (%s) (1, 0 * %s)' % [expr, skey, p.list(p.scope), skey, series.requests],
 }

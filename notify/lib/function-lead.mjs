@@ -28,7 +28,7 @@ export function functionSubject(alert) {
   if (!q || !l.function) {
     return undefined;
   }
-  const fill = (expr, atS) => expr.replaceAll('{{selector}}', alertSelector(l, a.labels)).replaceAll('{{at}}', String(atS));
+  const fill = (expr, atS) => expr.replaceAll('{{selector}}', alertSelector(l, a.seriesLabels)).replaceAll('{{at}}', String(atS));
   return { name: l.function, kind: l.profile_type, unit: q.unit, before: (atS) => fill(q.before, atS), now: fill(q.now, 0) };
 }
 

@@ -37,7 +37,7 @@ export function alertSeries(alert) {
   // the request rate is the service's: neither an upstream's nor a function's
   const requestLabels = a.labels.filter((k) => k !== 'upstream' && k !== 'function');
   return {
-    series: `${series}${sel(a.labels)}`,
+    series: `${series}${sel(a.seriesLabels ?? a.labels)}`,
     requests: `sum(${a.requests}${sel(requestLabels)})`,
     cores: a.cores ? `sum(${a.cores}${sel(requestLabels)})` : undefined,
   };

@@ -9,13 +9,14 @@ import { fromAscii } from '@hotpath/profile-core/testing';
 import { diffSubject } from '../lib/diff-fetch.mjs';
 import { functionCost, functionLeadLines, functionNeighbours, functionSubject } from '../lib/function-lead.mjs';
 import { buildMessage } from '../lib/message.mjs';
+import { alertSeries } from '../lib/prometheus.mjs';
 import { startPrometheus } from './fake-prometheus.mjs';
 
 const NAME = 'FunctionCostPerRequestRegression';
 const started = Date.parse('2026-01-01T06:40:00Z');
 const NOW = started + 20 * 60_000;
 const alert = (labels = {}) => ({
-  labels: { alertname: NAME, job: 'api', function: 'compress/flate.NewWriter', profile_type: 'cpu', severity: 'warning', ...labels },
+  labels: { alertname: NAME, cluster: 'eu1', namespace: 'shop', job: 'api', function: 'compress/flate.NewWriter', profile_type: 'cpu', severity: 'warning', ...labels },
   annotations: { summary: "One function's cost per request rose." },
   startsAt: new Date(started).toISOString(),
   status: 'firing',
@@ -35,6 +36,12 @@ describe('functionSubject', () => {
     assert.equal(functionSubject({ labels: { alertname: 'CPUPerRequestRegression', job: 'api', function: 'x' } }), undefined);
     assert.equal(functionSubject(alert({ function: '' })), undefined);
     assert.equal(functionSubject(alert({ profile_type: 'goroutines' })), undefined);
+  });
+
+  it('the windows read its function\'s series by service label and function (the bridge\'s labels), the request rate of its whole service', () => {
+    const s = alertSeries(alert());
+    assert.equal(s.series, 'job_function:cpu_seconds_per_request:ratio_rate5m{job="api", function="compress/flate.NewWriter"}');
+    assert.equal(s.requests, 'sum(job:requests:rate5m{cluster="eu1", namespace="shop", job="api"})');
   });
 
   it('the diff reads the profile its profile_type names; other alerts keep the catalogue\'s', () => {

@@ -118,10 +118,10 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	}
 	firingAlerts := alerts("")
 	g.expr("nothing fires in the clean hours", fmt.Sprintf("count_over_time(%s[%s])", firingAlerts, minutes(onset-1)), minutes(onset-1))
-	g.expr("an hour after onset exactly two rows fire, each with its function and profile type: api's hot (CPU) and allocs' buf (allocations); not tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, nor allocs' unchanged CPU",
+	g.expr("an hour after onset exactly two rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's hot (CPU) and allocs' buf (allocations); not tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, nor allocs' unchanged CPU",
 		firingAlerts, minutes(at),
-		sample{labelString("ALERTS", with(fnLabels(allocs, "buf", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "alloc_space", "severity", "warning"))), 1},
-		sample{labelString("ALERTS", with(fnLabels(api, "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning"))), 1})
+		sample{labelString("ALERTS", with(allocs.labels(), "function", "buf", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "alloc_space", "severity", "warning")), 1},
+		sample{labelString("ALERTS", with(api.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("and at no minute up to the end does any other row fire",
 		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) %s`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf", job=~"api|allocs"`)), minutes(total-1))
 	g.expr("hot stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="hot"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
@@ -129,12 +129,12 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	fnFiring := func(s service, fn, kind, value string) firing {
 		unit := map[string]string{"cpu": "cpu", "alloc_space": "alloc_space"}[kind]
 		return firing{
-			labels: map[string]string{"job": s.job, "function": fn, "profile_type": kind, "severity": "warning"},
+			labels: with(s.labels(), "function", fn, "profile_type", kind, "severity", "warning"),
 			annotations: map[string]string{
 				"summary":       "One function's cost per request rose beyond its noise and by a material share of its service's cost.",
 				"description":   fmt.Sprintf("%s in %s costs %s more %s per request than 1d ago, beyond its own noise and at least 3%% of the whole service per request. Start from that function in the %s diff: its callers tell who calls it more, its callees what it now does.", fn, s.job, value, unit, unit),
 				"runbook_url":   runbookURL + "functioncostperrequestregression",
-				"dashboard_url": fmt.Sprintf("%s/d/hotpath-service?var-cluster=&var-namespace=&var-job=%s", grafanaURL, s.job),
+				"dashboard_url": s.dashboard() + "&var-function=" + fn,
 			},
 		}
 	}
