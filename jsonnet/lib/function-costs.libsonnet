@@ -164,6 +164,8 @@ function(cfg) {
       before: 'last_over_time(%s{{selector}}[%s] @ {{at}})' % [k.reference, cm.lastOfNoiseWindow],
       now: '%s{{selector}}' % k.smoothed,
       unit: k.unit,
+      // the series whose onset the windows look for
+      series: k.perRequest,
     }
     for k in std.objectValues($.kinds)
   },

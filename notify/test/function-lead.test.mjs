@@ -42,6 +42,7 @@ describe('functionSubject', () => {
     const s = alertSeries(alert());
     assert.equal(s.series, 'job_function:cpu_seconds_per_request:ratio_rate5m{job="api", function="compress/flate.NewWriter"}');
     assert.equal(s.requests, 'sum(job:requests:rate5m{cluster="eu1", namespace="shop", job="api"})');
+    assert.match(alertSeries(alert({ profile_type: 'alloc_space' })).series, /^job_function:alloc_bytes_per_request:ratio_rate5m\{job="api", /, 'an allocation alert: its own series');
   });
 
   it('the diff reads the profile its profile_type names; other alerts keep the catalogue\'s', () => {
