@@ -1,4 +1,4 @@
-// The service dashboard's function row: each function's cost per request
+// The service dashboard's function panels: each function's cost per request
 // from hotpath-profile-metrics' rows (lib/function-costs.libsonnet), the top
 // functions over days, and the one a FunctionCostPerRequestRegression names
 // (the `function` variable, which that alert's dashboard link sets). A service
@@ -26,8 +26,8 @@ function(cfg, q)
     fieldConfig+: { overrides+: [dashed('B'), p.byRefId('C', { 'custom.lineStyle': { fill: 'dot', dash: [0, 10] } })] },
   };
   {
+    // At the end of the last row, "Where in the code?", after the flame graphs.
     panels: [
-      p.row('7. Which function?'),
       p.timeseries(
         'Functions: CPU per request (top %d)' % cfg.dashboardTopN,
         's',
