@@ -15,15 +15,18 @@ function(cfg, q)
   // The panels look back this far whatever the dashboard's range: a
   // function's cost is judged against the day before.
   local days = { timeFrom: '3d' };
-  local dashed(refId) = p.byRefId(refId, { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } });
-  local named(title, unit, what, value, reference, threshold) = p.timeseries(
+  // Two lines only: the reference and threshold the alert reads exist once
+  // a function has regressionNoiseMinHistory of samples (a young cluster's
+  // panel would look broken); the day's median exists within the hour.
+  local named(title, unit, what, value, median) = p.timeseries(
     title,
     unit,
-    "The function in the variable `function` (the link of a function alert sets it): its %s per request, the median of the last %s (solid), against its reference, its median as recorded %s earlier (dashed), and the threshold of its noise (dotted); the alert fires above both the threshold and the reference plus %s of the service's whole cost per request. Empty: no function picked, or no hotpath-profile-metrics rows for this service." % [what, cfg.regressionResidualWindow, cfg.regressionAcceptAfter, d.percent(cfg.functionRegressionMinShare)],
-    [d.prom(value, 'now'), d.prom(reference, 'reference'), d.prom(threshold, 'noise threshold')],
+    "The function in the variable `function` (the link of a function alert sets it): its %s per request, the median of the last %s (solid), against the median of that over the last %s (dashed). The alert judges it against that median as it was %s earlier, plus its noise, and fires only when it rose by %s of the service's whole cost per request too (docs/runbook.md). Empty: no function picked, or no hotpath-profile-metrics rows for this service." % [what, cfg.regressionResidualWindow, cfg.baselineWindow, cfg.regressionAcceptAfter, d.percent(cfg.functionRegressionMinShare)],
+    [d.prom(value, 'now'), d.prom(median, 'median of the day')],
     min=0,
   ) + days + {
-    fieldConfig+: { overrides+: [dashed('B'), p.byRefId('C', { 'custom.lineStyle': { fill: 'dot', dash: [0, 10] } })] },
+    // the median is recorded every regressionNoiseInterval: one line through its samples
+    fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] }, 'custom.spanNulls': true })] },
   };
   {
     // At the end of the last row, "Where in the code?", after the flame graphs.
@@ -42,8 +45,8 @@ function(cfg, q)
         [d.prom(q.allocTop, '{{function}}')],
         min=0,
       ) + days,
-      named('The named function: CPU per request', 's', 'CPU seconds', q.cpuNamed, q.cpuNamedReference, q.cpuNamedThreshold),
-      named('The named function: bytes allocated per request', 'bytes', 'allocated bytes', q.allocNamed, q.allocNamedReference, q.allocNamedThreshold),
+      named('The named function: CPU per request', 's', 'CPU seconds', q.cpuNamed, q.cpuNamedMedian),
+      named('The named function: bytes allocated per request', 'bytes', 'allocated bytes', q.allocNamed, q.allocNamedMedian),
     ],
     // One function of the picked service, none by default (the panels above
     // then show "No data"); a function alert's link picks its function.

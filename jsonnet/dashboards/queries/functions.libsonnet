@@ -15,14 +15,13 @@ function(cfg) {
   // The top functions' cost per request, `other` (the rest of the profile) apart.
   cpuTop: top(s.functionCpuPerRequest),
   allocTop: top(s.functionAllocPerRequest),
-  // The function an alert names ($function): smoothed cost per request, its
-  // reference and threshold (the alert's two levels).
+  // The function an alert names ($function): its smoothed cost per request
+  // and that series' median over the baseline window.
   cpuNamed: c.select(s.functionCpuPerRequestSmoothed, named),
-  cpuNamedReference: c.select(s.functionCpuPerRequestReference, named),
-  cpuNamedThreshold: c.select(s.functionCpuPerRequestThreshold, named),
+  // (recorded every regressionNoiseInterval: the panel spans the gaps)
+  cpuNamedMedian: c.select(s.functionCpuPerRequestMedian, named),
   allocNamed: c.select(s.functionAllocPerRequestSmoothed, named),
-  allocNamedReference: c.select(s.functionAllocPerRequestReference, named),
-  allocNamedThreshold: c.select(s.functionAllocPerRequestThreshold, named),
+  allocNamedMedian: c.select(s.functionAllocPerRequestMedian, named),
   // The function variable's values: the service's functions with a row.
   functions: 'label_values(%s{%s, function!="other"}, function)' % [s.functionCpuPerRequest, svc],
 }
