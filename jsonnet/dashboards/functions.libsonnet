@@ -21,12 +21,11 @@ function(cfg, q)
   local named(title, unit, what, value, median) = p.timeseries(
     title,
     unit,
-    "The function in the variable `function` (the link of a function alert sets it): its %s per request, the median of the last %s (solid), against the median of that over the last %s (dashed). The alert judges it against that median as it was %s earlier, plus its noise, and fires only when it rose by %s of the service's whole cost per request too (docs/runbook.md). Empty: no function picked, or no hotpath-profile-metrics rows for this service." % [what, cfg.regressionResidualWindow, cfg.baselineWindow, cfg.regressionAcceptAfter, d.percent(cfg.functionRegressionMinShare)],
-    [d.prom(value, 'now'), d.prom(median, 'median of the day')],
+    "The function in the variable `function` (the link of a function alert sets it): its %s per request, the median of the last %s (solid), beside the 5m ratio it smooths (dashed, over %s of history: a step is a change, a wobble noise). The alert judges it against its median over a day as it was %s earlier, plus its noise, and fires only when it rose by %s of the service's whole cost per request too (docs/runbook.md). Empty: no function picked, or no hotpath-profile-metrics rows for this service." % [what, cfg.regressionResidualWindow, cfg.baselineWindow, cfg.regressionAcceptAfter, d.percent(cfg.functionRegressionMinShare)],
+    [d.prom(value, 'now'), d.prom(median, 'per 5m')],
     min=0,
   ) + days + {
-    // the median is recorded every regressionNoiseInterval: one line through its samples
-    fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] }, 'custom.spanNulls': true })] },
+    fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } })] },
   };
   {
     // At the end of the last row, "Where in the code?", after the flame graphs.
@@ -45,8 +44,8 @@ function(cfg, q)
         [d.prom(q.allocTop, '{{function}}')],
         min=0,
       ) + days,
-      named('The named function: CPU per request', 's', 'CPU seconds', q.cpuNamed, q.cpuNamedMedian),
-      named('The named function: bytes allocated per request', 'bytes', 'allocated bytes', q.allocNamed, q.allocNamedMedian),
+      named('The named function: CPU per request', 's', 'CPU seconds', q.cpuNamed, q.cpuNamedRate),
+      named('The named function: bytes allocated per request', 'bytes', 'allocated bytes', q.allocNamed, q.allocNamedRate),
     ],
     // One function of the picked service, none by default (the panels above
     // then show "No data"); a function alert's link picks its function.

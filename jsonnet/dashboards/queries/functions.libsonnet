@@ -16,12 +16,12 @@ function(cfg) {
   cpuTop: top(s.functionCpuPerRequest),
   allocTop: top(s.functionAllocPerRequest),
   // The function an alert names ($function): its smoothed cost per request
-  // and that series' median over the baseline window.
+  // and the 5m ratio it smooths (both recorded every minute: an instant
+  // lookup always finds them, as a 15m-group series it would not).
   cpuNamed: c.select(s.functionCpuPerRequestSmoothed, named),
-  // (recorded every regressionNoiseInterval: the panel spans the gaps)
-  cpuNamedMedian: c.select(s.functionCpuPerRequestMedian, named),
+  cpuNamedRate: c.select(s.functionCpuPerRequest, named),
   allocNamed: c.select(s.functionAllocPerRequestSmoothed, named),
-  allocNamedMedian: c.select(s.functionAllocPerRequestMedian, named),
+  allocNamedRate: c.select(s.functionAllocPerRequest, named),
   // The function variable's values: the service's functions with a row.
   functions: 'label_values(%s{%s, function!="other"}, function)' % [s.functionCpuPerRequest, svc],
 }
