@@ -65,6 +65,11 @@ local durations = import '../lib/durations.libsonnet';
           metadata: { labels: labels + selector },
           spec: {
             automountServiceAccountToken: false,
+            // SIGTERM's shutdown: the running alerts' drain (--shutdown-grace,
+            // 20s), a Slack retry already sent (its 30s timeout, at the same
+            // time) and the warm browser's close (5s) take up to about 40s,
+            // more than Kubernetes' default 30s before SIGKILL.
+            terminationGracePeriodSeconds: 60,
             // fsGroup makes the claim writable by the receiver's user;
             // OnRootMismatch skips the walk over every picture at each start.
             securityContext: { runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, fsGroup: 10001, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },

@@ -113,11 +113,14 @@ export class Notifier {
     this.resumed = this.intake.restore();
   }
 
-  /** Starts no more work and stops the Slack retries' timer; what is unfinished stays in the journal. */
+  /**
+   * Starts no more work and stops the Slack retries; what is unfinished stays in the journal.
+   * Resolves once a Slack retry under way has its outcome in the journal (bounded: outbox.mjs).
+   */
   stop() {
     this.stopping = true;
-    this.outbox?.stop();
     this.intake.stop();
+    return this.outbox?.stop() ?? Promise.resolve(true);
   }
 
   /** Resolves when no alert is being worked on (and, unless stopped, none waits). */
@@ -141,12 +144,11 @@ export class Notifier {
   }
 
   /**
-   * stop(), then closes the warm browser (killed if it does not close within closeGraceMs);
-   * resolves when it is gone. Renders still under way fail: drain first (idle()) to let them end.
+   * stop() (which waits for a Slack retry under way), and closes the warm browser (killed if it
+   * does not close within closeGraceMs); resolves when both are done. Renders still under way fail: drain first (idle()) to let them end.
    */
-  close() {
-    this.stop();
-    return this.warm?.close() ?? Promise.resolve();
+  async close() {
+    await Promise.all([this.stop(), this.warm?.close()]);
   }
 
   /**

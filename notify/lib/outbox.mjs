@@ -4,6 +4,8 @@
 // up to maxBackoffMs) across restarts, until it is delivered or giveUpMs after its first failure.
 // An alert's messages leave in order: while one of them is parked, the later ones (its resolve)
 // wait behind it instead of overtaking it.
+// stop() waits for a retry already on the wire: its outcome reaches the journal before the
+// process ends, so the next start neither posts a delivered message again nor forgets one.
 import { DeliveryError, postWebhook, redactUrl } from './deliver.mjs';
 
 export class Outbox {
@@ -14,13 +16,34 @@ export class Outbox {
    */
   constructor({ url, journal, log, now = Date.now, post = {}, retryEveryMs = 15_000, firstBackoffMs = 30_000, maxBackoffMs = 10 * 60_000, giveUpMs = 24 * 3600_000, onSettled = () => {} }) {
     Object.assign(this, { url, journal, log, now, post, firstBackoffMs, maxBackoffMs, giveUpMs, onSettled });
-    this.retrying = false;
+    this.retrying = undefined; // the retry round under way (a promise), if any
+    this.stopped = false;
     this.timer = setInterval(() => this.retryParked(), retryEveryMs);
     this.timer.unref();
   }
 
-  stop() {
+  /**
+   * No more retries; resolves once the retry under way, if any, is settled and journaled. An
+   * attempt ends within its timeout (post.timeoutMs), so the wait is bounded by it; `boundMs`
+   * caps it again should the journal or the log hang.
+   */
+  async stop({ boundMs = (this.post.timeoutMs ?? 30_000) + 5000 } = {}) {
     clearInterval(this.timer);
+    this.stopped = true;
+    if (!this.retrying) {
+      return true;
+    }
+    let timer;
+    const gaveUp = new Promise((r) => {
+      timer = setTimeout(() => r(false), boundMs);
+      timer.unref();
+    });
+    const settled = await Promise.race([this.retrying.then(() => true, () => true), gaveUp]);
+    clearTimeout(timer);
+    if (!settled) {
+      this.log(`stopped before a Slack retry under way for ${boundMs / 1000}s had an answer: it stays in the journal and is posted again at the next start`);
+    }
+    return settled;
   }
 
   /** Parked deliveries of this alert, oldest first. */
@@ -60,25 +83,30 @@ export class Outbox {
   }
 
   /** One attempt for the first parked message of each alert whose time has come. */
-  async retryParked() {
-    if (this.retrying) {
-      return;
+  retryParked() {
+    if (this.retrying || this.stopped) {
+      return this.retrying;
     }
-    this.retrying = true;
-    try {
-      const heads = new Map();
-      for (const p of this.journal.parkedRecords()) {
-        if (!heads.has(p.fp)) {
-          heads.set(p.fp, p);
-        }
+    this.retrying = this.retryHeads().finally(() => {
+      this.retrying = undefined;
+    });
+    return this.retrying;
+  }
+
+  async retryHeads() {
+    const heads = new Map();
+    for (const p of this.journal.parkedRecords()) {
+      if (!heads.has(p.fp)) {
+        heads.set(p.fp, p);
       }
-      for (const p of heads.values()) {
-        if (p.nextAt <= this.now()) {
-          await this.retryOne(p);
-        }
+    }
+    for (const p of heads.values()) {
+      if (this.stopped) {
+        return;
       }
-    } finally {
-      this.retrying = false;
+      if (p.nextAt <= this.now()) {
+        await this.retryOne(p);
+      }
     }
   }
 
@@ -108,7 +136,7 @@ export class Outbox {
     this.onSettled(record);
     // the next message of this alert (its resolve) goes now, not a whole period later
     const next = this.parkedFor(p.fp)[0];
-    if (next && outcome === 'delivered') {
+    if (next && outcome === 'delivered' && !this.stopped) {
       await this.retryOne(next);
     }
   }

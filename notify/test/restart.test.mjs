@@ -113,7 +113,10 @@ for (const [renderer, signal] of [
       const second = startReceiver(args);
       await second.ready();
       assert.match(second.log(), /CPUPerRequestRegression job=api firing: resumed from the journal/);
-      if (signal === 'SIGKILL') {
+      if (signal === 'SIGKILL' && renderer === 'warm') {
+        // the stopped browser cannot go by itself: the start ends it. The CLI renderer's processes
+        // may finish or exit on their own first (on a busy machine the start takes seconds); that
+        // none of them outlives the restart is checked below for both.
         assert.match(second.log(), /ended \d+ render process\(es\) left by an earlier process/);
       }
       // the message is recorded after Slack has taken it, with its delivery

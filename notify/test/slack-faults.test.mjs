@@ -24,6 +24,28 @@ async function throughSlack(answer, cfg = {}, a = alert()) {
   return { n, slack, record };
 }
 
+/** A second notifier on the first one's journal and folders (the next start of the process). */
+const restart = (n, cfg) => startNotifier({ ...cfg, outDir: n.notifier.cfg.outDir, imagesDir: n.notifier.cfg.imagesDir });
+
+/**
+ * One alert whose message is kept for a retry (Slack answers 503), then a Slack that holds the
+ * next request heldMs before answering 200; resolves { n, slack, cfg } once a retry is on the wire.
+ */
+async function retryOnTheWire(heldMs, cfg = {}) {
+  let up = false;
+  const slack = await startSlack(() => (up ? { status: 200, delayMs: heldMs } : { status: 503 }));
+  cfg = { profilesUrl: await downUrl(), slackUrl: slack.url, retryEveryMs: 100, retryBackoffMs: 100, ...cfg };
+  const n = await startNotifier(cfg);
+  await post(n.url, webhook([alert({ fingerprint: 'ee01' })]));
+  const [first] = await delivered(n);
+  assert.equal(first.slack, 'retrying');
+  await n.notifier.idle();
+  const callsWhileDown = slack.calls();
+  up = true;
+  await waitFor(() => slack.calls() > callsWhileDown, 20_000, 'a retry reaching Slack');
+  return { n, slack, cfg };
+}
+
 describe('Retry-After', () => {
   it('reads seconds and HTTP dates', async () => {
     const { retryAfterMs } = await import('../lib/deliver.mjs');
@@ -103,7 +125,7 @@ describe('Slack failures', () => {
       n.notifier.close(); // the process ends: both messages wait in the journal
       await n.close();
       down = false;
-      const again = await startNotifier({ ...cfg, outDir: n.notifier.cfg.outDir, imagesDir: n.notifier.cfg.imagesDir });
+      const again = await restart(n, cfg);
       try {
         await waitFor(() => slack.received.length >= 2, 20_000, 'the kept messages');
         await new Promise((r) => setTimeout(r, 500)); // nothing more comes
@@ -117,6 +139,52 @@ describe('Slack failures', () => {
         await again.close();
       }
     } finally {
+      await slack.close();
+    }
+  });
+
+  it('a retry on the wire when the receiver stops: stopping waits for its answer, the next start does not post it again', async () => {
+    const { n, slack, cfg } = await retryOnTheWire(1500);
+    try {
+      assert.equal(slack.received.length, 0, 'Slack holds the retry: no answer yet');
+      await n.close();
+      assert.equal(slack.received.length, 1, 'stopping waited for the answer to the retry under way');
+      const outcomes = jsonLines(join(n.notifier.cfg.outDir, 'deliveries.jsonl'));
+      assert.deepEqual(outcomes.map((o) => [o.status, o.slack]), [['firing', 'delivered']]);
+      const callsAtStop = slack.calls();
+      const again = await restart(n, cfg);
+      try {
+        assert.equal(again.notifier.health().retrying, 0, 'nothing left to retry in the journal');
+        await new Promise((r) => setTimeout(r, 1000)); // ten retry periods: nothing is posted again
+        assert.equal(slack.calls(), callsAtStop);
+        assert.equal(slack.received.length, 1);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await n.close();
+      await slack.close();
+    }
+  });
+
+  it('a retry Slack never answers does not hold the stop past its timeout: the message stays kept for the next start', async () => {
+    const { n, slack, cfg } = await retryOnTheWire(60_000, { deliveryTimeoutMs: 500 });
+    try {
+      const t = Date.now();
+      await n.close();
+      assert.ok(Date.now() - t < 5000, `stopping took ${Date.now() - t} ms (the attempt's timeout is 0.5 s)`);
+      assert.equal(slack.received.length, 0);
+      const again = await restart(n, { ...cfg, retryEveryMs: 60_000 });
+      try {
+        assert.equal(again.notifier.health().retrying, 1, 'the message is still kept');
+        const [kept] = again.notifier.intake.journal.parkedRecords();
+        assert.match(kept.failures.at(-1).error, /no answer within 0\.5s/, 'the timed-out attempt is journaled');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await n.close();
+      slack.server.closeAllConnections();
       await slack.close();
     }
   });

@@ -5,13 +5,29 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip } from 'node:zlib';
 
 import { ROOT } from '@hotpath/headless/env.mjs';
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
 import { checkSlackLimits } from '../lib/slack-limits.mjs';
 import { listen, readJSON, waitFor } from './helpers.mjs';
 import { selectMergeRequest } from './select-request.mjs';
+
+const gzipAsync = promisify(gzip);
+const bombs = new Map(); // bytes -> the gzip's promise
+
+/**
+ * A gzip that inflates to `bytes` zero bytes, made once per size, off the event loop the stand-ins
+ * share with the receiver under test (256 MiB take seconds on a busy machine). Await it before
+ * the receiver asks, so that making it does not count against the receiver's fetch timeout.
+ */
+export function gzipBomb(bytes) {
+  if (!bombs.has(bytes)) {
+    bombs.set(bytes, gzipAsync(Buffer.alloc(bytes), { level: 9 }));
+  }
+  return bombs.get(bytes);
+}
 
 export const CAPTURES = {
   incident: gunzipSync(readFileSync(fixturePath('println-incident.cpu.pb.gz'))),
@@ -28,7 +44,6 @@ const requestEnd = (b) => selectMergeRequest(b).end;
  */
 export async function startProfileSource(mode = () => 'captures') {
   let calls = 0;
-  const bombs = new Map();
   const s = await listen(async (req, res) => {
     const body = await readJSON(req);
     const m = mode(calls++, { end: requestEnd(body) });
@@ -38,10 +53,8 @@ export async function startProfileSource(mode = () => 'captures') {
       return; // never a body
     }
     if (m?.bomb) {
-      if (!bombs.has(m.bomb)) {
-        bombs.set(m.bomb, gzipSync(Buffer.alloc(m.bomb), { level: 9 }));
-      }
-      res.writeHead(200, { 'content-type': 'application/proto' }).end(bombs.get(m.bomb));
+      const gz = await gzipBomb(m.bomb);
+      res.writeHead(200, { 'content-type': 'application/proto' }).end(gz);
       return;
     }
     if (m?.raw) {

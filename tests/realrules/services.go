@@ -81,6 +81,8 @@ func (c *counters) page(now time.Time) string {
 	ct := `cluster="eu1",namespace="ci",pod="ci-operator-1",container="app"`
 	fmt.Fprintf(&b, "container_spec_cpu_quota{%s} 30000\n", ct)
 	fmt.Fprintf(&b, "container_spec_cpu_period{%s} 100000\n", ct)
+	// kube-state-metrics' CPU request of the same container
+	fmt.Fprintf(&b, "kube_pod_container_resource_requests{%s,resource=\"cpu\",unit=\"core\"} 0.1\n", ct)
 	return b.String()
 }
 
@@ -126,6 +128,8 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 	counter("container_cpu_cfs_throttled_periods_total", ct, 5)
 	counter("container_cpu_cfs_throttled_seconds_total", ct, 0.5)
 	counter("container_cpu_usage_seconds_total", ct, 0.25)
+	// the throttled container's pod serves requests too: its throttled time per request
+	counter("http_requests_total", `cluster="eu1",namespace="ci",job="ci-operator",instance="i1",pod="ci-operator-1"`, 5)
 }
 
 // history is what the 1m groups would have recorded over [from, to)

@@ -38,15 +38,8 @@ Clock: t=0 is 10:00; the third night's 00:30 is 62h30m, its 06:00 is 68h.`,
 		timeline{total: total, at: scaled(base("allocs"), riseOnset, 1, 1.5)})
 	g.addService(improved, "improved: 40% less CPU and allocations per request from 00:30 on the third night (an optimisation ships)",
 		timeline{total: total, at: scaled(base("improved"), troughOnset, 0.6, 0.6)})
-	endedRates := base("ended")
 	g.addService(ended, "ended: 30% more CPU per request from 00:30 to 04:30 on the third night, then the fix",
-		timeline{total: total, at: func(t int) rates {
-			r := endedRates(t)
-			if t >= troughOnset && t < endedAt {
-				r.cpu *= 1.3
-			}
-			return r
-		}})
+		timeline{total: total, at: scaledBetween(base("ended"), troughOnset, endedAt, 1.3, 1)})
 	doubledRates := base("doubled")
 	g.addService(doubled, "doubled: twice the traffic from 08:00 to 10:00 on the third morning (above anything the model was fitted on), CPU and allocations following; a deploy at 07:00 (a missed scrape, 8 minutes of warm-up at 1.5x)",
 		timeline{total: total, restarts: map[int]restart{riseOnset + 60: {gap: 1, startCPU: 20, bytes: 268435456}},

@@ -35,15 +35,8 @@ Clock: t=0 is 10:00; the third morning's 06:00 is 68h.`,
 		timeline{total: total, at: scaled(base("allocs"), onset, 1, 1.5)})
 	g.addService(clean, "clean: the same noise, no change",
 		timeline{total: total, at: base("clean")})
-	endedRates := base("ended")
 	g.addService(ended, "ended: 30% more CPU per request from 06:00 to 10:00 on the third morning, then the fix",
-		timeline{total: total, at: func(t int) rates {
-			r := endedRates(t)
-			if t >= onset && t < endedAt {
-				r.cpu *= 1.3
-			}
-			return r
-		}})
+		timeline{total: total, at: scaledBetween(base("ended"), onset, endedAt, 1.3, 1)})
 
 	firing := func(alert string, s service) string {
 		return fmt.Sprintf(`count(ALERTS{alertname=%q, alertstate="firing", job=%q})`, alert, s.job)

@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // The noise model: small lasting regressions caught against each service's
 // own noise, and everything benign silent. Two days of diurnal traffic (the
@@ -43,9 +46,15 @@ func noisy(seed string, traffic float64, k, block int) func(int) rates {
 // scaled multiplies the CPU and allocations of `base` by cpu and alloc from
 // minute `from` on: the same traffic, costing more per request.
 func scaled(base func(int) rates, from int, cpu, alloc float64) func(int) rates {
+	return scaledBetween(base, from, math.MaxInt, cpu, alloc)
+}
+
+// scaledBetween is base with CPU and allocations per minute multiplied over
+// minutes [from, to): a change that ends, the fix at `to`.
+func scaledBetween(base func(int) rates, from, to int, cpu, alloc float64) func(int) rates {
 	return func(t int) rates {
 		r := base(t)
-		if t >= from {
+		if t >= from && t < to {
 			r.cpu *= cpu
 			r.alloc *= alloc
 		}
