@@ -100,6 +100,15 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 		fn := func(job, function string) map[string]string {
 			return map[string]string{"job": job, "function": function}
 		}
+		// A group's first evaluations can come before the first live scrape:
+		// their rate windows then end at the backfill's last sample and read
+		// a rate off by the gap. The functions' cost per request divides by
+		// another group's request rate: wait until both were recorded from
+		// live samples (the ratio is then the one of the raw counters now).
+		harness.WaitFor(t, 20*time.Second, "the functions' cost per request recorded from live samples", func() (bool, string) {
+			s, err := p.Query(ctx, `abs(job_function:cpu_seconds_per_request:ratio_rate5m / on (job, function) (sum by (job, function) (rate(hotpath_profile_cpu_seconds_total[5m])) / on (job) group_left () sum by (job) (rate(http_requests_total[5m]))) - 1) > 0.005`)
+			return err == nil && len(s) == 0, fmt.Sprintf("recorded apart from the live ratio: %v %v", s, err)
+		})
 		// The prediction applies the fitted model to the request rate the
 		// same evaluation recorded (same group), not to the scripted rate of
 		// this instant: traffic moves, and rate5m lags it by minutes.
@@ -108,13 +117,6 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			t.Fatalf("job:requests:rate5m{job=\"healthy\"}: %v %v", rate, err)
 		}
 		live := rate[0].Value
-		// The functions group's first evaluations can come before the first
-		// live scrape: their rate windows then end at the backfill's last
-		// sample and read a rate off by the gap. Wait for one on live samples.
-		harness.WaitFor(t, 20*time.Second, "the function rows recorded from live samples", func() (bool, string) {
-			s, err := p.Query(ctx, `abs(job_function:cpu_seconds:rate5m / on (job, function) sum by (job, function) (rate(hotpath_profile_cpu_seconds_total[5m])) - 1) > 0.005`)
-			return err == nil && len(s) == 0, fmt.Sprintf("recorded apart from the live rate: %v %v", s, err)
-		})
 		// rate5m averages the last five minutes, and the diurnal rate steps
 		// at the hour: just after one it still holds the hour before.
 		if scripted := meanRequestRate(services[0], time.Now(), 5*time.Minute); math.Abs(live-scripted) > 0.1*scripted {
