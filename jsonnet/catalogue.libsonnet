@@ -15,7 +15,8 @@
 //             'instance' (+ instance label), 'upstream' (service + upstream),
 //             'container' (scope + pod + container: cAdvisor's series carry
 //             no service label, so such an alert reaches a service only
-//             through its pod)
+//             through its pod), 'function' (service + function; the alert's
+//             profile_type label says which cost)
 //   profile   the profile that shows its cause, as a sample type of the
 //             Pyroscope profiles hotpath-notify reads ('cpu', 'alloc_space'),
 //             or null where the cause is no code path (the CPU quota)
@@ -121,6 +122,19 @@ local series = import 'lib/series.libsonnet';
       series: [series.allocPerRequest],
       costModel: 'alloc',
     },
+    {
+      // One alert for CPU and allocations: its profile_type label
+      // (cpu, alloc_space) names the profile, `profile` the first.
+      name: 'FunctionCostPerRequestRegression',
+      'for': '15m',
+      severity: 'warning',
+      identity: 'function',
+      profile: 'cpu',
+      baseline: 'previous',
+      link: 'service',
+      series: [series.functionCpuPerRequest, series.functionAllocPerRequest],
+      costModel: null,
+    },
   ],
 
   incidents: [
@@ -200,13 +214,14 @@ local series = import 'lib/series.libsonnet';
       instance: p.instance,
       upstream: p.service + ['upstream'],
       container: p.container,
+      'function': p.service + ['function'],
     }[identity],
 
   // Closed sets, checked so that a typo fails `make generate`, not a reader.
   local oneOf(what, v, set) = std.member(set, v) || error '%s: %s is not one of %s' % [what, std.toString(v), std.toString(set)],
   assert std.length(std.set(cat.alertNames)) == std.length(cat.alertNames) : 'catalogue: an alert is listed twice',
   assert std.all([
-    oneOf(a.name + '.identity', a.identity, ['service', 'instance', 'upstream', 'container'])
+    oneOf(a.name + '.identity', a.identity, ['service', 'instance', 'upstream', 'container', 'function'])
     && oneOf(a.name + '.profile', a.profile, ['cpu', 'alloc_space', null])
     && oneOf(a.name + '.baseline', a.baseline, ['previous', 'siblings', 'dayEarlier', null])
     && oneOf(a.name + '.link', a.link, ['service', 'throttling'])
@@ -231,6 +246,9 @@ local series = import 'lib/series.libsonnet';
     alerts: [
       a {
         labels: cat.labels(cfg, a.identity),
+        // the labels its recorded series carry: the identity's, but the
+        // profile bridge's series name a service by its service label only
+        seriesLabels: if a.identity == 'function' then [cfg.serviceLabel, 'function'] else cat.labels(cfg, a.identity),
         hasServiceLabel: a.identity != 'container',
         // the request rate beside its series (per-request units), at the
         // alert's level, and for a fixed cost the CPU it is a share of
@@ -244,6 +262,8 @@ local series = import 'lib/series.libsonnet';
         // "the change" in cores at the current traffic, which the firing
         // message prices (lib/money.libsonnet), or null
         change: (import 'lib/money.libsonnet')(cfg).changeCores(a),
+        // a function alert's cost per request before and now, by profile type
+        functionCost: if a.identity == 'function' then (import 'lib/function-costs.libsonnet')(cfg).catalogue else null,
       }
       for a in cat.alerts
     ],

@@ -315,6 +315,30 @@ local catalogue = import 'catalogue.libsonnet';
     // noisy services whose dips last longer; '0s' resolves at the first dip.
     regressionKeepFiringFor: '30m',
 
+    // ---- Rules and alerts: functions (hotpath-profile-metrics) ------------------
+
+    // The counters hotpath-profile-metrics exports, one row per service and
+    // function (seconds of CPU; bytes allocated). Change them only if you
+    // renamed them on the way in (a recording rule, a remote-write rename).
+    functionCpuMetric: 'hotpath_profile_cpu_seconds_total',
+    functionAllocMetric: 'hotpath_profile_alloc_bytes_total',
+
+    // A selector for those counters, when more than one bridge exports them
+    // into the same Prometheus, e.g. 'cluster="eu1"'; '' reads them all.
+    // A service without them simply has no function series and no function alert.
+    profileMetricsSelector: '',
+
+    // FunctionCostPerRequestRegression's materiality floor: a function's cost
+    // per request must have risen by at least this share of its service's
+    // whole cost per request (the sum of its functions' references, `other`
+    // included) besides rising beyond its own noise (median + regressionNoiseK
+    // spreads, as recorded regressionAcceptAfter ago). 0.03: a function that
+    // adds 3% to its service pages, one going from 0.01% to 0.02% of it never
+    // does, however quiet its noise. Raise it (e.g. 0.1) on a fleet where only
+    // larger changes are worth an afternoon; lower it (e.g. 0.01) on large
+    // services where 1% is real money and the profiles sample densely.
+    functionRegressionMinShare: 0.03,
+
     // ---- Rules and alerts: CPU that does not track load -------------------------
 
     // The recent window of the least-squares fit behind CPUNotTrackingLoad. Short

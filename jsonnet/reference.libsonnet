@@ -28,6 +28,8 @@ function(mixin)
     instance: p.instance,
     container: p.container,
     job_upstream: p.service + ['upstream'],
+    // the profile bridge names a service by its service label only
+    job_function: [cfg.serviceLabel, 'function'],
   };
   local has(s, sub) = std.length(std.findSubstr(sub, s)) > 0;
   // The upstream edges come from the service graph, which names services but
@@ -118,7 +120,8 @@ function(mixin)
     Recorded by `rules/hotpath-rules.yaml` (rendered from `jsonnet/rules/`; each name is in
     `jsonnet/lib/series.libsonnet`). A name is `level:metric:operations`: the level says which labels
     the series keeps (`job:` a service, `instance:` one instance, `container:` one container,
-    `job_upstream:` a service and one upstream it calls). The group `hotpath-versions` is recorded
+    `job_upstream:` a service and one upstream it calls, `job_function:` one function of a service,
+    from hotpath-profile-metrics). The group `hotpath-versions` is recorded
     only when the config has `versionSources`.
 
   |||

@@ -2,6 +2,7 @@
 // mixin, then the extra labels and annotations, are applied last, once.
 (import 'efficiency.libsonnet')
 + (import 'throttling.libsonnet')
++ (import 'functions.libsonnet')
 + (import '../lib/alert-versions.libsonnet')
 + (import '../lib/alert-links.libsonnet')
 + (import '../lib/alert-extra.libsonnet')

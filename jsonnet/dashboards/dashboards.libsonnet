@@ -11,6 +11,7 @@
     service: (import 'queries/service.libsonnet')($._config),
     throttling: (import 'queries/throttling.libsonnet')($._config),
     money: (import 'queries/money.libsonnet')($._config),
+    functions: (import 'queries/functions.libsonnet')($._config),
   },
 }
 // Applied last: alerts link to these uids, so they must be set, distinct and

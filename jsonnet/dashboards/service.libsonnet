@@ -17,6 +17,7 @@ local series = import '../lib/series.libsonnet';
       local container = '{{%s}}/{{%s}}' % [cfg.podLabel, cfg.containerLabel];
       local selector = cfg.profileLabelSelector % cfg;
       local money = (import 'money.libsonnet')(cfg, $.hotpathQueries.money);
+      local functions = (import 'functions.libsonnet')(cfg, $.hotpathQueries.functions);
 
       d.dashboard(
         'service',
@@ -212,8 +213,8 @@ local series = import '../lib/series.libsonnet';
             'Where bytes were allocated over the time range. Pair it with the allocation row: a wide frame here under an allocation regression is the culprit (e.g. flate.NewWriter per response).',
             [p.profile(d.profilesDs, cfg.allocProfileTypeId, selector)],
           ),
-        ],
-        d.variables(series.requests, multiService=false),
+        ] + functions.panels,
+        d.variables(series.requests, multiService=false) + [functions.variable],
         [
           d.annotation('hotpath alerts', q.alerts),
           d.annotation('CFS throttling of this service', q.throttlingAlerts, 'orange'),

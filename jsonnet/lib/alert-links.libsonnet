@@ -37,7 +37,8 @@ local durations = import 'durations.libsonnet';
     local siblings(entry) =
       if entry.baseline == 'siblings' then '&hotpath-baseline=siblings&hotpath-instance={{ $labels.%s }}' % cfg.instanceLabel else '',
     local dashboard(entry) =
-      if entry.link == 'service' then '%s/d/%s?%s%s%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel]), siblings(entry), dashboardTimes]
+      // a function alert also picks its function (dashboards/functions.libsonnet)
+      if entry.link == 'service' then '%s/d/%s?%s%s%s%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel]), siblings(entry), if entry.identity == 'function' then '&var-function={{ $labels.function }}' else '', dashboardTimes]
       else '%s/d/%s?%s' % [cfg.grafanaURL, cfg.dashboardUIDs.throttling, vars(scope)],
     local entry(alert) =
       if std.objectHas(catalogue.alert, alert) then catalogue.alert[alert]

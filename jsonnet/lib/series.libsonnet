@@ -139,4 +139,28 @@
   upstreamClientCpuPerRequest: 'job_upstream:cpu_seconds_per_request:ratio_rate5m',
   // Median of ratio_to_upstream over the baseline window (label upstream).
   cpuPerRequestToUpstreamBaselineMedian: 'job:cpu_seconds_per_request:ratio_to_upstream_baseline_median',
+
+  // Functions (lib/function-costs.libsonnet; labels: the service label and
+  // `function`), from hotpath-profile-metrics' counters: each function's cost
+  // per second and per request of its service, that ratio's median over
+  // regressionResidualWindow, its copy sampled every regressionNoiseInterval,
+  // the copy's median and spread over baselineWindow, and what
+  // FunctionCostPerRequestRegression judges against: the median as recorded
+  // regressionAcceptAfter ago (the reference) and median + k * spread of then.
+  functionCpu: 'job_function:cpu_seconds:rate5m',
+  functionCpuPerRequest: 'job_function:cpu_seconds_per_request:ratio_rate5m',
+  functionCpuPerRequestSmoothed: 'job_function:cpu_seconds_per_request:smoothed',
+  functionCpuPerRequestSampled: 'job_function:cpu_seconds_per_request:smoothed_sampled',
+  functionCpuPerRequestMedian: 'job_function:cpu_seconds_per_request:baseline_median',
+  functionCpuPerRequestSpread: 'job_function:cpu_seconds_per_request:baseline_spread',
+  functionCpuPerRequestReference: 'job_function:cpu_seconds_per_request:baseline_reference',
+  functionCpuPerRequestThreshold: 'job_function:cpu_seconds_per_request:baseline_threshold',
+  functionAlloc: 'job_function:alloc_bytes:rate5m',
+  functionAllocPerRequest: 'job_function:alloc_bytes_per_request:ratio_rate5m',
+  functionAllocPerRequestSmoothed: 'job_function:alloc_bytes_per_request:smoothed',
+  functionAllocPerRequestSampled: 'job_function:alloc_bytes_per_request:smoothed_sampled',
+  functionAllocPerRequestMedian: 'job_function:alloc_bytes_per_request:baseline_median',
+  functionAllocPerRequestSpread: 'job_function:alloc_bytes_per_request:baseline_spread',
+  functionAllocPerRequestReference: 'job_function:alloc_bytes_per_request:baseline_reference',
+  functionAllocPerRequestThreshold: 'job_function:alloc_bytes_per_request:baseline_threshold',
 }

@@ -9,3 +9,4 @@
 + (import 'upstream.libsonnet')
 + (import 'versions.libsonnet')
 + (import 'cost.libsonnet')
++ (import 'functions.libsonnet')

@@ -5,6 +5,7 @@
 import { chooseWindows } from './alert-windows.mjs';
 import { profileLabels } from './alert-identity.mjs';
 import { baselineOf, profileKind } from './catalogue.mjs';
+import { functionProfileKind } from './function-lead.mjs';
 import { PrometheusError, windowLoad } from './prometheus.mjs';
 import { labelSelector, PROFILE_TYPES, selectMergeProfile } from './pyroscope.mjs';
 
@@ -19,7 +20,7 @@ export function diffSubject(alert, copyLabels) {
   const alertname = alert.labels?.alertname;
   const labels = profileLabels(alert.labels ?? {}, copyLabels);
   return {
-    kind: profileKind(alertname),
+    kind: functionProfileKind(alert, profileKind(alertname)),
     labels,
     siblings: baselineOf(alertname) === 'siblings' && Boolean(labels.instance),
     fixedCost: baselineOf(alertname) === 'dayEarlier',

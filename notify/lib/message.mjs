@@ -78,13 +78,13 @@ function link(url, label) {
  * @param {object} m { alert, status: 'firing'|'resolved', windows, answer?, fixed?, requestsWhy?, reason?, imageUrl?, outcome? }
  *   answer: computeAnswer()'s result; fixed: the busy loop's numbers (fixedCostText);
  *   outcome: how a resolved regression ended (outcomeText); throttling: a quota's answer (throttling-text.mjs), leading;
- *   cost: what the change costs (cost.mjs)
+ *   cost: what the change costs (cost.mjs); lead: a function alert's first lines (function-lead.mjs)
  */
-export function buildMessage({ alert, status, windows, answer, fixed, requestsWhy, reason, imageUrl, outcome, throttling, cost }) {
+export function buildMessage({ alert, status, lead, windows, answer, fixed, requestsWhy, reason, imageUrl, outcome, throttling, cost }) {
   const a = alert.annotations ?? {};
   const icon = status === 'resolved' ? ':white_check_mark: RESOLVED' : ':fire: FIRING';
   const title = `${icon} ${alertTitle(alert)}`;
-  const lines = throttling ? throttlingLines(throttling, escape) : [];
+  const lines = [...(lead ?? []), ...(throttling ? throttlingLines(throttling, escape) : [])];
   if (outcome) {
     lines.push(outcomeText(outcome));
   }

@@ -14,6 +14,7 @@ import { renderPicture } from './diff-render.mjs';
 import { Intake } from './intake.mjs';
 import { buildMessage } from './message.mjs';
 import { changeCost } from './cost.mjs';
+import { functionCost, functionLeadLines, functionNeighbours, functionSubject } from './function-lead.mjs';
 import { regressionOutcome } from './outcome.mjs';
 import { PrometheusError } from './prometheus.mjs';
 import { SourceError } from './pyroscope.mjs';
@@ -181,10 +182,12 @@ export class Notifier {
         throw fetched.failure; // said below, as every other step's failure is
       }
       const computed = computeDiff(subject, fetched);
+      const fn = functionSubject(alert);
+      const neighbours = fn && functionNeighbours(fn.name, fetched.incident.read?.tree, fetched.baseline.read?.tree, computed.requests);
       lap('answer');
       const picture = await renderPicture({ dir: join(this.cfg.imagesDir, key), fetched, computed, gate: this.renders, warm: this.warm, receivedAt, timeoutMs: this.cfg.renderTimeoutMs, stopping: () => Boolean(this.stopping) });
       const { answer, fixed, requestsWhy } = computed;
-      return { windows, answer, fixed, requestsWhy, note: picture.note, png: picture.png, summary: picture.summary, stagesMs: { ...lap.stages, ...picture.stagesMs } };
+      return { windows, answer, fixed, requestsWhy, neighbours, note: picture.note, png: picture.png, summary: picture.summary, stagesMs: { ...lap.stages, ...picture.stagesMs } };
     } catch (e) {
       if (this.stopping && e instanceof RenderError) {
         throw e;
@@ -209,10 +212,12 @@ export class Notifier {
 
   async announce(alert, key, receivedAt) {
     const queuedMs = this.now() - receivedAt;
-    const [d, cost] = await Promise.all([this.diffFor(alert, key, receivedAt), this.fromPrometheus(changeCost, alert)]);
+    const [d, cost, fnCost] = await Promise.all([this.diffFor(alert, key, receivedAt), this.fromPrometheus(changeCost, alert), this.fromPrometheus(functionCost, alert)]);
+    const fn = functionSubject(alert);
+    const lead = fn && functionLeadLines({ ...fn, cost: fnCost, neighbours: d.neighbours });
     const imageUrl = d.png ? `${this.cfg.publicUrl.replace(/\/$/, '')}/images/${key}.png` : undefined;
     const windows = d.windows && (({ fallback, ...w }) => w)(d.windows);
-    const payload = withNote(buildMessage({ alert, status: 'firing', windows, answer: d.answer, fixed: d.fixed, requestsWhy: d.requestsWhy, reason: d.reason, imageUrl, throttling: d.throttling, cost }), d.note);
+    const payload = withNote(buildMessage({ alert, status: 'firing', lead, windows, answer: d.answer, fixed: d.fixed, requestsWhy: d.requestsWhy, reason: d.reason, imageUrl, throttling: d.throttling, cost }), d.note);
     const changes = (d.answer?.changes ?? []).map(({ unit, ...c }) => ({ ...c, unit: d.answer.rankedBy === 'per-request' ? `${unit}/req` : unit }));
     const answer = d.answer ? { headline: d.answer.headline, driver: d.answer.driver, rankedBy: d.answer.rankedBy } : undefined;
     await this.deliver(alert, key, 'firing', receivedAt, payload, { png: d.png, summary: d.summary, windows, reason: d.reason, imageUrl, changes, answer, fixedCost: d.fixed, throttling: d.throttling, cost, stagesMs: { queued: queuedMs, ...d.stagesMs }, note: d.note });

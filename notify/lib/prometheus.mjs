@@ -32,11 +32,13 @@ export function alertSeries(alert) {
   // expression names first; the first listed when the generatorURL does not say.
   const expr = generatorExpr(alert.generatorURL);
   const named = a.series.map((name) => [name, expr.indexOf(name)]).filter(([, at]) => at >= 0);
-  const series = named.length > 0 ? named.reduce((x, y) => (y[1] < x[1] ? y : x))[0] : a.series[0];
+  // A function alert judges the series of its own profile type (its profile_type label).
+  const series = a.functionCost?.[l.profile_type]?.series ?? (named.length > 0 ? named.reduce((x, y) => (y[1] < x[1] ? y : x))[0] : a.series[0]);
   const sel = (names) => alertSelector(l, names);
-  const requestLabels = a.labels.filter((k) => k !== 'upstream');
+  // the request rate is the service's: neither an upstream's nor a function's
+  const requestLabels = a.labels.filter((k) => k !== 'upstream' && k !== 'function');
   return {
-    series: `${series}${sel(a.labels)}`,
+    series: `${series}${sel(a.seriesLabels ?? a.labels)}`,
     requests: `sum(${a.requests}${sel(requestLabels)})`,
     cores: a.cores ? `sum(${a.cores}${sel(requestLabels)})` : undefined,
   };

@@ -128,6 +128,10 @@ func (d dashboard) queries(t *testing.T) []query {
 // their "All" value.
 const sampleService = "api"
 
+// sampleFunction is the function the `function` variable picks: one of
+// api's rows in the scenario.
+const sampleFunction = "main.(*Server).handle"
+
 func sampleValues(d dashboard, rateInterval string) map[string]string {
 	vals := map[string]string{"__rate_interval": rateInterval, "__interval": "1m", "__range": "1h"}
 	for _, v := range d.variables() {
@@ -137,6 +141,8 @@ func sampleValues(d dashboard, rateInterval string) map[string]string {
 			vals[name] = "ds"
 		case v["includeAll"] == true:
 			vals[name] = v["allValue"].(string)
+		case name == "function":
+			vals[name] = sampleFunction
 		default:
 			vals[name] = sampleService
 		}

@@ -102,6 +102,20 @@ func (sc scenario) series(t time.Time) map[string]float64 {
 		}
 	}
 	add("traces_service_graph_request_total", `client="api",server="cache"`, apiReq)
+
+	// hotpath-profile-metrics' rows of api (labels job and function only):
+	// sampleFunction costs 60% of its CPU and allocations, the rest is "other".
+	var apiCPU float64
+	for _, p := range pods {
+		if p.job == "api" {
+			apiCPU += sc.cpu(p, t)
+		}
+	}
+	for fn, share := range map[string]float64{sampleFunction: 0.6, "other": 0.4} {
+		bridge := fmt.Sprintf(`job="api",function=%q`, fn)
+		add("hotpath_profile_cpu_seconds_total", bridge, share*apiCPU)
+		add("hotpath_profile_alloc_bytes_total", bridge, share*20000*apiReq)
+	}
 	return out
 }
 

@@ -44,9 +44,48 @@ var services = []service{
 		}
 		return req, cpu, alloc
 	}},
-	{"api", func(time.Time, bool) (float64, float64, float64) { return 16, 0.3125, synth.Typical.FixedAlloc }},    // 10x its cache
+	{"api", func(time.Time, bool) (float64, float64, float64) { return 16, 0.3125, synth.Typical.FixedAlloc }},    // 10x its cache (the CPU of profileRows)
 	{"cache", func(time.Time, bool) (float64, float64, float64) { return 16, 0.03125, synth.Typical.FixedAlloc }}, // per request
 	{"swing", func(t time.Time, _ bool) (float64, float64, float64) { return costModel(swing(t)) }},
+	// a small bad deploy: one function adds 20% to the service's CPU per
+	// request, under the service regressions' floors
+	{"checkout", func(_ time.Time, live bool) (float64, float64, float64) {
+		rows := profileRows("checkout", live)
+		return 16, rows[checkoutFunction][0] + rows["other"][0], synth.Typical.FixedAlloc
+	}},
+}
+
+// The functions hotpath-profile-metrics exports rows for.
+const (
+	apiFunction      = "main.(*Server).handle"
+	checkoutFunction = "checkout.render"
+)
+
+// profileRows are hotpath-profile-metrics' rows of a service (CPU cores and
+// allocated bytes/s per function, "other" the rest of its profile, so they
+// sum to the service's own), nil for a service the bridge does not see. api
+// spends 60% in one function, always; checkout's render costs 10% of its CPU
+// in the history and 30% live (0.05 -> 0.15 cores: +20% of the service).
+func profileRows(job string, live bool) map[string][2]float64 {
+	switch job {
+	case "api":
+		cpu, alloc := 0.3125, synth.Typical.FixedAlloc
+		return map[string][2]float64{apiFunction: {0.6 * cpu, 0.6 * alloc}, "other": {0.4 * cpu, 0.4 * alloc}}
+	case "checkout":
+		render := 0.05
+		if live {
+			render += 0.1
+		}
+		alloc := synth.Typical.FixedAlloc
+		return map[string][2]float64{checkoutFunction: {render, 0.1 * alloc}, "other": {0.45, 0.9 * alloc}}
+	}
+	return nil
+}
+
+// profileLabels are a bridge row's labels: the service label and the
+// function only (the bridge knows neither cluster nor namespace).
+func profileLabels(job, function string) string {
+	return fmt.Sprintf("job=%q,function=%q", job, function)
 }
 
 func labels(job string, extra ...string) string {
@@ -112,7 +151,8 @@ func rawHistory(from, start time.Time) string {
 }
 
 // each calls f with every scraped counter and its live rate at t: the
-// services, the service-graph edge api -> cache, and a throttled container.
+// services, their profile rows, the service-graph edge api -> cache, and a
+// throttled container.
 func each(now time.Time, f func(key string, perSecond float64)) {
 	counter := func(name, ls string, perSecond float64) { f(name+"{"+ls+"}", perSecond) }
 	for _, s := range services {
@@ -121,6 +161,13 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 		counter("http_requests_total", l, req)
 		counter("process_cpu_seconds_total", l, cpu)
 		counter("go_memstats_alloc_bytes_total", l, alloc)
+		// the bridge's rows, with the instance label its scrape adds (the
+		// history's raw samples and the live ones are then one series)
+		for function, r := range profileRows(s.job, true) {
+			bl := profileLabels(s.job, function) + `,instance="profile-metrics"`
+			counter("hotpath_profile_cpu_seconds_total", bl, r[0])
+			counter("hotpath_profile_alloc_bytes_total", bl, r[1])
+		}
 	}
 	counter("traces_service_graph_request_total", `client="api",server="cache",connection_type=""`, 16)
 	ct := `cluster="eu1",namespace="ci",pod="ci-operator-1",container="app"`
@@ -133,7 +180,8 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 }
 
 // history is what the 1m groups would have recorded over [from, to)
-// (synth.Job), ending in "# EOF".
+// (synth.Job), and the noise groups' samples of the functions' cost per
+// request, ending in "# EOF".
 func history(from, to time.Time) string {
 	series := map[string][]string{} // name -> lines
 	add := func(r synth.Record, ls string, t time.Time) {
@@ -153,6 +201,12 @@ func history(from, to time.Time) string {
 			if t.Sub(from)%(5*time.Minute) == 0 { // the baseline group's interval
 				for _, r := range j.Sampled(req >= synth.DiurnalMedian) {
 					add(r, l, t)
+				}
+				// the function noise model's input, sampled as often
+				for function, r := range profileRows(s.job, false) {
+					fl := profileLabels(s.job, function)
+					add(synth.Record{Name: "job_function:cpu_seconds_per_request:smoothed_sampled", Value: r[0] / req}, fl, t)
+					add(synth.Record{Name: "job_function:alloc_bytes_per_request:smoothed_sampled", Value: r[1] / req}, fl, t)
 				}
 			}
 		}

@@ -5,7 +5,7 @@ local mixin = (import 'mixin.libsonnet') + { _config+:: { evaluationInterval: '2
 (import 'lib/render.libsonnet')(mixin {
   prometheusRules+:: {
     groups: [
-      if g.name == 'hotpath-noise' then g { interval: '4s' } else g
+      if std.member(['hotpath-noise', 'hotpath-functions-noise'], g.name) then g { interval: '4s' } else g
       for g in super.groups
     ],
   },

@@ -46,6 +46,7 @@ func suites() []*suite {
 		versionsSuite(),
 		moneySuite(),
 		moneyOffSuite(),
+		functionsSuite(),
 	}
 }
 

@@ -1,0 +1,27 @@
+// PromQL of the service dashboard's function panels (dashboards/functions.libsonnet),
+// apart from their layout. The function series carry the service label and
+// `function` only (hotpath-profile-metrics names a service by its service
+// label), so they are matched on the service variable alone. Override any of
+// them: mixin + { hotpathQueries+:: { functions+: { cpuTop: '...' } } }
+local common = import 'common.libsonnet';
+
+function(cfg) {
+  local c = common(cfg),
+  local s = c.series,
+  local svc = c.d.serviceMatcher(),
+  local named = c.sel([svc, c.d.matcher('function', '=', '$function')]),
+  local top(series) = c.topN('%s{%s, function!="other"}' % [series, svc]),
+
+  // The top functions' cost per request, `other` (the rest of the profile) apart.
+  cpuTop: top(s.functionCpuPerRequest),
+  allocTop: top(s.functionAllocPerRequest),
+  // The function an alert names ($function): its smoothed cost per request
+  // and the 5m ratio it smooths (both recorded every minute: an instant
+  // lookup always finds them, as a 15m-group series it would not).
+  cpuNamed: c.select(s.functionCpuPerRequestSmoothed, named),
+  cpuNamedRate: c.select(s.functionCpuPerRequest, named),
+  allocNamed: c.select(s.functionAllocPerRequestSmoothed, named),
+  allocNamedRate: c.select(s.functionAllocPerRequest, named),
+  // The function variable's values: the service's functions with a row.
+  functions: 'label_values(%s{%s, function!="other"}, function)' % [s.functionCpuPerRequest, svc],
+}

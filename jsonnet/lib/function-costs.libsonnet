@@ -1,0 +1,178 @@
+// Each function's cost per request of its service, from the counters of
+// hotpath-profile-metrics (labels: the service label and `function`; the top
+// functions of each service plus function="other", the rest of its profile),
+// and the noise model FunctionCostPerRequestRegression judges them by.
+//
+// The join: the bridge names a service by its service label only (Pyroscope's
+// service_name), and a scrape adds its own target labels (instance, and
+// namespace under a ServiceMonitor: the bridge's, not the service's), so both
+// sides are summed by the service label and the function before dividing.
+//
+// The noise model follows the service regressions' lagged reference
+// (lib/baseline-model.libsonnet): the smoothed cost per request, sampled every
+// regressionNoiseInterval, has a median and a spread (median minus the lower
+// quartile) over baselineWindow; the alert judges the present against them as
+// they were recorded regressionAcceptAfter ago, so a change younger than that
+// cannot move its own reference. Against the cost per request, not a cost
+// model: the profile cannot tell a function's fixed part from its marginal
+// one, and the materiality floor (a share of the whole service's cost per
+// request) keeps a function's nightly rise, small beside its service, quiet.
+local durations = import 'durations.libsonnet';
+local series = import 'series.libsonnet';
+
+function(cfg) {
+  local p = (import 'promql.libsonnet')(cfg),
+  local cm = (import 'baseline-model.libsonnet')(cfg),
+  local fn = [cfg.serviceLabel, 'function'],
+  local fkey = p.list(fn),
+  local skey = cfg.serviceLabel,
+
+  // The two costs, each with the profile type its counter is read from (the
+  // alert's `profile_type` label: the profile hotpath-notify diffs).
+  kinds:: {
+    cpu: {
+      profileType: 'cpu',
+      unit: 'seconds',
+      counter: cfg.functionCpuMetric,
+      rate: series.functionCpu,
+      perRequest: series.functionCpuPerRequest,
+      smoothed: series.functionCpuPerRequestSmoothed,
+      sampled: series.functionCpuPerRequestSampled,
+      median: series.functionCpuPerRequestMedian,
+      spread: series.functionCpuPerRequestSpread,
+      reference: series.functionCpuPerRequestReference,
+      threshold: series.functionCpuPerRequestThreshold,
+    },
+    alloc: {
+      profileType: 'alloc_space',
+      unit: 'bytes',
+      counter: cfg.functionAllocMetric,
+      rate: series.functionAlloc,
+      perRequest: series.functionAllocPerRequest,
+      smoothed: series.functionAllocPerRequestSmoothed,
+      sampled: series.functionAllocPerRequestSampled,
+      median: series.functionAllocPerRequestMedian,
+      spread: series.functionAllocPerRequestSpread,
+      reference: series.functionAllocPerRequestReference,
+      threshold: series.functionAllocPerRequestThreshold,
+    },
+  },
+
+  // The service's request rate by its service label alone (the bridge's key).
+  local requests = 'sum by (%s) (%s)' % [skey, series.requests],
+  local referenceSince = durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(cfg.regressionNoiseMinHistory)),
+  // expr read through `read` (as recorded regressionAcceptAfter ago, else
+  // now), once the sampled series had a sample `armedAfter` before: a median
+  // and spread of a few samples would be too narrow.
+  local laggedOrCurrent(k, expr) = '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
+    local armed(after) = '\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [fkey, k.sampled, cm.lastOfNoiseWindow, after],
+    lagged: expr(function(s) cm.lagged(s, cm.lastOfNoiseWindow)) + armed(referenceSince),
+    current: expr(cm.lastOfNoise) + armed(cfg.regressionNoiseMinHistory),
+  },
+
+  // Recorded every evaluationInterval (group hotpath-functions).
+  fast(k):: [
+    {
+      // The function's cost per second (cores; bytes/s), its rows summed over
+      // the bridge's instances and target labels.
+      record: k.rate,
+      expr: 'sum by (%s) (%s)' % [fkey, p.rate(k.counter, [cfg.profileMetricsSelector])],
+    },
+    {
+      // The same per request of its service; none while the service serves nothing.
+      record: k.perRequest,
+      expr: '%s\n/ on (%s) group_left ()\n(%s > 0)' % [k.rate, skey, requests],
+    },
+    {
+      // Its median over regressionResidualWindow: what the alert compares,
+      // blind to a warm-up or a blip that raises fewer than half the minutes.
+      record: k.smoothed,
+      expr: 'quantile_over_time(0.5, %s[%s])' % [k.perRequest, cfg.regressionResidualWindow],
+    },
+  ],
+
+  // Recorded every regressionNoiseInterval (group hotpath-functions-noise).
+  noise(k):: [
+    // A copy of the smoothed cost per request, the input of the day-long quantiles.
+    cm.sampled(k.sampled, k.smoothed),
+    {
+      // Its median over baselineWindow.
+      record: k.median,
+      expr: cm.median(k.sampled),
+    },
+    {
+      // Its spread: the median minus the lower quartile, blind to a
+      // regression, which only adds values above the median.
+      record: k.spread,
+      expr: '%s\n- on (%s)\nquantile_over_time(0.25, %s[%s])' % [cm.lastOfNoise(k.median), fkey, k.sampled, cfg.baselineWindow],
+    },
+    {
+      // The reference: the median as recorded regressionAcceptAfter ago
+      // (else the current one, for a younger function).
+      record: k.reference,
+      expr: laggedOrCurrent(k, function(read) read(k.median)),
+    },
+    {
+      // The noise threshold: median + k * spread of the same reference day.
+      record: k.threshold,
+      expr: laggedOrCurrent(k, function(read) '%s\n+ on (%s)\n%s * %s' % [read(k.median), fkey, p.num(cfg.regressionNoiseK), read(k.spread)]),
+    },
+  ],
+
+  // The alert's condition for one cost: the smoothed cost per request at or
+  // above the function's noise threshold, and risen over its reference by
+  // at least functionRegressionMinShare of the service's whole cost per
+  // request (the sum of its rows' references, `other` included), while the
+  // service serves >= minRequestRate; never the `other` row. The value is
+  // the rise over the reference; labelled with the profile type.
+  condition(k)::
+    local smoothed = '%s{function!="other"}' % k.smoothed;
+    p.setLabel(|||
+      (
+        %(smoothed)s
+        - on (%(fkey)s)
+        %(reference)s
+        >= on (%(skey)s) group_left ()
+        %(share)s * sum by (%(skey)s) (%(reference)s)
+      )
+      and on (%(fkey)s)
+      (
+        %(smoothed)s
+        >= on (%(fkey)s)
+        %(threshold)s
+      )
+      and on (%(skey)s)
+      %(requests)s >= %(minRate)s
+    ||| % {
+      smoothed: smoothed,
+      threshold: cm.lastOfNoise(k.threshold),
+      reference: cm.lastOfNoise(k.reference),
+      share: p.num(cfg.functionRegressionMinShare),
+      requests: requests,
+      minRate: p.num(cfg.minRequestRate),
+      fkey: fkey,
+      skey: skey,
+    }, 'profile_type', k.profileType),
+
+  // What hotpath-notify reads for a function alert's message, by profile
+  // type (catalogue/catalogue.json): `before`, the function's reference cost
+  // per request as of the alert's start ({{at}}, filled by the receiver);
+  // `now`, its smoothed cost per request. {{selector}} is the alert's
+  // service label and function, filled by the receiver.
+  catalogue:: {
+    [k.profileType]: {
+      before: 'last_over_time(%s{{selector}}[%s] @ {{at}})' % [k.reference, cm.lastOfNoiseWindow],
+      now: '%s{{selector}}' % k.smoothed,
+      unit: k.unit,
+      // the series whose onset the windows look for
+      series: k.perRequest,
+    }
+    for k in std.objectValues($.kinds)
+  },
+
+  // expr (keyed by the service label) with its service's scope labels
+  // (cluster, namespace) taken from the service's request rate: the bridge
+  // does not know them. One series per service label (a service label in two
+  // namespaces is one service to the bridge): topk picks one.
+  withScope(expr):: '(\n%s\n)\n+ on (%s) group_left (%s)\ntopk by (%s) (1, 0 * %s)' % [expr, skey, p.list(p.scope), skey, series.requests],
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"math"
+)
+
+// Function alerts: hotpath-profile-metrics' rows (labels job and function,
+// scraped with honor_labels: no cluster or namespace, the bridge's instance)
+// against the services' request rates, 31 clean hours and then, at onset,
+// changes in single functions. FunctionCostPerRequestRegression judges the
+// present against each function's median and spread as recorded a day ago,
+// which a function has once it was sampled 6h before that: 31h of history.
+func functionsSuite() *suite {
+	svc := func(job string) service { return service{"eu1", "shop", job} }
+	api, busy, spill, noisy, allocs := svc("api"), svc("busy"), svc("spill"), svc("noisy"), svc("allocs")
+	const (
+		onset = 31 * 60
+		total = onset + 3*60
+		at    = onset + 60
+	)
+	g := &group{
+		name: "function rows of the profile bridge: doublings of 10% and 1% of a service, a traffic doubling, the other row, an improvement, a noisy function",
+		comment: `Every service serves 8 req/s (busy 16 from onset) and its rows add up to 0.625 cores (or 1 MiB/s of allocations).
+The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.`,
+	}
+	row := func(metric string, s service, fn string, perSecond func(int) float64) {
+		q := &seq{}
+		for t := 0; t < total; {
+			v := perSecond(t)
+			end := t + 1
+			for end < total && perSecond(end) == v {
+				end++
+			}
+			q.rate(end-t, v)
+			t = end
+		}
+		g.add("", fmt.Sprintf(`%s{function=%q, instance="bridge:9096", job=%q}`, metric, fn, s.job), q.String())
+	}
+	cpuRow := func(s service, fn string, f func(int) float64) { row("hotpath_profile_cpu_seconds_total", s, fn, f) }
+	flat := func(v float64) func(int) float64 { return func(int) float64 { return v } }
+	times := func(v, factor float64) func(int) float64 {
+		return func(t int) float64 {
+			if t >= onset {
+				return v * factor
+			}
+			return v
+		}
+	}
+	requests := func(s service, comment string, perSecond func(int) float64) {
+		g.addService(s, comment, timeline{total: total, at: func(t int) rates { return rates{perSecond(t), 0.5, 1048576} }})
+	}
+
+	requests(api, "api: hot (10% of the service) and tiny (1%) double, better (20%) halves, at the same traffic", flat(8))
+	cpuRow(api, "hot", times(0.0625, 2))
+	cpuRow(api, "tiny", times(0.00625, 2))
+	cpuRow(api, "better", times(0.125, 0.5))
+	cpuRow(api, "rest", flat(0.125))
+	cpuRow(api, "other", flat(0.30625))
+
+	requests(busy, "busy: twice the traffic from onset, every row following it", times(8, 2))
+	cpuRow(busy, "hot", times(0.0625, 2))
+	cpuRow(busy, "other", times(0.5625, 2))
+
+	requests(spill, "spill: the other row doubles (+50% of the service); its named row is unchanged", flat(8))
+	cpuRow(spill, "steady", flat(0.3125))
+	cpuRow(spill, "other", times(0.3125, 2))
+
+	// wavy's cost per request swings +-20% on a two-hour period: +-10% of
+	// the service, far above the floor, inside its own noise (median + 3
+	// spreads is about +42%).
+	requests(noisy, "noisy: wavy (half the service) swings +-20% around its level every two hours", flat(8))
+	cpuRow(noisy, "wavy", func(t int) float64 {
+		return 0.3125 * (1 + 0.2*math.Round(64*math.Sin(2*math.Pi*float64(t)/120))/64)
+	})
+	cpuRow(noisy, "other", flat(0.3125))
+
+	requests(allocs, "allocs: buf (10% of the service's allocations) doubles its bytes per request; its CPU is unchanged", flat(8))
+	row("hotpath_profile_alloc_bytes_total", allocs, "buf", times(131072, 2))
+	row("hotpath_profile_alloc_bytes_total", allocs, "other", flat(917504))
+	cpuRow(allocs, "buf", flat(0.0625))
+	cpuRow(allocs, "other", flat(0.5625))
+
+	fnLabels := func(s service, fn string, extra ...string) map[string]string {
+		return with(map[string]string{"job": s.job, "function": fn}, extra...)
+	}
+	one := func(name string, s service, fn string, v float64) sample {
+		return sample{labelString(name, fnLabels(s, fn)), v}
+	}
+	check := minutes(onset - 1)
+	g.expr("before onset: each row's cost per second, summed over the bridge's labels", `job_function:cpu_seconds:rate5m{job="api", function="hot"}`, check,
+		one("job_function:cpu_seconds:rate5m", api, "hot", 0.0625))
+	g.expr("and per request of its service: cluster and namespace of the request rate summed away, as the bridge names a service by job", `job_function:cpu_seconds_per_request:ratio_rate5m{job="api", function="hot"}`, check,
+		one("job_function:cpu_seconds_per_request:ratio_rate5m", api, "hot", 0.0625/8))
+	g.expr("", `job_function:alloc_bytes:rate5m{job="allocs", function="buf"}`, check, one("job_function:alloc_bytes:rate5m", allocs, "buf", 131072))
+	g.expr("", `job_function:alloc_bytes_per_request:ratio_rate5m{job="allocs", function="buf"}`, check,
+		one("job_function:alloc_bytes_per_request:ratio_rate5m", allocs, "buf", 16384))
+	for _, k := range []struct {
+		kind, job string
+		value     float64
+	}{{"cpu_seconds", "api", 0.0625 / 8}, {"alloc_bytes", "allocs", 16384}} {
+		fn := map[string]string{"api": "hot", "allocs": "buf"}[k.job]
+		s := map[string]service{"api": api, "allocs": allocs}[k.job]
+		for _, op := range []string{"smoothed", "smoothed_sampled", "baseline_median", "baseline_reference", "baseline_threshold"} {
+			name := fmt.Sprintf("job_function:%s_per_request:%s", k.kind, op)
+			g.expr("a steady row: its smoothed cost, median, reference and threshold all at its level (spread 0)", fmt.Sprintf("last_over_time(%s{job=%q, function=%q}[30m])", name, k.job, fn), check,
+				sample{labelString(name, fnLabels(s, fn)), k.value})
+		}
+		name := fmt.Sprintf("job_function:%s_per_request:baseline_spread", k.kind)
+		g.expr("", fmt.Sprintf("last_over_time(%s{job=%q, function=%q}[30m])", name, k.job, fn), check, sample{labelString(name, fnLabels(s, fn)), 0})
+	}
+	g.expr("wavy's spread is about 14% of its level (the median minus the lower quartile of a sine of amplitude 20%), its threshold about +40%",
+		`count(last_over_time(job_function:cpu_seconds_per_request:baseline_spread{job="noisy"}[30m]) / last_over_time(job_function:cpu_seconds_per_request:baseline_median{job="noisy"}[30m]) > 0.1 < 0.2)`,
+		minutes(at), sample{"{}", 1})
+
+	alerts := func(more string) string {
+		return fmt.Sprintf(`ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing"%s}`, more)
+	}
+	firingAlerts := alerts("")
+	g.expr("nothing fires in the clean hours", fmt.Sprintf("count_over_time(%s[%s])", firingAlerts, minutes(onset-1)), minutes(onset-1))
+	g.expr("an hour after onset exactly two rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's hot (CPU) and allocs' buf (allocations); not tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, nor allocs' unchanged CPU",
+		firingAlerts, minutes(at),
+		sample{labelString("ALERTS", with(allocs.labels(), "function", "buf", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "alloc_space", "severity", "warning")), 1},
+		sample{labelString("ALERTS", with(api.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
+	g.expr("and at no minute up to the end does any other row fire",
+		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) %s`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf", job=~"api|allocs"`)), minutes(total-1))
+	g.expr("hot stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="hot"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
+
+	fnFiring := func(s service, fn, kind, value string) firing {
+		unit := map[string]string{"cpu": "cpu", "alloc_space": "alloc_space"}[kind]
+		return firing{
+			labels: with(s.labels(), "function", fn, "profile_type", kind, "severity", "warning"),
+			annotations: map[string]string{
+				"summary":       "One function's cost per request rose beyond its noise and by a material share of its service's cost.",
+				"description":   fmt.Sprintf("%s in %s costs %s more %s per request than 1d ago, beyond its own noise and at least 3%% of the whole service per request. Start from that function in the %s diff: its callers tell who calls it more, its callees what it now does.", fn, s.job, value, unit, unit),
+				"runbook_url":   runbookURL + "functioncostperrequestregression",
+				"dashboard_url": s.dashboard() + "&var-function=" + fn,
+			},
+		}
+	}
+	g.alert("the value is the rise per request over the reference: 1/128 s for hot, 16 KiB for buf", minutes(at), "FunctionCostPerRequestRegression",
+		fnFiring(allocs, "buf", "alloc_space", "16.38k"), fnFiring(api, "hot", "cpu", "7.812m"))
+	g.alert("silent before onset", minutes(onset-1), "FunctionCostPerRequestRegression")
+
+	return &suite{
+		file:      "functions.yaml",
+		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service, silent at 1%, on a traffic change the function follows, on the other row, on an improvement and inside a function's own noise.",
+		ruleFiles: shippedRules,
+		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-noise", "hotpath-function-alerts"),
+		groups:    []*group{g},
+	}
+}
