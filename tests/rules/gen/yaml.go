@@ -12,13 +12,13 @@ type suite struct {
 	file      string
 	comment   string   // what the suite proves, printed at its top
 	ruleFiles []string // relative to tests/rules/
-	order     []string // the rule groups in evaluation order; nil: groupOrder
 	groups    []*group
 }
 
-// groupOrder lists the rule groups in dependency order.
+// groupOrder lists the rule groups in dependency order; the versions group
+// (recorded by default) before the alerts that read it.
 var groupOrder = []string{
-	"hotpath-requests-cpu", "hotpath-throttling", "hotpath-baseline", "hotpath-load-fit-long", "hotpath-load-fit", "hotpath-noise",
+	"hotpath-requests-cpu", "hotpath-versions", "hotpath-throttling", "hotpath-baseline", "hotpath-load-fit-long", "hotpath-load-fit", "hotpath-noise",
 	"hotpath-upstream", "hotpath-cost", "hotpath-efficiency", "hotpath-throttling-alerts",
 }
 
@@ -74,11 +74,7 @@ func (s *suite) render() string {
 	}
 	b.WriteString("evaluation_interval: 1m\n")
 	b.WriteString("# Dependency order, so every run evaluates alike (promtool's default is random).\ngroup_eval_order:\n")
-	order := s.order
-	if order == nil {
-		order = groupOrder
-	}
-	for _, g := range order {
+	for _, g := range groupOrder {
 		fmt.Fprintf(&b, "  - %s\n", g)
 	}
 	b.WriteString("tests:\n")
