@@ -97,16 +97,18 @@ local catalogue = import 'catalogue.libsonnet';
     ],
 
     // Containers that run beside the service in its pods and whose image is
-    // not its version: service-mesh proxies, secret and log agents, SQL and
-    // auth proxies, config reloaders. Their tags would count as versions of
-    // the service, and a mesh upgrade as its deploy. Regular expressions,
-    // each matched against the whole container name. Add your own sidecars,
-    // e.g. `sidecarContainers+: ['audit-shipper']`.
+    // not its version: service-mesh proxies, secret agents, SQL and auth
+    // proxies, config reloaders, tracing agents. Their tags would count as
+    // versions of the service, and a mesh upgrade as its deploy. Regular
+    // expressions, each matched against the whole container name. Log
+    // shippers and collectors (fluentd, fluent-bit, vector, an OpenTelemetry
+    // collector) are not listed: they are services of their own as often as
+    // sidecars. Add the sidecars your pods run, e.g.
+    // `sidecarContainers+: ['fluent-bit', 'audit-shipper']`.
     sidecarContainers: [
       'istio-proxy',
       'istio-validation',
       'linkerd-proxy',
-      'envoy',
       'envoy-sidecar',
       'consul-dataplane',
       'consul-connect-.+',
@@ -120,15 +122,8 @@ local catalogue = import 'catalogue.libsonnet';
       '.*config-reloader',
       'git-sync',
       'otc-container',
-      'otel-collector',
       'jaeger-agent',
-      'datadog-agent',
       'xray-daemon',
-      'fluent-bit',
-      'fluentd',
-      'filebeat',
-      'promtail',
-      'vector',
     ],
 
     // A version missing from its source for less than this (a failed scrape,
