@@ -63,10 +63,13 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	// loaded 2-core machine) the backfilled points are already out of that
 	// window. So the wait covers two whole 5m intervals and a minute; a
 	// right query answers in seconds.
-	// api's rollout once Prometheus runs its first tag, so the service
-	// dashboard's deploys annotation has a deploy to show.
-	harness.WaitFor(t, 2*time.Minute, "api's first image tag recorded", func() (bool, string) {
-		s, err := p.Query(context.Background(), `job:version:info{job="api"}`)
+	// api's rollout once the live Prometheus has recorded its first tag (not
+	// the backfilled history: the rules backfill cannot date a version, its
+	// start reads its own earlier results), so the service dashboard's
+	// deploys annotation has a deploy to show.
+	live := time.Now().Unix()
+	harness.WaitFor(t, 3*time.Minute, "api's first image tag recorded live", func() (bool, string) {
+		s, err := p.Query(context.Background(), fmt.Sprintf(`timestamp(job:version:start_timestamp{job="api"}) > %d`, live))
 		return err == nil && len(s) > 0, fmt.Sprintf("%v %v", s, err)
 	})
 	sc.rolledOut.Store(true)
