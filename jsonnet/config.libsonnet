@@ -71,16 +71,60 @@ local catalogue = import 'catalogue.libsonnet';
     // requestSources; joinOnPod: the series names a pod, not a service (as
     // kube-state-metrics does): it gets the service of the requests series
     // scraped from that pod. A service found in several sources takes its
-    // version from the first that has it. Empty (the default) records no
-    // versions and adds no version annotations. Example:
+    // version from the first that has it.
+    //
+    // On by default with kube-state-metrics' kube_pod_container_info, which
+    // kube-prometheus-stack ships: the tag of the image each pod runs (an
+    // image pinned by digest keeps its tag; an image without a tag gives no
+    // version), joined to the service through (namespace, pod), the sidecars
+    // of sidecarContainers left out. Without kube-state-metrics, or where
+    // services are not pods, the group records nothing and the annotations
+    // stay empty. Put your own source first when the image tag is not the
+    // version (a `latest` tag, one tag per branch), or turn versions off
+    // with `versionSources: []`. Example:
     //   versionSources: [
     //     { metric: 'target_info', versionLabel: 'service_version' },  // OpenTelemetry
     //     { metric: 'shop_build_info' },                                // a *_build_info{version} gauge
-    //     // kube-state-metrics: the image's tag, of the service's own container
-    //     { metric: 'kube_pod_container_info', selector: 'container!~"istio-proxy|linkerd-proxy"',
-    //       versionLabel: 'image', versionRegex: '[^@]+:([^:/@]+)(@.+)?', joinOnPod: true },
-    //   ],
-    versionSources: [],
+    //   ] + super.versionSources,  // then the image tag
+    versionSources: [
+      {
+        metric: 'kube_pod_container_info',
+        selector: '%s!~"%s"' % [$._config.containerLabel, std.join('|', $._config.sidecarContainers)],
+        versionLabel: 'image',
+        versionRegex: '[^@]+:([^:/@]+)(@.+)?',
+        joinOnPod: true,
+      },
+    ],
+
+    // Containers that run beside the service in its pods and whose image is
+    // not its version: service-mesh proxies, secret agents, SQL and auth
+    // proxies, config reloaders, tracing agents. Their tags would count as
+    // versions of the service, and a mesh upgrade as its deploy. Regular
+    // expressions, each matched against the whole container name. Log
+    // shippers and collectors (fluentd, fluent-bit, vector, an OpenTelemetry
+    // collector) are not listed: they are services of their own as often as
+    // sidecars. Add the sidecars your pods run, e.g.
+    // `sidecarContainers+: ['fluent-bit', 'audit-shipper']`.
+    sidecarContainers: [
+      'istio-proxy',
+      'istio-validation',
+      'linkerd-proxy',
+      'envoy-sidecar',
+      'consul-dataplane',
+      'consul-connect-.+',
+      'kuma-sidecar',
+      'daprd',
+      'vault-agent',
+      'cloud-sql-proxy',
+      'cloudsql-proxy',
+      'oauth2-proxy',
+      'kube-rbac-proxy',
+      '.*config-reloader',
+      'git-sync',
+      'otc-container',
+      'jaeger-agent',
+      'xray-daemon',
+    ],
 
     // A version missing from its source for less than this (a failed scrape,
     // a restart of Prometheus) still runs; its series lingers this long after

@@ -42,8 +42,8 @@ function(mixin)
                   + (if has(name, ':version:') then ['version'] else [])
                   + (if name == series.versionRollout then ['previous_version'] else []);
     if name == series.upstreamEdges then edgeLabels else levelLabels[level] + extra;
-  // The versions group exists only with versionSources set; the page lists
-  // its series all the same (they are public names once it is).
+  // The versions group exists only with versionSources set (it is by
+  // default); the page lists its series all the same.
   local withVersions = if cfg.versionSources != [] then mixin else mixin { _config+:: { versionSources: [{ metric: 'app_build_info' }] } };
   local recorded = [
     { name: r.record, group: g.name, interval: std.get(g, 'interval', cfg.evaluationInterval) }
@@ -122,7 +122,7 @@ function(mixin)
     the series keeps (`job:` a service, `instance:` one instance, `container:` one container,
     `job_upstream:` a service and one upstream it calls, `job_function:` one function of a service,
     from hotpath-profile-metrics). The group `hotpath-versions` is recorded
-    only when the config has `versionSources`.
+    from `versionSources` (kube-state-metrics' image tags by default; none with `versionSources: []`).
 
   |||
   + table(

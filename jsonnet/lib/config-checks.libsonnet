@@ -68,6 +68,11 @@ local alertKeys(knob, m) =
       && (unknown == [] || error 'versionSources: %s has %s, not a field of a source (metric, selector, versionLabel, versionRegex, serviceLabel, joinOnPod): it would be ignored' % [v.metric, std.join(', ', unknown)])
       for v in c.versionSources
     ]),
+    assert std.all([
+      std.isString(n) && n != '' && std.findSubstr('"', n) == []
+      || error 'sidecarContainers: every entry is a non-empty regular expression of container names without a double quote, got %s' % std.toString(n)
+      for n in c.sidecarContainers
+    ]),
 
     // ---- Windows against the intervals that fill them ----------------------
     assert s(c.baselineMinHistory) <= s(c.baselineWindow)

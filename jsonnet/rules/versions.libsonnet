@@ -1,5 +1,6 @@
 // Which version each service runs, and its last deploy, from the
-// versionSources of the config (none by default: then no group at all).
+// versionSources of the config (kube-state-metrics' image tags by default;
+// none at all with `versionSources: []`: then no group).
 //
 // A deploy is a change of the set of versions a service runs. During a
 // rollout the old and the new version run at once: the new one is the one

@@ -52,16 +52,27 @@ export function openMetrics(series) {
 
 /**
  * Backfills `series` (see openMetrics) and starts Prometheus on them: { url, close }. The log is in
- * the returned dir (prometheus.log) and printed when the start fails.
+ * the returned dir (prometheus.log) and printed when the start fails. Options: `groups`, rule groups
+ * Prometheus evaluates (written as a rule file; JSON is YAML), `evaluationInterval`, and `targets`,
+ * host:port addresses scraped every second with their own labels kept (honor_labels, as a
+ * federation or kube-state-metrics job is).
  */
-export async function startRealPrometheus(series) {
+export async function startRealPrometheus(series, { groups = [], targets = [], evaluationInterval = '1m' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'hotpath-prom-'));
   const data = join(dir, 'data');
   mkdirSync(data);
   const om = join(dir, 'series.om');
   writeFileSync(om, openMetrics(series));
   await run(tool('promtool'), ['tsdb', 'create-blocks-from', 'openmetrics', '--quiet', om, data], { timeout: 120_000 });
-  writeFileSync(join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 15s\n');
+  const config = { global: { scrape_interval: '15s', evaluation_interval: evaluationInterval } };
+  if (groups.length > 0) {
+    writeFileSync(join(dir, 'rules.yml'), JSON.stringify({ groups }));
+    config.rule_files = [join(dir, 'rules.yml')];
+  }
+  if (targets.length > 0) {
+    config.scrape_configs = [{ job_name: 'targets', scrape_interval: '1s', honor_labels: true, static_configs: [{ targets }] }];
+  }
+  writeFileSync(join(dir, 'prometheus.yml'), JSON.stringify(config));
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const log = join(dir, `prometheus-${attempt}.log`);

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,7 +33,7 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	alerts := withoutForDurations(t, alertRules)
 
 	now := time.Now().Truncate(time.Minute)
-	sc := scenario{start: now.Add(-history(t)), regressAt: now.Add(-40 * time.Minute)}
+	sc := scenario{start: now.Add(-history(t)), regressAt: now.Add(-40 * time.Minute), rolledOut: &atomic.Bool{}}
 	dataDir := filepath.Join(t.TempDir(), "data")
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -62,6 +63,17 @@ func TestEveryQueryReturnsData(t *testing.T) {
 	// loaded 2-core machine) the backfilled points are already out of that
 	// window. So the wait covers two whole 5m intervals and a minute; a
 	// right query answers in seconds.
+	// api's rollout once the live Prometheus has recorded its first tag (not
+	// the backfilled history: the rules backfill cannot date a version, its
+	// start reads its own earlier results), so the service dashboard's
+	// deploys annotation has a deploy to show.
+	live := time.Now().Unix()
+	harness.WaitFor(t, 3*time.Minute, "api's first image tag recorded live", func() (bool, string) {
+		s, err := p.Query(context.Background(), fmt.Sprintf(`timestamp(job:version:start_timestamp{job="api"}) > %d`, live))
+		return err == nil && len(s) > 0, fmt.Sprintf("%v %v", s, err)
+	})
+	sc.rolledOut.Store(true)
+
 	plain, _ := shipped(t)
 	answered := map[string]bool{}
 	var pending []string

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/hotpath/hotpath/promkit/synth"
@@ -18,10 +19,13 @@ import (
 //     the recent fit can fit fixed + marginal);
 //   - api's 4th pod costs 3x per request (CPUPerRequestOutlier);
 //   - from regressAt on, every api request costs 2.5x (CPUPerRequestRegression);
-//   - api's first pod is CFS-throttled (CPUThrottlingSustained).
+//   - api's first pod is CFS-throttled (CPUThrottlingSustained);
+//   - kube-state-metrics reports each pod's image (api's with a mesh sidecar),
+//     api's tag 1.41 until rolledOut is set, 1.42 from then on (a deploy).
 type scenario struct {
 	start     time.Time // counters are 0 here
 	regressAt time.Time
+	rolledOut *atomic.Bool // nil: never
 }
 
 type pod struct {
@@ -94,6 +98,18 @@ func (sc scenario) series(t time.Time) map[string]float64 {
 		add("container_cpu_cfs_throttled_seconds_total", cad, throttledSecs*secs)
 		add("container_spec_cpu_quota", cad, 100000)
 		add("container_spec_cpu_period", cad, 100000)
+
+		// kube-state-metrics' view of the pod's containers
+		ksm := fmt.Sprintf(`job="kube-state-metrics",instance="10.0.9.1:8080",cluster="c1",namespace="shop",pod=%q`, p.name)
+		image := "registry.example.com/shop/cache:2.0"
+		if p.job == "api" {
+			image = "registry.example.com/shop/api:1.41"
+			if sc.rolledOut != nil && sc.rolledOut.Load() {
+				image = "registry.example.com/shop/api:1.42"
+			}
+			add("kube_pod_container_info", ksm+`,container="istio-proxy",image="docker.io/istio/proxyv2:1.21.0"`, 1)
+		}
+		add("kube_pod_container_info", ksm+fmt.Sprintf(`,container="app",image=%q`, image), 1)
 	}
 	var apiReq float64
 	for _, p := range pods {

@@ -23,6 +23,8 @@ func TestConfigChecksRefuse(t *testing.T) {
 		{`versionSources: [{ metric: 'shop_build_info', label: 'version' }]`, "versionSources: shop_build_info has label, not a field of a source"},
 		{`versionSources: [{ versionLabel: 'image' }]`, "versionSources: every source needs a metric"},
 		{`versionSources: [{ metric: 'shop_build_info' }], alertExtraAnnotations: { version: '{{ $labels.version }}' }`, "alertExtraAnnotations names version, an annotation of the pack"},
+		{`sidecarContainers+: ['']`, "sidecarContainers: every entry is a non-empty regular expression"},
+		{`sidecarContainers: ['istio"proxy']`, "sidecarContainers: every entry is a non-empty regular expression"},
 		{`baselineMinHistory: '2d'`, "baselineMinHistory (2d) is longer than baselineWindow (1d)"},
 		{`baselineMinHistory: '30s'`, "baselineMinHistory (30s) must be a whole number of 12-second steps"},
 		{`baselineInterval: '1d', regressionNoiseInterval: '15m'`, "baselineWindow (1d) holds fewer than two baselineIntervals (1d)"},

@@ -11,16 +11,18 @@ import (
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
-// versionSources (tests/rules/overlays/versions.jsonnet) adds the versions
-// group, the version annotations of the efficiency alerts (and of no other
-// alert), and the deploys annotation of the service dashboard; the shipped
-// configuration has none of them.
+// versionSources adds the versions group, the version annotations of the
+// efficiency alerts (and of no other alert), and the deploys annotation of the
+// service dashboard: in the shipped configuration (kube-state-metrics' image
+// tags) and with sources of one's own (tests/rules/overlays/versions.jsonnet);
+// `versionSources: []` has none of them.
 func TestVersionSources(t *testing.T) {
 	plain := harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "mixin", "testdata", "plain.jsonnet"))
+	off := harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "mixin", "testdata", "versions-off.jsonnet"))
 	versions := harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "rules", "overlays", "versions.jsonnet"))
 	keys := []string{"version", "previous_version", "rollout_time"}
 
-	for dir, on := range map[string]bool{plain: false, versions: true} {
+	for dir, on := range map[string]bool{plain: true, off: false, versions: true} {
 		var alerts struct {
 			Groups []struct {
 				Name  string
@@ -68,7 +70,7 @@ func TestVersionSources(t *testing.T) {
 		}
 		if !on {
 			if len(deploys) != 0 {
-				t.Errorf("the shipped service dashboard has a deploys annotation")
+				t.Errorf("%s: the service dashboard has a deploys annotation", filepath.Base(dir))
 			}
 			continue
 		}

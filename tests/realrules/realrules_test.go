@@ -46,6 +46,14 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 	if len(records) < 40 {
 		t.Fatalf("%s: only %d recording rules", ruleFiles[0], len(records))
 	}
+	// The throttled container's rollout (kube-state-metrics' image tag), once
+	// the first tag is recorded, so the versions group records a deploy too.
+	harness.WaitFor(t, 60*time.Second, "the first image tag recorded", func() (bool, string) {
+		s, err := p.Query(ctx, fmt.Sprintf(`job:version:info{job="ci-operator", version=%q}`, ciOperatorFirst))
+		return err == nil && len(s) == 1, fmt.Sprintf("%v %v", s, err)
+	})
+	rolledOut := time.Now()
+	state.rolledOut.Store(true)
 	harness.WaitFor(t, 90*time.Second, "every group evaluated, every recorded series present", func() (bool, string) {
 		rules, err := p.Rules(ctx)
 		if err != nil {
@@ -148,6 +156,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			{fmt.Sprintf(`job_function:cpu_seconds_per_request:baseline_reference{function=%q}`, apiFunction), fn("api", apiFunction), 0.6 * 0.3125 / 16, 0.01},
 			{fmt.Sprintf(`job_function:cpu_seconds_per_request:ratio_rate5m{function=%q}`, checkoutFunction), fn("checkout", checkoutFunction), 0.15 / 16, 0.02},
 			{fmt.Sprintf(`job_function:cpu_seconds_per_request:baseline_reference{function=%q}`, checkoutFunction), fn("checkout", checkoutFunction), 0.05 / 16, 0.01},
+			{fmt.Sprintf(`job:version:info{version=%q}`, ciOperatorNext), map[string]string{"cluster": "eu1", "namespace": "ci", "job": "ci-operator", "version": ciOperatorNext}, 1, 0},
 		} {
 			s, err := p.Query(ctx, c.query)
 			if err != nil {
@@ -169,6 +178,19 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			if math.Abs(s[0].Value-c.want) > c.tol*math.Abs(c.want) {
 				t.Errorf("%s = %g, want %g (±%g%%)", c.query, s[0].Value, c.want, c.tol*100)
 			}
+		}
+	})
+
+	t.Run("the rollout of the image tag is one deploy, dated when the new tag first ran", func(t *testing.T) {
+		s, err := p.Query(ctx, `job:version:rollout_timestamp`)
+		if err != nil || len(s) != 1 {
+			t.Fatalf("job:version:rollout_timestamp: %v %v, want one deploy", s, err)
+		}
+		if s[0].Metric["job"] != "ci-operator" || s[0].Metric["version"] != ciOperatorNext || s[0].Metric["previous_version"] != ciOperatorFirst {
+			t.Errorf("deploy %v, want ci-operator %s from %s", s[0].Metric, ciOperatorNext, ciOperatorFirst)
+		}
+		if at := time.Unix(int64(s[0].Value), 0); at.Before(rolledOut.Add(-time.Second)) || at.After(rolledOut.Add(10*time.Second)) {
+			t.Errorf("deploy at %v, the page changed at %v", at, rolledOut)
 		}
 	})
 

@@ -4,6 +4,7 @@ package realrules
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
@@ -100,7 +101,14 @@ func labels(job string, extra ...string) string {
 type counters struct {
 	last   time.Time
 	values map[string]float64
+	// rolledOut: the throttled container's image is ciOperatorNext (set by
+	// the test once the first tag is recorded), else ciOperatorFirst
+	rolledOut atomic.Bool
 }
+
+// The throttled container's image tags in kube-state-metrics, before and
+// after its rollout.
+const ciOperatorFirst, ciOperatorNext = "2.2", "2.3"
 
 func newCounters(now time.Time) *counters { return &counters{last: now, values: map[string]float64{}} }
 
@@ -122,6 +130,14 @@ func (c *counters) page(now time.Time) string {
 	fmt.Fprintf(&b, "container_spec_cpu_period{%s} 100000\n", ct)
 	// kube-state-metrics' CPU request of the same container
 	fmt.Fprintf(&b, "kube_pod_container_resource_requests{%s,resource=\"cpu\",unit=\"core\"} 0.1\n", ct)
+	// kube-state-metrics' images of its pod, a mesh sidecar beside it: the
+	// versions group's default source
+	tag := ciOperatorFirst
+	if c.rolledOut.Load() {
+		tag = ciOperatorNext
+	}
+	fmt.Fprintf(&b, "kube_pod_container_info{%s,image=\"registry.example.com/ci/operator:%s\"} 1\n", ct, tag)
+	fmt.Fprintf(&b, "kube_pod_container_info{cluster=\"eu1\",namespace=\"ci\",pod=\"ci-operator-1\",container=\"istio-proxy\",image=\"docker.io/istio/proxyv2:1.21.0\"} 1\n")
 	return b.String()
 }
 

@@ -97,7 +97,7 @@ func with(m map[string]string, kv ...string) map[string]string {
 func ratio(v float64) string { return fmt.Sprintf("%.2f", v) }
 
 // serviceFiring is an alert on a service: its labels (plus extra pairs and
-// the severity) and the four annotations every alert carries.
+// the severity) and the annotations every efficiency alert carries.
 func serviceFiring(s service, alert, summary, description string, extra ...string) firing {
 	return firing{
 		labels: with(s.labels(), append(extra, "severity", "warning")...),
@@ -106,6 +106,11 @@ func serviceFiring(s service, alert, summary, description string, extra ...strin
 			"description":   description,
 			"runbook_url":   runbookURL + strings.ToLower(alert),
 			"dashboard_url": s.dashboard(),
+			// versionSources is on by default: every efficiency alert carries
+			// these, empty where the service has no version series.
+			"version":          "",
+			"previous_version": "",
+			"rollout_time":     "",
 		},
 	}
 }

@@ -44,6 +44,7 @@ func suites() []*suite {
 		requestSourcesSuite(),
 		holdSuite(),
 		versionsSuite(),
+		versionsKubeSuite(),
 		moneySuite(),
 		moneyOffSuite(),
 		functionsSuite(),

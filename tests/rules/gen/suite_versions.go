@@ -87,14 +87,9 @@ func versionsSuite() *suite {
 		file:      "versions.yaml",
 		comment:   "The versions group: running versions and deploys (overlays/versions.jsonnet).",
 		ruleFiles: overlayRules("versions"),
-		order:     versionsGroupOrder,
 		groups:    []*group{g, versionAlertsGroup()},
 	}
 }
-
-// versionsGroupOrder is groupOrder with the versions group, which exists only
-// where versionSources is set, before the alerts that read it.
-var versionsGroupOrder = append([]string{"hotpath-requests-cpu", "hotpath-versions"}, groupOrder[1:]...)
 
 // The efficiency alerts carry the running version, and the last deploy while
 // it is at most deployWindow (2h) old; empty where the service has no version.

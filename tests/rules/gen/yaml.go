@@ -16,9 +16,10 @@ type suite struct {
 	groups    []*group
 }
 
-// groupOrder lists the rule groups in dependency order.
+// groupOrder lists the rule groups in dependency order; the versions group
+// (recorded by default) before the alerts that read it.
 var groupOrder = []string{
-	"hotpath-requests-cpu", "hotpath-throttling", "hotpath-baseline", "hotpath-load-fit-long", "hotpath-load-fit", "hotpath-noise",
+	"hotpath-requests-cpu", "hotpath-versions", "hotpath-throttling", "hotpath-baseline", "hotpath-load-fit-long", "hotpath-load-fit", "hotpath-noise",
 	"hotpath-upstream", "hotpath-cost", "hotpath-efficiency", "hotpath-throttling-alerts",
 }
 
