@@ -18,6 +18,9 @@ const (
 // service is one service's identity labels.
 type service struct{ cluster, namespace, job string }
 
+// inShop is job in namespace shop of cluster eu1, where most suites' services run.
+func inShop(job string) service { return service{"eu1", "shop", job} }
+
 func (s service) labels() map[string]string {
 	m := map[string]string{"job": s.job}
 	if s.cluster != "" {

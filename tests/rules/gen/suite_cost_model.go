@@ -45,9 +45,8 @@ func costlier(cpu, alloc float64, from, to int) func(int) rates {
 }
 
 func costModelSuite() *suite {
-	svc := func(job string) service { return service{"eu1", "shop", job} }
-	steady, regressed, gzip, follows := svc("steady"), svc("regressed"), svc("gzip"), svc("follows")
-	restarted, blip, young, flat, quiet, idle := svc("restarted"), svc("blip"), svc("young"), svc("flat"), svc("quiet"), svc("idle")
+	steady, regressed, gzip, follows := inShop("steady"), inShop("regressed"), inShop("gzip"), inShop("follows")
+	restarted, blip, young, flat, quiet, idle := inShop("restarted"), inShop("blip"), inShop("young"), inShop("flat"), inShop("quiet"), inShop("idle")
 	const total = day + 7*60 + 30 // to 17:30 on the second day
 	const onset = day             // 10:00 on the second day
 	night := 18 * 60              // 04:00, the low: 2 req/s

@@ -12,8 +12,7 @@ import (
 // present against each function's median and spread as recorded a day ago,
 // which a function has once it was sampled 6h before that: 31h of history.
 func functionsSuite() *suite {
-	svc := func(job string) service { return service{"eu1", "shop", job} }
-	api, busy, spill, noisy, allocs := svc("api"), svc("busy"), svc("spill"), svc("noisy"), svc("allocs")
+	api, busy, spill, noisy, allocs := inShop("api"), inShop("busy"), inShop("spill"), inShop("noisy"), inShop("allocs")
 	const (
 		onset = 31 * 60
 		total = onset + 3*60

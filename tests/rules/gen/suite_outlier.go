@@ -6,8 +6,7 @@ import "fmt"
 // instances of the same service serving >= 1 req/s, itself included; only
 // with at least 3 of them.
 func outlierSuite() *suite {
-	svc := func(job string) service { return service{"eu1", "shop", job} }
-	api, pair, trickle, warmup, blip, even := svc("api"), svc("pair"), svc("trickle"), svc("warmup"), svc("blip"), svc("even")
+	api, pair, trickle, warmup, blip, even := inShop("api"), inShop("pair"), inShop("trickle"), inShop("warmup"), inShop("blip"), inShop("even")
 	const total = 45
 
 	g := &group{

@@ -5,8 +5,7 @@ package main
 // extra labels; a service exporting two of them is counted once, from the
 // first source in the list.
 func requestSourcesSuite() *suite {
-	svc := func(job string) service { return service{"eu1", "shop", job} }
-	web, checkout, billing, ledger, logs, api := svc("web"), svc("checkout"), svc("billing"), svc("ledger"), svc("fluentd"), svc("api")
+	web, checkout, billing, ledger, logs, api := inShop("web"), inShop("checkout"), inShop("billing"), inShop("ledger"), inShop("fluentd"), inShop("api")
 	const total = 20
 	g := &group{
 		name:    "a mixed fleet: HTTP, OpenTelemetry, Micrometer, gRPC and fluentd counters",

@@ -27,9 +27,8 @@ func steadyService(g *group, s service, comment string, req, cpu float64, total 
 
 func upstreamEdgesGroup() *group {
 	const total = 45
-	shop := func(job string) service { return service{"eu1", "shop", job} }
-	api, cache, report, pdf := shop("api"), shop("cache"), shop("report"), shop("pdf")
-	edgeSvc, origin, batch := shop("edge"), shop("origin"), shop("batch")
+	api, cache, report, pdf := inShop("api"), inShop("cache"), inShop("report"), inShop("pdf")
+	edgeSvc, origin, batch := inShop("edge"), inShop("origin"), inShop("batch")
 	facebox := service{"eu1", "ml", "facebox"}
 	blogCache, blogAPI := service{"eu1", "blog", "cache"}, service{"eu1", "blog", "blog-api"}
 	stagingAPI := service{"eu1", "staging", "api"}
@@ -92,8 +91,7 @@ no ratio to postgres (no CPU), from staging/api to cache (two caches elsewhere),
 func upstreamHistoryGroup() *group {
 	const total = 7*60 + 40
 	const jump = 7 * 60
-	shop := func(job string) service { return service{"eu1", "shop", job} }
-	gateway, youngGW, auth, proxy, backend := shop("gateway"), shop("young-gw"), shop("auth"), shop("proxy"), shop("backend")
+	gateway, youngGW, auth, proxy, backend := inShop("gateway"), inShop("young-gw"), inShop("auth"), inShop("proxy"), inShop("backend")
 
 	g := &group{
 		name:    "a relative jump after 7h of history",

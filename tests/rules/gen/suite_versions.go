@@ -10,8 +10,7 @@ import "fmt"
 // version series has none of them. A failed scrape is no deploy, and neither
 // are two versions both seen from Prometheus's first evaluation.
 func versionsSuite() *suite {
-	svc := func(job string) service { return service{"eu1", "shop", job} }
-	api, cart, web, quiet, pay, flaky, both := svc("api"), svc("cart"), svc("web"), svc("quiet"), svc("pay"), svc("flaky"), svc("both")
+	api, cart, web, quiet, pay, flaky, both := inShop("api"), inShop("cart"), inShop("web"), inShop("quiet"), inShop("pay"), inShop("flaky"), inShop("both")
 	const total = 80
 
 	g := &group{
@@ -94,8 +93,7 @@ func versionsSuite() *suite {
 // The efficiency alerts carry the running version, and the last deploy while
 // it is at most deployWindow (2h) old; empty where the service has no version.
 func versionAlertsGroup() *group {
-	svc := func(job string) service { return service{"eu1", "shop", job} }
-	api, solo := svc("api"), svc("solo")
+	api, solo := inShop("api"), inShop("solo")
 	const total = 140
 	g := &group{
 		name:    "the outlier alert with the version it runs and the deploy before it",

@@ -9,8 +9,7 @@ import "fmt"
 // mesh sidecar's image is no version of the service, and a service whose pods
 // kube-state-metrics does not report carries empty version annotations.
 func versionsKubeSuite() *suite {
-	svc := func(job string) service { return service{"eu1", "shop", job} }
-	api, solo := svc("api"), svc("solo")
+	api, solo := inShop("api"), inShop("solo")
 	const total = 60
 
 	g := &group{
