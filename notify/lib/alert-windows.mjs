@@ -4,7 +4,7 @@ import { baselineOf } from './catalogue.mjs';
 import { sinceDeploy } from './deploy-windows.mjs';
 import { findOnset } from './changepoint.mjs';
 import { alertSeries, PrometheusError, queryRange } from './prometheus.mjs';
-import { approximateWindows, asSiblings, DAY, onsetWindows, sameHourWindows, WEEK } from './windows.mjs';
+import { alertSpan, approximateWindows, asSiblings, DAY, onsetWindows, sameHourWindows, WEEK } from './windows.mjs';
 
 /**
  * Where the onset is searched, finest first: the last 2h at 15s (an alert fires minutes after its
@@ -31,7 +31,7 @@ export async function chooseWindows(alert, cfg, now) {
 
 /** The windows of chooseWindows before a deploy the alert carries is taken into account. */
 async function windowsFromData(alert, cfg, now) {
-  const a = { startsAt: Date.parse(alert.startsAt), ...(alert.status === 'resolved' && Date.parse(alert.endsAt) ? { endsAt: Date.parse(alert.endsAt) } : {}) };
+  const a = alertSpan(alert);
   const name = alert.labels?.alertname;
   const opts = { ...cfg, now };
   const siblings = baselineOf(name) === 'siblings' && Boolean(alert.labels?.instance);

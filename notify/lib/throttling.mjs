@@ -5,7 +5,7 @@
 // (jsonnet/lib/throttling-answer.libsonnet), which carry this config's series and knobs.
 import { catalogueAlert } from './catalogue.mjs';
 import { alertSelector, PrometheusError, queryInstant, queryVector } from './prometheus.mjs';
-import { alertWindows } from './windows.mjs';
+import { alertSpan, alertWindows } from './windows.mjs';
 
 /** The catalogue's throttling spec of an alert ({ queries, burstyRatio, ... }), undefined for other alerts. */
 export function throttlingSpec(alertname) {
@@ -95,7 +95,7 @@ export async function throttlingAnswer(alert, cfg, now) {
   if (!cfg.prometheusUrl) {
     return { why: 'no Prometheus (--prometheus) to read the container\'s usage, limit and throttling from' };
   }
-  const a = { startsAt: Date.parse(alert.startsAt), ...(alert.status === 'resolved' && Date.parse(alert.endsAt) ? { endsAt: Date.parse(alert.endsAt) } : {}) };
+  const a = alertSpan(alert);
   const { incident } = alertWindows(a, { ...cfg, now });
   try {
     return judgeThrottling(await fetchThrottling(cfg.prometheusUrl, alert, spec, incident, { timeoutMs: cfg.fetchTimeoutMs }), spec);

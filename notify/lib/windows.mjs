@@ -34,6 +34,12 @@ export const RATE_WINDOW_MS = 5 * MINUTE;
 /** "14:02": the UTC hour and minute of unix ms. */
 export const hhmm = (ms) => new Date(ms).toISOString().slice(11, 16);
 
+/** An Alertmanager alert's times as alertWindows takes them: unix ms, endsAt only once resolved. */
+export function alertSpan(alert) {
+  const endsAt = alert.status === 'resolved' ? Date.parse(alert.endsAt) : NaN;
+  return { startsAt: Date.parse(alert.startsAt), ...(endsAt ? { endsAt } : {}) };
+}
+
 /**
  * @param {{ startsAt: number, endsAt?: number }} alert times in unix ms (endsAt only when resolved)
  * @param {{ now: number, pendingMs: number, minWindowMs: number, maxWindowMs: number }} opts
