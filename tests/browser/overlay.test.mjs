@@ -265,6 +265,56 @@ describe('bad input: clear states, no crash', () => {
     assert.deepEqual(h.pageErrors, []);
   });
 
+  it("the service dashboard's deploy annotation is a mark on the strip, at the rollout, not a window", async () => {
+    // What Grafana hands the panel for the `deploys` annotation (useValueForTime: the rollout's
+    // time is the series' value): the Prometheus datasource's processEvents makes one event of
+    // the repeated value, time == timeEnd, and the dashboard turns it into a frame whose isRegion
+    // is false (timeEnd equals time).
+    const rollout = at(25);
+    const annotations = [
+      {
+        fields: [
+          { name: 'time', type: 'time', values: [rollout] },
+          { name: 'timeEnd', type: 'time', values: [rollout] },
+          { name: 'title', type: 'string', values: ['deploy 1.42'] },
+          { name: 'text', type: 'string', values: ['1.41 → 1.42'] },
+          { name: 'tags', type: 'other', values: [['1.42']] },
+          { name: 'color', type: 'string', values: ['blue'] },
+          { name: 'isRegion', type: 'boolean', values: [false] },
+        ],
+      },
+    ];
+    await h.page.evaluate(() => window.hotpathHost.unmount());
+    await h.page.evaluate(() => window.hotpathHost.setLocation('/d/hotpath-service?var-job=api'));
+    await h.render({
+      series: [...storySeries({ from: RANGE.from, to: RANGE.to, incidentFrom: at(30), alertFrom: at(33) }), frames['println-incident']],
+      annotations,
+      targets: TARGETS,
+      options: OPTIONS,
+      variables: { job: 'api', profiles: 'pyro', datasource: 'prom' },
+      timeRange: RANGE,
+      width: 1000,
+      height: 720,
+    });
+    const marks = h.page.locator(`[data-testid="${TEST_IDS.annotation}"]`);
+    assert.equal(await marks.count(), 1);
+    assert.equal(await marks.first().locator('title').textContent(), 'deploy 1.42');
+    // a point: a dashed line, no shaded region
+    assert.equal(await marks.first().locator('line').count(), 1);
+    // Grafana's named colour, resolved by the theme (a bare 'blue' is near black on the dark theme)
+    assert.match(await marks.first().locator('line').getAttribute('stroke'), /^#[0-9a-f]{6}$/i);
+    const strip = await byId(TEST_IDS.strip).boundingBox();
+    const line = await marks.first().locator('line').boundingBox();
+    const share = (line.x - strip.x) / strip.width;
+    assert.ok(Math.abs(share - 25 / 60) < 0.05, `the mark sits at ${share.toFixed(3)} of the strip; the rollout is at ${(25 / 60).toFixed(3)}`);
+    // the automatic baseline still ends where the alert went pending: a deploy is not an anomaly window
+    await dragWindow(h.page, at(40), at(55));
+    await waitForWindows(h.page);
+    assert.equal((await shownWindows(h.page)).baseline.to, at(33));
+    await h.screenshot('overlay-deploy-mark');
+    assert.deepEqual(h.pageErrors, []);
+  });
+
   it("the dashboard's placeholder options are migrated (timeSeriesRefId)", async () => {
     await renderPanel({ options: { profileRefId: 'C', timeSeriesRefId: 'A', anomalyRefId: 'B' } });
     assert.equal(await byId(TEST_IDS.strip).locator('path').count(), 1, 'one series: A');

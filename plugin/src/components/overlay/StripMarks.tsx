@@ -19,7 +19,8 @@ export function StripAnnotations({ annotations, scale, width, plotH }: Props & {
     <>
       {annotations.map((a, i) => {
         const x = toX(scale, a.time);
-        const color = a.color ?? theme.colors.info.main;
+        // an annotation's colour is often one of Grafana's named colours ('blue'), which the theme resolves
+        const color = a.color ? theme.visualization.getColorByName(a.color) : theme.colors.info.main;
         if (a.timeEnd !== undefined) {
           const r = stripRect(scale, width, { from: a.time, to: a.timeEnd });
           return (
