@@ -96,11 +96,12 @@ export function functionNeighbours(name, incident, baseline, requests) {
       .sort((x, y) => y.now - x.now || y.before - x.before)
       .slice(0, NEIGHBOURS);
   };
-  return { perRequest: Boolean(requests), callers: side((s) => s.callers), callees: side((s) => s.callees) };
+  // in the profile's own unit (nanoseconds of CPU, bytes): the trees', not the recorded series'
+  return { perRequest: Boolean(requests), unit: incident.unit, callers: side((s) => s.callers), callees: side((s) => s.callees) };
 }
 
 /** The lead's lines: the function and its cost before and now, then its callers and callees. */
-export function functionLeadLines({ name, kind, cost, neighbours, unit }) {
+export function functionLeadLines({ name, kind, cost, neighbours }) {
   const what = kind === 'alloc_space' ? 'allocated bytes' : 'CPU';
   const fn = `\`${escape(shortName(name))}\``;
   const lines = [];
@@ -112,7 +113,7 @@ export function functionLeadLines({ name, kind, cost, neighbours, unit }) {
     lines.push(`*Function ${fn}* (${what} per request)${cost?.why ? `: _${escape(cost.why)}._` : '.'}`);
   }
   if (neighbours) {
-    const u = kind === 'alloc_space' ? 'bytes' : unit ?? 'ns';
+    const u = neighbours.unit ?? (kind === 'alloc_space' ? 'bytes' : 'ns');
     const list = (rows) => rows.map((r) => `\`${escape(shortName(r.name))}\` ${formatAmount(r.now, u)} (was ${formatAmount(r.before, u)})`).join(', ') || 'none';
     const per = neighbours.perRequest ? ' per request' : ' in the window';
     lines.push(`Called by${per}: ${list(neighbours.callers)}.`, `Calls${per}: ${list(neighbours.callees)}.`);

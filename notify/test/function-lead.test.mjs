@@ -89,7 +89,7 @@ total 100
 │        └─ flate.NewWriter 20
 │           └─ runtime.mallocgc 20
 └─ main.batch 40
-`);
+`, 'bytes');
   const nowTree = fromAscii(`
 total 160
 ├─ main.serve 100
@@ -102,7 +102,7 @@ total 160
 │  └─ flate.NewWriter 20
 │     └─ runtime.mallocgc 20
 └─ main.batch 40
-`);
+`, 'bytes');
 
   it('callers and callees of both windows, per request, largest now first; a new caller shows with 0 before', () => {
     const n = functionNeighbours('flate.NewWriter', nowTree, beforeTree, { incident: 10, baseline: 10 });
@@ -118,6 +118,26 @@ total 160
     const lines = functionLeadLines({ name: 'flate.NewWriter', kind: 'alloc_space', cost: { before: 2, now: 7, unit: 'bytes' }, neighbours: n });
     assert.equal(lines[1], 'Called by per request: `gzip.write` 5.00 B (was 2.00 B), `main.export` 2.00 B (was 0 B).');
     assert.equal(lines[2], 'Calls per request: `runtime.mallocgc` 5.00 B (was 2.00 B), `flate.init` 2.00 B (was 0 B).');
+  });
+
+  it("CPU neighbours in the profile's nanoseconds, whatever the recorded series' unit (seconds)", () => {
+    const ns = (t) => fromAscii(t, 'ns');
+    const before = ns(`
+total 4000000
+└─ main.serve 4000000
+   └─ runtime.unlock2 1000000
+      └─ runtime.futex 1000000
+`);
+    const now = ns(`
+total 9000000
+└─ main.serve 9000000
+   └─ runtime.unlock2 6000000
+      └─ runtime.futex 6000000
+`);
+    const n = functionNeighbours('runtime.unlock2', now, before, { incident: 100, baseline: 100 });
+    const lines = functionLeadLines({ name: 'runtime.unlock2', kind: 'cpu', unit: 'seconds', cost: { before: 10000, now: 60000, unit: 'ns' }, neighbours: n });
+    assert.equal(lines[1], 'Called by per request: `main.serve` 60.0 µs (was 10.0 µs).');
+    assert.equal(lines[2], 'Calls per request: `runtime.futex` 60.0 µs (was 10.0 µs).');
   });
 
   it('without request counts, the windows\' totals; a function missing from the incident: none', () => {
