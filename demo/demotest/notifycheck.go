@@ -78,8 +78,8 @@ type NotifyReport struct {
 // notifyCheck waits (at most `wait`) for a message of every incident whose
 // alert carries a profile, and checks each names its story's culprit in its
 // first change line, per request (shares for the outlier, compared with its
-// siblings); no message may concern a healthy service; every message reached
-// the sink.
+// siblings), and the rollout it followed where one precedes the story; no
+// message may concern a healthy service; every message reached the sink.
 func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration) NotifyReport {
 	if run.AlertmanagerAt == "" {
 		return NotifyReport{Verdict: "FAILED: the alert path did not run: " + run.AlertingOff}
@@ -121,6 +121,9 @@ func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration
 			if e.matches(a) {
 				rep.Latencies = append(rep.Latencies, time.Duration(r.LatencyMs*float64(time.Millisecond)))
 				if why := throttlingProblem(r.Throttling); catalogue.Story(e.Story).AnswerRegexp() == nil && why != "" {
+					fails = append(fails, fmt.Sprintf("the %s incident's %s message %s", e.Story, e.Alert, why))
+				}
+				if why := deployProblem(run.World, e.Story, r); why != "" {
 					fails = append(fails, fmt.Sprintf("the %s incident's %s message %s", e.Story, e.Alert, why))
 				}
 			}
