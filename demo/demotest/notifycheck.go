@@ -148,11 +148,18 @@ func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration
 	if len(fails) > 0 {
 		rep.Verdict = "FAILED: " + strings.Join(fails, "; ")
 	} else {
-		var stories []string
+		var stories, deployed []string
 		for _, c := range want {
 			stories = append(stories, c.Story)
+			if deployLine(run.World, c.Story) != nil {
+				deployed = append(deployed, c.Story)
+			}
 		}
-		rep.Verdict = fmt.Sprintf("passed: %d messages, each incident's (%s) names its culprit first, per request; none for a healthy service", len(recs), strings.Join(stories, ", "))
+		rollouts := ""
+		if len(deployed) > 0 {
+			rollouts = fmt.Sprintf("; %s's names the rollout it followed", strings.Join(deployed, "'s and "))
+		}
+		rep.Verdict = fmt.Sprintf("passed: %d messages, each incident's (%s) names its culprit first, per request%s; none for a healthy service", len(recs), strings.Join(stories, ", "), rollouts)
 	}
 	return rep
 }

@@ -79,7 +79,7 @@ func TestNotifyCheckPassesWhenEveryIncidentNamesItsCulpritAndMeasuresLatency(t *
 	run := alertPath(t)
 	writeNotify(t, run, allIncidents(run), 6)
 	r := notifyCheck(context.Background(), run, time.Second)
-	if r.Verdict != "passed: 6 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; none for a healthy service" {
+	if r.Verdict != "passed: 6 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; gzip's names the rollout it followed; none for a healthy service" {
 		t.Fatalf("verdict %q\n%s", r.Verdict, strings.Join(r.Lines, "\n"))
 	}
 	// gzip's CPU message is not an expectation of its own (the CPU alert may not fire)
