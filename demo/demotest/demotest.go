@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
 
@@ -25,7 +26,13 @@ func RunTest(ctx context.Context, o Playground, to TestOptions, started time.Tim
 	judge := NewJudge(run.World, run.LiveAt, exps)
 	pl := &poller{p: o, judge: judge, interval: to.Poll, watch: watch}
 
-	err := o.Step(fmt.Sprintf("normal phase: %s without incidents, no alert may fire", to.Normal), func() error {
+	err := o.Step(fmt.Sprintf("normal phase: %s without incidents, no alert may fire (a rollout %s before the end of it)", to.Normal, playground.DeployLead), func() error {
+		if err := pl.until(ctx, run.LiveAt.Add(to.Normal-playground.DeployLead), Normal, func() bool { return false }); err != nil {
+			return err
+		}
+		if err := deployBefore(ctx, o, exps); err != nil {
+			return err
+		}
 		return pl.until(ctx, run.LiveAt.Add(to.Normal), Normal, func() bool { return false })
 	})
 	rep.Violations = judge.Violations

@@ -70,7 +70,10 @@ func TestRunTestPassesWhenEveryIncidentFires(t *testing.T) {
 	for _, s := range f.StepTimings() {
 		steps = append(steps, s.Step)
 	}
-	if want := []string{"normal phase: 40ms without incidents, no alert may fire",
+	if want := []string{"gzip after 0 switches"}; !slices.Equal(f.deployed, want) {
+		t.Errorf("deployed %v, want %v (gzipper's rollout in the normal phase, before any incident)", f.deployed, want)
+	}
+	if want := []string{"normal phase: 40ms without incidents, no alert may fire (a rollout 2m0s before the end of it)",
 		"incidents: println, epoll, cfs, gzip, outlier at once, each on its own service; each alert must fire within 300ms"}; !slices.Equal(steps, want) {
 		t.Errorf("steps %q, want %q", steps, want)
 	}

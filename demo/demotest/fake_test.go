@@ -32,6 +32,7 @@ type fakePlayground struct {
 	mu       sync.Mutex
 	polls    int
 	switched []string
+	deployed []string
 	steps    []playground.Timing
 	log      strings.Builder
 }
@@ -79,6 +80,14 @@ func (f *fakePlayground) Switch(ctx context.Context, story string, on bool) erro
 	defer f.mu.Unlock()
 	f.switched = append(f.switched, fmt.Sprintf("%s=%v", story, on))
 	return nil
+}
+
+func (f *fakePlayground) Deploy(ctx context.Context, story string) (*playground.Rollout, string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.deployed = append(f.deployed, fmt.Sprintf("%s after %d switches", story, len(f.switched)))
+	r := playground.RolloutOf(story)
+	return r, playground.Image(r.Job, r.From), nil
 }
 
 func (f *fakePlayground) StartTrafficStep() (*playground.Service, error) { return f.step, nil }

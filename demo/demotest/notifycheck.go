@@ -78,8 +78,8 @@ type NotifyReport struct {
 // notifyCheck waits (at most `wait`) for a message of every incident whose
 // alert carries a profile, and checks each names its story's culprit in its
 // first change line, per request (shares for the outlier, compared with its
-// siblings); no message may concern a healthy service; every message reached
-// the sink.
+// siblings), and the rollout it followed where one precedes the story; no
+// message may concern a healthy service; every message reached the sink.
 func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration) NotifyReport {
 	if run.AlertmanagerAt == "" {
 		return NotifyReport{Verdict: "FAILED: the alert path did not run: " + run.AlertingOff}
@@ -123,6 +123,9 @@ func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration
 				if why := throttlingProblem(r.Throttling); catalogue.Story(e.Story).AnswerRegexp() == nil && why != "" {
 					fails = append(fails, fmt.Sprintf("the %s incident's %s message %s", e.Story, e.Alert, why))
 				}
+				if why := deployProblem(run.World, e.Story, r); why != "" {
+					fails = append(fails, fmt.Sprintf("the %s incident's %s message %s", e.Story, e.Alert, why))
+				}
 			}
 		}
 		for _, c := range want {
@@ -145,11 +148,18 @@ func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration
 	if len(fails) > 0 {
 		rep.Verdict = "FAILED: " + strings.Join(fails, "; ")
 	} else {
-		var stories []string
+		var stories, deployed []string
 		for _, c := range want {
 			stories = append(stories, c.Story)
+			if deployLine(run.World, c.Story) != nil {
+				deployed = append(deployed, c.Story)
+			}
 		}
-		rep.Verdict = fmt.Sprintf("passed: %d messages, each incident's (%s) names its culprit first, per request; none for a healthy service", len(recs), strings.Join(stories, ", "))
+		rollouts := ""
+		if len(deployed) > 0 {
+			rollouts = fmt.Sprintf("; %s's names the rollout it followed", strings.Join(deployed, "'s and "))
+		}
+		rep.Verdict = fmt.Sprintf("passed: %d messages, each incident's (%s) names its culprit first, per request%s; none for a healthy service", len(recs), strings.Join(stories, ", "), rollouts)
 	}
 	return rep
 }

@@ -37,7 +37,8 @@ func writeNotify(t *testing.T, run playground.Running, recs []map[string]any, si
 
 // incidentMessage is a firing message as hotpath-notify records it: its
 // changes, the first with its size per request unless perRequest is false
-// (then the line has none), and the message text.
+// (then the line has none), and the message text (with the deploy line
+// where a rollout precedes the job's story).
 func incidentMessage(alert, job string, labels map[string]string, first string, perRequest bool, latencyMs float64) map[string]any {
 	l := map[string]string{"alertname": alert, "job": job}
 	for k, v := range labels {
@@ -49,9 +50,14 @@ func incidentMessage(alert, job string, labels map[string]string, first string, 
 		c["perRequestDelta"] = 17100.0
 		line = "1. `" + first + "` +17.1 µs/req (0 s → 17.1 µs per request) · +22.1 pts of CPU (0.0% → 22.1%)"
 	}
+	deploy := ""
+	if job == "gzipper" {
+		l["namespace"] = "hotpath-demo"
+		deploy = "\nSince the rollout of `hotpath-demo/gzipper:1.5.0` at 21:42 UTC (previously `1.4.2`)."
+	}
 	return map[string]any{"status": "firing", "latencyMs": latencyMs, "labels": l,
 		"changes": []map[string]any{c, {"function": "runtime.memmove", "deltaPercent": 2.0}},
-		"payload": map[string]any{"text": ":fire: FIRING " + alert + "\n*CPU +374% = load ~0% × per request +374%*\n*Got more expensive per request:*\n" + line}}
+		"payload": map[string]any{"text": ":fire: FIRING " + alert + "\n*CPU +374% = load ~0% × per request +374%*\n*Got more expensive per request:*\n" + line + deploy}}
 }
 
 // allIncidents are messages naming each story's culprit first, as the
@@ -73,7 +79,7 @@ func TestNotifyCheckPassesWhenEveryIncidentNamesItsCulpritAndMeasuresLatency(t *
 	run := alertPath(t)
 	writeNotify(t, run, allIncidents(run), 6)
 	r := notifyCheck(context.Background(), run, time.Second)
-	if r.Verdict != "passed: 6 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; none for a healthy service" {
+	if r.Verdict != "passed: 6 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; gzip's names the rollout it followed; none for a healthy service" {
 		t.Fatalf("verdict %q\n%s", r.Verdict, strings.Join(r.Lines, "\n"))
 	}
 	// gzip's CPU message is not an expectation of its own (the CPU alert may not fire)
@@ -124,6 +130,16 @@ func TestNotifyCheckFails(t *testing.T) {
 			outlier := run.World.StoryService("outlier")
 			return append(allIncidents(run), incidentMessage("CPUPerRequestRegression", outlier.Job, nil, "main.handler", true, 1))
 		}, 7, "the outlier incident's CPUPerRequestRegression message names main.handler first"},
+		{"gzip without the rollout it followed", func(run playground.Running) []map[string]any {
+			m := incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 9000)
+			m["payload"] = map[string]any{"text": strings.Replace(m["payload"].(map[string]any)["text"].(string), "Since the rollout", "Since the deploy", 1)}
+			return replace(run, 2, m)
+		}, 6, "the gzip incident's AllocationsPerRequestRegression message does not name the rollout it followed (want Since the rollout of `hotpath-demo/gzipper:1\\.5\\.0`"},
+		{"gzip naming the old version as the new", func(run playground.Running) []map[string]any {
+			m := incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 9000)
+			m["payload"] = map[string]any{"text": strings.Replace(m["payload"].(map[string]any)["text"].(string), "gzipper:1.5.0", "gzipper:1.4.2", 1)}
+			return replace(run, 2, m)
+		}, 6, "the gzip incident's AllocationsPerRequestRegression message does not name the rollout it followed"},
 		{"a message for a healthy service", func(run playground.Running) []map[string]any { return append(allIncidents(run), cache) }, 7, "a message for a healthy service cache"},
 		{"the sink missed one", func(run playground.Running) []map[string]any { return allIncidents(run) }, 5, "the Slack sink received 5 of the 6 messages"},
 	} {
@@ -145,7 +161,7 @@ func TestNotifyReportLinesShowTheHeadlineAndTheFirstChangeAsSent(t *testing.T) {
 	run := alertPath(t)
 	writeNotify(t, run, allIncidents(run)[2:3], 1)
 	r := notifyCheck(context.Background(), run, time.Second)
-	want := "AllocationsPerRequestRegression{job=gzipper} firing after 9.0s: CPU +374% = load ~0% × per request +374% | 1. compress/flate.NewWriter +17.1 µs/req (0 s → 17.1 µs per request) · +22.1 pts of CPU (0.0% → 22.1%)"
+	want := "AllocationsPerRequestRegression{job=gzipper,namespace=hotpath-demo} firing after 9.0s: CPU +374% = load ~0% × per request +374% | 1. compress/flate.NewWriter +17.1 µs/req (0 s → 17.1 µs per request) · +22.1 pts of CPU (0.0% → 22.1%)"
 	if len(r.Lines) != 1 || r.Lines[0] != want {
 		t.Errorf("lines %q, want [%q]", r.Lines, want)
 	}

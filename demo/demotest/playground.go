@@ -20,6 +20,9 @@ type Playground interface {
 	QueryRange(ctx context.Context, q string, start, end time.Time, step time.Duration) ([]promkit.Series, error)
 	// Switch turns a story's incident on or off.
 	Switch(ctx context.Context, story string, on bool) error
+	// Deploy rolls out the new version that precedes a story
+	// (playground.Rollouts); it returns the rollout and the image before.
+	Deploy(ctx context.Context, story string) (*playground.Rollout, string, error)
 	// StartTrafficStep doubles the traffic of the world's TrafficStepJob
 	// until the run ends; nil when the world has none.
 	StartTrafficStep() (*playground.Service, error)

@@ -24,7 +24,8 @@ import (
 // 10x low). Its counters integrate that rate through the calibrated cost
 // lines: CPU = fixed + marginal * req/s, allocations likewise, the api's
 // service-graph edge per request, the cache's requests from the api's, and
-// for each cgroup cAdvisor's usage and CFS periods, with no throttling.
+// for each cgroup cAdvisor's usage and CFS periods, with no throttling, and
+// kube-state-metrics' image of each pod (one version all day).
 // Every series carries exactly the labels the live scrape gives it.
 type History struct {
 	World *World
@@ -212,6 +213,10 @@ func (h *History) series() ([]histSeries, error) {
 		case "container_spec_cpu_quota", "container_spec_cpu_period":
 			gauge(key, s.Value)
 		}
+	}
+	// kube-state-metrics: each pod's image as it runs at the start.
+	for _, s := range h.World.PodInfo() {
+		gauge(withTarget(s, KubeStateJob, h.World.KubeStateAddr(), nil), s.Value)
 	}
 	return out, nil
 }

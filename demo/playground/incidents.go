@@ -82,11 +82,13 @@ func LoadWorld(path string) (*World, error) {
 	return &w, json.Unmarshal(b, &w)
 }
 
-// Step is one switch of the incident schedule, At after the rules went live.
+// Step is one switch of the incident schedule, At after the rules went live;
+// or, with Deploy, the rollout that precedes the story (deploy.go).
 type Step struct {
-	At    time.Duration
-	Story string
-	On    bool
+	At     time.Duration
+	Story  string
+	On     bool
+	Deploy bool
 }
 
 // DemoSchedule is `make demo`'s schedule: normal first, then each story on

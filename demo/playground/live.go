@@ -39,6 +39,14 @@ func (o *Orchestrator) RunLive(ctx context.Context, lo LiveOptions) error {
 		for next < len(lo.Schedule) && time.Since(o.LiveAt) >= lo.Schedule[next].At {
 			s := lo.Schedule[next]
 			next++
+			if s.Deploy {
+				if r, was, err := o.World.Deploy(ctx, s.Story); err != nil {
+					event("rolling out before %s: %v", s.Story, err)
+				} else {
+					event("schedule: rolled out %s (was %s) before the %s incident", Image(r.Job, r.To), was, s.Story)
+				}
+				continue
+			}
 			if s.Story == "cfs" && o.Cgroups == nil {
 				event("skipping the cfs incident: %s", o.NoCFSWhy)
 				continue

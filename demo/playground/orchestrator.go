@@ -130,7 +130,7 @@ func Build(ctx context.Context, root, binDir string) error {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", binDir+string(os.PathSeparator),
-		"./cmd/demo-service", "./cmd/cgroup-helper", "./cmd/container-exporter", "./cmd/loadgen", "./cmd/profile-store")
+		"./cmd/demo-service", "./cmd/cgroup-helper", "./cmd/container-exporter", "./cmd/kube-state-exporter", "./cmd/loadgen", "./cmd/profile-store")
 	cmd.Dir = filepath.Join(root, "demo")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -376,7 +376,7 @@ func TestSupervisorStopsInReverseOrder(t *testing.T) {
 
 func TestDemoSchedule(t *testing.T) {
 	s := DemoSchedule(Stories, 10*time.Minute, 25*time.Minute, 5*time.Minute)
-	if len(s) != 2*len(Stories) || s[0] != (Step{10 * time.Minute, "println", true}) || s[1] != (Step{35 * time.Minute, "println", false}) || s[2].At != 40*time.Minute {
+	if len(s) != 2*len(Stories) || s[0] != (Step{At: 10 * time.Minute, Story: "println", On: true}) || s[1] != (Step{At: 35 * time.Minute, Story: "println", On: false}) || s[2].At != 40*time.Minute {
 		t.Errorf("%+v", s)
 	}
 	w := testWorld()

@@ -38,6 +38,7 @@ func (w *World) PromConfig(ruleFiles []string, withExporter bool) promkit.Config
 	if withExporter {
 		c.ScrapeConfigs += promkit.StaticJob("cadvisor", []string{fmt.Sprintf("127.0.0.1:%d", w.Ports.Exporter)}, nil, false)
 	}
+	c.ScrapeConfigs += w.kubeStateScrape()
 	return c
 }
 

@@ -61,6 +61,9 @@ func (o *Orchestrator) startServices(ctx context.Context) error {
 }
 
 func (o *Orchestrator) startSidecars(ctx context.Context) error {
+	if err := o.startKubeState(ctx); err != nil {
+		return err
+	}
 	if o.Cgroups != nil {
 		addr := fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Exporter)
 		proc, err := o.Sup.Start("container-exporter", false, nil, o.bin("container-exporter"),

@@ -32,7 +32,7 @@ type Service struct {
 	// Cgroup, when set, runs the service in its own cgroup v1 cpu group.
 	Cgroup *CgroupSpec
 	// Labels are extra target labels (namespace/pod for the join with
-	// cAdvisor's container series).
+	// cAdvisor's container series and kube-state-metrics' images).
 	Labels map[string]string
 	// Args are extra demo-service flags; "{cache}" is replaced by the cache's URL.
 	Args []string
@@ -66,6 +66,8 @@ func (i Instance) URL() string { return "http://" + i.Addr() }
 // Ports are the world's fixed processes besides the services.
 type Ports struct {
 	Prometheus, Exporter, Profiles, Sandbox int
+	// KubeState is the kube-state-metrics stand-in's (deploy.go).
+	KubeState int
 	// The alert path (alerting.go).
 	Alertmanager, Notify, SlackSink int
 	// Thanos's processes, used only when World.Thanos (thanos.go).
@@ -122,7 +124,7 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		// idles, gets a third of a core rather than all the idle time of one.
 		CgroupParentShares: 4096,
 		Ports: Ports{
-			Prometheus: port(9090), Exporter: port(9180), Profiles: port(9190), Sandbox: port(9300),
+			Prometheus: port(9090), Exporter: port(9180), Profiles: port(9190), Sandbox: port(9300), KubeState: port(9181),
 			Alertmanager: port(9093), Notify: port(9095), SlackSink: port(9096),
 			Thanos: defaultThanosPorts(port),
 		},
@@ -141,7 +143,8 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		{Job: "worker", Kind: "worker", Route: "/builds", Load: "3", Instances: one(9104), Story: "cfs",
 			Cgroup: &CgroupSpec{Pod: "worker-0", Container: "worker", CPUs: 0.2},
 			Labels: map[string]string{"namespace": demoNamespace, "pod": "worker-0"}},
-		{Job: "gzipper", Kind: "gzipper", Route: "/flags", Load: "sine:10:40:24m", Instances: one(9105), Story: "gzip"},
+		{Job: "gzipper", Kind: "gzipper", Route: "/flags", Load: "sine:10:40:24m", Instances: one(9105), Story: "gzip",
+			Labels: map[string]string{"namespace": demoNamespace, "pod": "gzipper-0"}},
 		{Job: "catalog", Kind: "catalog", Route: "/items", Load: "sine:10:30:30m",
 			Instances: []Instance{{Port: port(9106)}, {Port: port(9107)}, {Port: port(9108)}}, Story: "outlier"},
 		// constant, so that the traffic step doubles it exactly
@@ -186,6 +189,7 @@ func (w *World) PortUse() map[int]string {
 		w.Ports.Profiles:   "profile-store (the Pyroscope stand-in)",
 	}
 	w.notifyPorts(m)
+	w.kubeStatePorts(m)
 	w.thanosPorts(m)
 	for _, s := range w.Services {
 		for i, in := range s.Instances {

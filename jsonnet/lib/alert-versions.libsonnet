@@ -1,7 +1,9 @@
-// Applied to the efficiency alerts when the config has versionSources: the
-// service's running version, and its last deploy when that is at most
-// deployWindow old, as annotations read from the recorded versions
-// (rules/versions.libsonnet) at the evaluation that renders them:
+// Applied to the efficiency alerts and to FunctionCostPerRequestRegression
+// (a function's regression follows a deploy as its service's does) when the
+// config has versionSources: the service's running version, and its last
+// deploy when that is at most deployWindow old, as annotations read from the
+// recorded versions (rules/versions.libsonnet) at the evaluation that renders
+// them:
 //   version           the newest version running (the new one during a rollout)
 //   previous_version  the version before the last deploy
 //   rollout_time      when the last deploy began, unix seconds
@@ -36,7 +38,7 @@ local series = import 'series.libsonnet';
     },
 
     groups: [
-      if g.name == 'hotpath-efficiency' && cfg.versionSources != [] then
+      if std.member(['hotpath-efficiency', 'hotpath-function-alerts'], g.name) && cfg.versionSources != [] then
         g { rules: [r { annotations+: annotations } for r in g.rules] }
       else g
       for g in super.groups

@@ -5,6 +5,7 @@
 //	hotpath-demo test      `make demo-test`: the same world on free ports with the demo overlay
 //	                       (only `for:` shortened), every incident at once, alerts asserted
 //	hotpath-demo incident NAME on|off   switch one incident of the running playground by hand
+//	                       (gzip on: gzipper's new version first, the regression 2m later)
 //	hotpath-demo clean     stop what a killed run left running and remove its cgroups
 //	hotpath-demo screenshots   copy the last demo-test's browser-check diffs into docs/img
 //
@@ -173,7 +174,7 @@ func run(root string, args []string) int {
 		}
 		var sched []playground.Step
 		if *schedule {
-			sched = playground.DemoSchedule(playground.Stories, *normal, *on, *off)
+			sched = playground.WithRollouts(playground.DemoSchedule(playground.Stories, *normal, *on, *off))
 		}
 		fi, _ := os.Stdout.Stat()
 		tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
@@ -368,6 +369,18 @@ func incident(root string, args []string) int {
 		return 1
 	}
 	on := args[1] == "on" || args[1] == "1"
+	if on && playground.RolloutOf(args[0]) != nil {
+		// the regression follows its deploy, as on the schedule
+		r, was, err := w.Deploy(context.Background(), args[0])
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "hotpath-demo incident: %v\n", err)
+			return 1
+		}
+		if now := playground.Image(r.Job, r.To); was != now {
+			fmt.Printf("rolled out %s (was %s); the %s incident follows in %s\n", now, was, args[0], playground.DeployLead)
+			time.Sleep(playground.DeployLead)
+		}
+	}
 	if err := w.Switch(context.Background(), args[0], on); err != nil {
 		fmt.Fprintf(os.Stderr, "hotpath-demo incident: %v\n", err)
 		return 1

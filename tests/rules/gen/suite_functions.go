@@ -12,7 +12,7 @@ import (
 // present against each function's median and spread as recorded a day ago,
 // which a function has once it was sampled 6h before that: 31h of history.
 func functionsSuite() *suite {
-	api, busy, spill, noisy, allocs := inShop("api"), inShop("busy"), inShop("spill"), inShop("noisy"), inShop("allocs")
+	api, busy, spill, noisy, allocs, shipped := inShop("api"), inShop("busy"), inShop("spill"), inShop("noisy"), inShop("allocs"), inShop("shipped")
 	const (
 		onset = 31 * 60
 		total = onset + 3*60
@@ -80,6 +80,23 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	cpuRow(allocs, "buf", flat(0.0625))
 	cpuRow(allocs, "other", flat(0.5625))
 
+	// shipped: the doubling of hot comes with a new image, 1.7 replacing 1.6
+	// in place in its pod ten minutes before onset (kube-state-metrics, the
+	// shipped rules' version source, joined through the pod of its requests).
+	const rollout = onset - 10
+	req, cpu, alloc := timeline{total: total, at: func(int) rates { return rates{8, 0.5, 1048576} }}.counters()
+	g.add("shipped: hot (10% of the service) doubles at onset, ten minutes after its pod's image went from 1.6 to 1.7",
+		shipped.sel("http_requests_total", `instance="i1"`, `pod="shipped-0"`), req.String())
+	g.add("", shipped.sel("process_cpu_seconds_total", `instance="i1"`, `pod="shipped-0"`), cpu.String())
+	g.add("", shipped.sel("go_memstats_alloc_bytes_total", `instance="i1"`, `pod="shipped-0"`), alloc.String())
+	image := func(tag string) string {
+		return fmt.Sprintf(`kube_pod_container_info{cluster="eu1", namespace="shop", job="kube-state-metrics", pod="shipped-0", container="shipped", image="registry.example.com/shop/shipped:%s"}`, tag)
+	}
+	g.add("", image("1.6"), (&seq{}).hold(rollout+1, 1).String()+" stale")
+	g.add("", image("1.7"), (&seq{}).gap(rollout).hold(total-rollout, 1).String())
+	cpuRow(shipped, "hot", times(0.0625, 2))
+	cpuRow(shipped, "other", flat(0.5625))
+
 	fnLabels := func(s service, fn string, extra ...string) map[string]string {
 		return with(map[string]string{"job": s.job, "function": fn}, extra...)
 	}
@@ -117,13 +134,14 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	}
 	firingAlerts := alerts("")
 	g.expr("nothing fires in the clean hours", fmt.Sprintf("count_over_time(%s[%s])", firingAlerts, minutes(onset-1)), minutes(onset-1))
-	g.expr("an hour after onset exactly two rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's hot (CPU) and allocs' buf (allocations); not tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, nor allocs' unchanged CPU",
+	g.expr("an hour after onset exactly three rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU) and allocs' buf (allocations); not tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, nor allocs' unchanged CPU",
 		firingAlerts, minutes(at),
 		sample{labelString("ALERTS", with(allocs.labels(), "function", "buf", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "alloc_space", "severity", "warning")), 1},
-		sample{labelString("ALERTS", with(api.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
+		sample{labelString("ALERTS", with(api.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
+		sample{labelString("ALERTS", with(shipped.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("and at no minute up to the end does any other row fire",
-		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) %s`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf", job=~"api|allocs"`)), minutes(total-1))
-	g.expr("hot stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="hot"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
+		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) %s`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf", job=~"api|allocs|shipped"`)), minutes(total-1))
+	g.expr("hot stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="hot", job="api"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
 
 	fnFiring := func(s service, fn, kind, value string) firing {
 		unit := map[string]string{"cpu": "cpu", "alloc_space": "alloc_space"}[kind]
@@ -134,16 +152,28 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 				"description":   fmt.Sprintf("%s in %s costs %s more %s per request than 1d ago, beyond its own noise and at least 3%% of the whole service per request. Start from that function in the %s diff: its callers tell who calls it more, its callees what it now does.", fn, s.job, value, unit, unit),
 				"runbook_url":   runbookURL + "functioncostperrequestregression",
 				"dashboard_url": s.dashboard() + "&var-function=" + fn,
+				// versionSources is on by default: empty where the service
+				// has no version series.
+				"version":          "",
+				"previous_version": "",
+				"rollout_time":     "",
 			},
 		}
 	}
-	g.alert("the value is the rise per request over the reference: 1/128 s for hot, 16 KiB for buf", minutes(at), "FunctionCostPerRequestRegression",
-		fnFiring(allocs, "buf", "alloc_space", "16.38k"), fnFiring(api, "hot", "cpu", "7.812m"))
+	deployed := func(f firing, version, previous string, at int) firing {
+		f.annotations = with(f.annotations, "version", version, "previous_version", previous, "rollout_time", fmt.Sprint(at*60))
+		return f
+	}
+	g.alert("the value is the rise per request over the reference: 1/128 s for hot, 16 KiB for buf; shipped's hot carries the version it runs and the deploy it followed (an hour and ten minutes ago, inside deployWindow), the others empty version annotations", minutes(at), "FunctionCostPerRequestRegression",
+		fnFiring(allocs, "buf", "alloc_space", "16.38k"), fnFiring(api, "hot", "cpu", "7.812m"),
+		deployed(fnFiring(shipped, "hot", "cpu", "7.812m"), "1.7", "1.6", rollout))
 	g.alert("silent before onset", minutes(onset-1), "FunctionCostPerRequestRegression")
+	g.expr("shipped's deploy: 1.6 to 1.7, dated when 1.7 first ran", shipped.sel("job:version:rollout_timestamp"), minutes(at),
+		sample{labelString("job:version:rollout_timestamp", with(shipped.labels(), "version", "1.7", "previous_version", "1.6")), float64(rollout * 60)})
 
 	return &suite{
 		file:      "functions.yaml",
-		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service, silent at 1%, on a traffic change the function follows, on the other row, on an improvement and inside a function's own noise.",
+		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout), silent at 1%, on a traffic change the function follows, on the other row, on an improvement and inside a function's own noise.",
 		ruleFiles: shippedRules,
 		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-noise", "hotpath-function-alerts"),
 		groups:    []*group{g},
