@@ -182,7 +182,11 @@ func (s Service) Minutes(rng *rand.Rand) []minute {
 // start, for `promtool tsdb create-blocks-from openmetrics`: a deploy
 // misses a scrape and restarts every counter near 0.
 func (s Service) OpenMetrics(b *strings.Builder, start time.Time, rng *rand.Rand) {
-	ms := s.Minutes(rng)
+	s.openMetricsOf(b, start, s.Minutes(rng))
+}
+
+// openMetricsOf writes the three counters of minutes ms (Minutes).
+func (s Service) openMetricsOf(b *strings.Builder, start time.Time, ms []minute) {
 	names := []string{"http_requests_total", "process_cpu_seconds_total", "go_memstats_alloc_bytes_total"}
 	for k, name := range names {
 		v := 1000.0
