@@ -92,6 +92,7 @@ type Cell struct {
 // the hour, the share of the day's minutes its alert was firing, and the
 // firing episodes that began in the day (1: caught once, never resolved).
 type Hold struct {
+	Job        string
 	Hour       int
 	WithinHour bool
 	Coverage   float64
@@ -172,7 +173,7 @@ func judgeBy(fleet []Service, sizes []float64, seen map[string]map[string]Seen, 
 		// starts then, or one already firing that continues past it
 		regressed := seen[s.Job][key(s)]
 		firing := firingMinutes(regressed, keep)
-		h := Hold{Hour: s.OnsetHour}
+		h := Hold{Job: s.Job, Hour: s.OnsetHour}
 		if i, _ := slices.BinarySearch(firing, onset); i < len(firing) {
 			ttd := time.Duration(firing[i]-onset) * time.Minute
 			c.Detected++
