@@ -63,7 +63,9 @@ type FuncService struct {
 // FunctionFleet builds the fleet: for each kind and size of regression and
 // each size class, perClass services, their onsets spread over the day's
 // hours; then cleanPerClass clean services per class.
-func FunctionFleet(seed uint64, perClass, cleanPerClass int) []FuncService {
+// fixedShares is the range of a service's fixed part of its CPU and
+// allocations (the rest is per request).
+func FunctionFleet(seed uint64, perClass, cleanPerClass int, fixedShares [2]float64) []FuncService {
 	rng := rand.New(rand.NewPCG(seed, 13))
 	var out []FuncService
 	n := 0
@@ -71,11 +73,11 @@ func FunctionFleet(seed uint64, perClass, cleanPerClass int) []FuncService {
 		s := FuncService{Service: randomService(rng, fmt.Sprintf("svc-%03d", len(out)), seed), Class: class}
 		c := SizeClasses[class]
 		// the cost line rescaled to a mean of Cores over the day: the same
-		// shape, a fixed part of 20-50%
+		// shape, a fixed part in fixedShares
 		s.peak = logUniform(rng, 5, 300)
 		meanTraffic := s.peak * (s.low + (1-s.low)/2)
 		s.Cores = logUniform(rng, c.Lo, c.Hi)
-		fixedShare := 0.2 + 0.3*rng.Float64()
+		fixedShare := fixedShares[0] + (fixedShares[1]-fixedShares[0])*rng.Float64()
 		s.fixedCPU = s.Cores * fixedShare
 		s.cpuPerReq = s.Cores * (1 - fixedShare) / meanTraffic
 		// allocations: 20-200 MiB per CPU second

@@ -18,7 +18,7 @@ var functionDetectorNames = map[string]string{
 // renderFunctions writes RESULTS-functions.md: per regression and size
 // class, the service alerts beside the function alert; false alarms; each
 // regressed service's outcome.
-func renderFunctions(fleet []FuncService, seed uint64, v map[string]map[int]Verdict, seen map[string]map[string]map[string]Seen, info runInfo) string {
+func renderFunctions(fleet []FuncService, seed uint64, fixed [2]float64, v map[string]map[int]Verdict, seen map[string]map[string]map[string]Seen, info runInfo) string {
 	var b strings.Builder
 	injected, clean := 0, 0
 	for _, s := range fleet {
@@ -31,13 +31,13 @@ func renderFunctions(fleet []FuncService, seed uint64, v map[string]map[int]Verd
 	fmt.Fprintf(&b, "# Function regression benchmark\n\nWritten by `make bench-functions` (tests/bench/detection, `functions*.go`) on %s: %s, %d cores (shared with other work; load average %s), Prometheus v0.309.1. Backfill of the raw series %s, of the rules %s; %s in all.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), info.cpu, info.cores, info.load, info.raw.Round(time.Second), info.rules.Round(time.Second), info.total.Round(time.Second))
 	fmt.Fprintf(&b, "**The fleet** (seed %d, `functions.go`): %d services over %d days, one sample a minute, in the real Prometheus; the rules evaluated over those days by `promtool tsdb create-blocks-from rules`, as `make bench-detection` does (RESULTS-detection.md: the same traffic, noise, deploys and traffic doublings). "+
-		"Each service's mean CPU over the day is drawn in its size class (%s), 20-50%% of it fixed, the rest per request (peak 5-300 req/s); it allocates 20-200 MiB per CPU second. "+
+		"Each service's mean CPU over the day is drawn in its size class (%s), %.0f-%.0f%% of it fixed, the rest per request (peak 5-300 req/s); it allocates 20-200 MiB per CPU second. "+
 		"Its profiles: 30-3000 functions (log-uniform) with Zipf shares of the self cost (exponent 0.9-1.3; CPU and allocations ranked apart). "+
 		"Each minute the CPU profile takes Poisson(CPU seconds x %d) samples (%d Hz) and the allocation profile Poisson(bytes / %d KiB) samples (Go's MemProfileRate), split multinomially over the functions; "+
 		"the bridge's rows as hotpath-profile-metrics exports them: the top %d functions by the day's cost plus `other`, counters of CPU seconds and allocated bytes labelled job and function, from hour %d (a deploy's missed minute has no samples). "+
 		"%d services get one regression each: one function, of the top %d the one whose share is nearest the regression's size (one that doubles, or about), takes the whole added cost, +5%%, +10%% or +20%% of the service's CPU per request or allocations per request (the service's own counters rise by the same), "+
 		"%d per kind, size and class, at a random minute of an onset hour of day %d (hours spread over 0, 2, ..., 22), to the end; %d stay clean (%d per class).\n\n",
-		seed, len(fleet), days, classList(), CPUSampleHz, CPUSampleHz, AllocSampleBytes>>10, TopK, int(profilesFrom.Hours()), injected, TopK, perKind(fleet), int(onsetDay.Hours())/24+1, clean, clean/len(SizeClasses))
+		seed, len(fleet), days, classList(), fixed[0]*100, fixed[1]*100, CPUSampleHz, CPUSampleHz, AllocSampleBytes>>10, TopK, int(profilesFrom.Hours()), injected, TopK, perKind(fleet), int(onsetDay.Hours())/24+1, clean, clean/len(SizeClasses))
 	fmt.Fprintf(&b, "**Judged** as in RESULTS-detection.md: from hour %d to the end, the alerts' `for:` %s applied to each condition as Prometheus does, and their `keep_firing_for` (service alerts %s with their hold level, function alert %s). "+
 		"Detected: the service alert of the regressed cost, or **the function alert naming the regressed function** with that profile type, fires at or after the onset. Coverage and episodes over the regression's first %s. "+
 		"False alarm: any of the detector's alerts (any function, either type) firing on a service before its regression (any time on a clean one).\n\n",
@@ -71,7 +71,10 @@ func renderFunctions(fleet []FuncService, seed uint64, v map[string]map[int]Verd
 	rows(func(c *Cell) string {
 		ttd := "-"
 		if c.Detected > 0 {
-			ttd = strings.TrimSuffix(c.MedianTTD().Round(time.Minute).String(), "0s")
+			ttd = "0m"
+			if m := c.MedianTTD().Round(time.Minute); m > 0 {
+				ttd = shortDuration(m)
+			}
 		}
 		return fmt.Sprintf("%d/%d / %d/%d, %s", c.WithinHour, c.Injected, c.Detected, c.Injected, ttd)
 	})
@@ -89,6 +92,24 @@ func renderFunctions(fleet []FuncService, seed uint64, v map[string]map[int]Verd
 			x := v[d][c]
 			fmt.Fprintf(&b, "| %s | %s | %d | %.1f | %.3f | %d |\n", functionDetectorNames[d], name, x.FalseAlarms, x.CleanDays, float64(x.FalseAlarms)/x.CleanDays, len(x.FalseByJob))
 		}
+	}
+	b.WriteString("\nFalse alarms by the hour of the day they began at (the traffic's low is at hours 2-6):\n\n| detector |")
+	for h := 0; h < 24; h += 2 {
+		fmt.Fprintf(&b, " %02d-%02d |", h, h+2)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", 12) + "\n")
+	for _, d := range FunctionDetectors {
+		var byHour [12]int
+		for _, at := range v[d][-1].FalseAt {
+			for _, m := range at {
+				byHour[(m/60)%24/2]++
+			}
+		}
+		fmt.Fprintf(&b, "| %s |", functionDetectorNames[d])
+		for _, n := range byHour {
+			fmt.Fprintf(&b, " %d |", n)
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\nWhere (service: alarms, the hours since the start they fired at; the alert's series):\n\n")
 	for _, d := range FunctionDetectors {
@@ -135,6 +156,9 @@ func renderFunctions(fleet []FuncService, seed uint64, v map[string]map[int]Verd
 			firing := firingMinutes(seen[d][s.Job][key], keepFor[d])
 			onset := int(s.Onset / time.Minute)
 			if i, _ := slices.BinarySearch(firing, onset); i < len(firing) {
+				if firing[i] == onset {
+					return "0 (firing at the onset)"
+				}
 				return shortDuration(time.Duration(firing[i]-onset) * time.Minute)
 			}
 			return "-"

@@ -4,6 +4,7 @@ package detection
 
 import (
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -20,6 +21,7 @@ import (
 var (
 	perClassFlag = flag.Int("per-class", 2, "bench-functions: services per kind, size of regression and size class")
 	cleanFlag    = flag.Int("clean-per-class", 2, "bench-functions: clean services per size class")
+	fixedFlag    = flag.String("fixed-share", "0.2,0.5", "bench-functions: the range of a service's fixed share of its CPU and allocations (the rest per request)")
 )
 
 // funcServicesPerImport: a service here has 42 rows of the bridge besides
@@ -54,7 +56,11 @@ func TestBenchFunctions(t *testing.T) {
 	end := time.Now().Truncate(time.Hour).Add(-time.Hour)
 	start := end.Add(-days * 24 * time.Hour)
 	seed := seeds(t)[0]
-	fleet := FunctionFleet(seed, *perClassFlag, *cleanFlag)
+	var fixed [2]float64
+	if _, err := fmt.Sscanf(*fixedFlag, "%g,%g", &fixed[0], &fixed[1]); err != nil || fixed[0] < 0 || fixed[1] < fixed[0] || fixed[1] >= 1 {
+		t.Fatalf("-fixed-share %q: want lo,hi with 0 <= lo <= hi < 1 (%v)", *fixedFlag, err)
+	}
+	fleet := FunctionFleet(seed, *perClassFlag, *cleanFlag, fixed)
 	im := &importer{t: t, dataDir: dataDir}
 	rng := rand.New(rand.NewPCG(seed, 17))
 	for i, s := range fleet {
@@ -89,7 +95,7 @@ func TestBenchFunctions(t *testing.T) {
 	}
 
 	load, _ := os.ReadFile("/proc/loadavg")
-	report := renderFunctions(fleet, seed, verdicts, seen, runInfo{
+	report := renderFunctions(fleet, seed, fixed, verdicts, seen, runInfo{
 		cpu: cpuModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
 		raw: raw, rules: backfilled - raw, total: time.Since(began),
 	})
