@@ -83,12 +83,20 @@ function(cfg) {
   local referenceSince = durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(cfg.regressionNoiseMinHistory)),
   // expr read through `read` (as recorded regressionAcceptAfter ago, else
   // now), once the sampled series had a sample `armedAfter` before: a median
-  // and spread of a few samples would be too narrow.
-  local laggedOrCurrent(sampled, expr) = '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
+  // and spread of a few samples would be too narrow. `current`, when given,
+  // replaces expr's current read.
+  local laggedOrCurrent(sampled, expr, current=null) = '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
     local armed(after) = '\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [fkey, sampled, cm.lastOfNoiseWindow, after],
     lagged: expr(function(s) cm.lagged(s, cm.lastOfNoiseWindow)) + armed(referenceSince),
-    current: expr(cm.lastOfNoise) + armed(cfg.regressionNoiseMinHistory),
+    current: (if current == null then expr(cm.lastOfNoise) else current) + armed(cfg.regressionNoiseMinHistory),
   },
+  // The upper end of a share's range over baselineWindow (ending `offset`
+  // ago): its highest sample plus k * its spread (median minus lower
+  // quartile), so that the day's sampling noise, met again, stays under it.
+  local shareCeiling(s, offset='') = std.rstripChars(|||
+    max_over_time(%(s)s[%(w)s]%(o)s)
+    + %(k)s * (quantile_over_time(0.5, %(s)s[%(w)s]%(o)s) - quantile_over_time(0.25, %(s)s[%(w)s]%(o)s))
+  ||| % { s: s, w: cfg.baselineWindow, o: offset, k: p.num(cfg.regressionNoiseK) }, '\n'),
 
   // Recorded every evaluationInterval (group hotpath-functions).
   fast(k):: [
@@ -153,21 +161,18 @@ function(cfg) {
     // A copy of the smoothed share, the input of the share's day-long range.
     cm.sampled(k.shareSampled, k.shareSmoothed),
     {
-      // The upper end of the share's own range over baselineWindow: its
-      // highest sample plus k * its spread (median minus lower quartile), so
-      // that the day's sampling noise, met again, stays under it.
+      // The upper end of the share's own range over baselineWindow.
       record: k.shareCeiling,
-      expr: |||
-        max_over_time(%(s)s[%(w)s])
-        + %(k)s * (quantile_over_time(0.5, %(s)s[%(w)s]) - quantile_over_time(0.25, %(s)s[%(w)s]))
-      ||| % { s: k.shareSampled, w: cfg.baselineWindow, k: p.num(cfg.regressionNoiseK) },
+      expr: shareCeiling(k.shareSampled),
     },
     {
       // The share threshold: that upper end as recorded
-      // regressionAcceptAfter ago (else the current one, for a younger
-      // function), read as the cost per request's reference is.
+      // regressionAcceptAfter ago, read as the cost per request's reference
+      // is; for a younger function, the range of the day that ended
+      // regressionResidualWindow ago: a maximum, unlike a median, would
+      // take in the present change at once and never let it fire.
       record: k.shareThreshold,
-      expr: laggedOrCurrent(k.shareSampled, function(read) read(k.shareCeiling)),
+      expr: laggedOrCurrent(k.shareSampled, function(read) read(k.shareCeiling), shareCeiling(k.shareSampled, ' offset ' + cfg.regressionResidualWindow)),
     },
   ],
 
