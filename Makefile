@@ -230,6 +230,13 @@ KEEP ?=
 bench-detection: tools ## the regression alerts' detection rate, time to detect and false alarms on generated fleets (SEEDS=27,28 for more), side by side with fixed factors and MAD bands; writes tests/bench/RESULTS-detection.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-detection.md go test -tags bench -count=1 -timeout 60m -run 'TestEpisodes|TestBenchDetection' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)')
 
+.PHONY: bench-functions
+# FUNCTIONS_FLAGS: -per-class N (services per kind, size and size class of regression, default 2),
+# -clean-per-class N (default 2); KEEP=DIR keeps the backfilled data there.
+FUNCTIONS_FLAGS ?=
+bench-functions: tools ## FunctionCostPerRequestRegression beside the service regression alerts on a generated fleet with per-minute synthetic profiles (one function adding +5/10/20% to its service's CPU or allocations per request), by service size; writes tests/bench/RESULTS-functions.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-functions.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchFunctions' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(FUNCTIONS_FLAGS)
+
 .PHONY: bench-rules
 bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series; writes tests/bench/RESULTS-rules.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules

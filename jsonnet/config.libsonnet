@@ -376,7 +376,8 @@ local catalogue = import 'catalogue.libsonnet';
     // per request must have risen by at least this share of its service's
     // whole cost per request (the sum of its functions' references, `other`
     // included) besides rising beyond its own noise (median + regressionNoiseK
-    // spreads, as recorded regressionAcceptAfter ago). 0.03: a function that
+    // spreads, as recorded regressionAcceptAfter ago), while its share of the
+    // service's profile is above that day's range. 0.03: a function that
     // adds 3% to its service pages, one going from 0.01% to 0.02% of it never
     // does, however quiet its noise. Raise it (e.g. 0.1) on a fleet where only
     // larger changes are worth an afternoon; lower it (e.g. 0.01) on large

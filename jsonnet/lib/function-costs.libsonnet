@@ -17,6 +17,16 @@
 // model: the profile cannot tell a function's fixed part from its marginal
 // one, and the materiality floor (a share of the whole service's cost per
 // request) keeps a function's nightly rise, small beside its service, quiet.
+//
+// The cost per request alone pages every night on a service with a fixed
+// cost: spread over fewer requests, it raises every large function's cost per
+// request beyond its day's noise and the floor. So the alert also asks the
+// function's share of its service's profile to be above the upper end of its
+// own range over the reference day. A traffic-driven rise (a fixed cost over
+// fewer requests, a function whose share swings with the day) stays within
+// the day's range of shares; an improvement elsewhere, or a traffic doubling
+// that raises marginal functions' shares, leaves the function's cost per
+// request where it was; a regression of one function raises both.
 local durations = import 'durations.libsonnet';
 local series = import 'series.libsonnet';
 
@@ -42,6 +52,11 @@ function(cfg) {
       spread: series.functionCpuPerRequestSpread,
       reference: series.functionCpuPerRequestReference,
       threshold: series.functionCpuPerRequestThreshold,
+      share: series.functionCpuShare,
+      shareSmoothed: series.functionCpuShareSmoothed,
+      shareSampled: series.functionCpuShareSampled,
+      shareCeiling: series.functionCpuShareCeiling,
+      shareThreshold: series.functionCpuShareThreshold,
     },
     alloc: {
       profileType: 'alloc_space',
@@ -55,6 +70,11 @@ function(cfg) {
       spread: series.functionAllocPerRequestSpread,
       reference: series.functionAllocPerRequestReference,
       threshold: series.functionAllocPerRequestThreshold,
+      share: series.functionAllocShare,
+      shareSmoothed: series.functionAllocShareSmoothed,
+      shareSampled: series.functionAllocShareSampled,
+      shareCeiling: series.functionAllocShareCeiling,
+      shareThreshold: series.functionAllocShareThreshold,
     },
   },
 
@@ -63,12 +83,20 @@ function(cfg) {
   local referenceSince = durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(cfg.regressionNoiseMinHistory)),
   // expr read through `read` (as recorded regressionAcceptAfter ago, else
   // now), once the sampled series had a sample `armedAfter` before: a median
-  // and spread of a few samples would be too narrow.
-  local laggedOrCurrent(k, expr) = '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
-    local armed(after) = '\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [fkey, k.sampled, cm.lastOfNoiseWindow, after],
+  // and spread of a few samples would be too narrow. `current`, when given,
+  // replaces expr's current read.
+  local laggedOrCurrent(sampled, expr, current=null) = '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
+    local armed(after) = '\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [fkey, sampled, cm.lastOfNoiseWindow, after],
     lagged: expr(function(s) cm.lagged(s, cm.lastOfNoiseWindow)) + armed(referenceSince),
-    current: expr(cm.lastOfNoise) + armed(cfg.regressionNoiseMinHistory),
+    current: (if current == null then expr(cm.lastOfNoise) else current) + armed(cfg.regressionNoiseMinHistory),
   },
+  // The upper end of a share's range over baselineWindow (ending `offset`
+  // ago): its highest sample plus k * its spread (median minus lower
+  // quartile), so that the day's sampling noise, met again, stays under it.
+  local shareCeiling(s, offset='') = std.rstripChars(|||
+    max_over_time(%(s)s[%(w)s]%(o)s)
+    + %(k)s * (quantile_over_time(0.5, %(s)s[%(w)s]%(o)s) - quantile_over_time(0.25, %(s)s[%(w)s]%(o)s))
+  ||| % { s: s, w: cfg.baselineWindow, o: offset, k: p.num(cfg.regressionNoiseK) }, '\n'),
 
   // Recorded every evaluationInterval (group hotpath-functions).
   fast(k):: [
@@ -88,6 +116,19 @@ function(cfg) {
       // blind to a warm-up or a blip that raises fewer than half the minutes.
       record: k.smoothed,
       expr: 'quantile_over_time(0.5, %s[%s])' % [k.perRequest, cfg.regressionResidualWindow],
+    },
+    {
+      // The function's share of its service's profile total: its rate over
+      // the sum of its service's rows (`other` included); none while the
+      // profile is empty.
+      record: k.share,
+      expr: '%s\n/ on (%s) group_left ()\n(sum by (%s) (%s) > 0)' % [k.rate, skey, skey, k.rate],
+    },
+    {
+      // Its median over regressionResidualWindow, smoothed as the cost per
+      // request is.
+      record: k.shareSmoothed,
+      expr: 'quantile_over_time(0.5, %s[%s])' % [k.share, cfg.regressionResidualWindow],
     },
   ],
 
@@ -110,21 +151,39 @@ function(cfg) {
       // The reference: the median as recorded regressionAcceptAfter ago
       // (else the current one, for a younger function).
       record: k.reference,
-      expr: laggedOrCurrent(k, function(read) read(k.median)),
+      expr: laggedOrCurrent(k.sampled, function(read) read(k.median)),
     },
     {
       // The noise threshold: median + k * spread of the same reference day.
       record: k.threshold,
-      expr: laggedOrCurrent(k, function(read) '%s\n+ on (%s)\n%s * %s' % [read(k.median), fkey, p.num(cfg.regressionNoiseK), read(k.spread)]),
+      expr: laggedOrCurrent(k.sampled, function(read) '%s\n+ on (%s)\n%s * %s' % [read(k.median), fkey, p.num(cfg.regressionNoiseK), read(k.spread)]),
+    },
+    // A copy of the smoothed share, the input of the share's day-long range.
+    cm.sampled(k.shareSampled, k.shareSmoothed),
+    {
+      // The upper end of the share's own range over baselineWindow.
+      record: k.shareCeiling,
+      expr: shareCeiling(k.shareSampled),
+    },
+    {
+      // The share threshold: that upper end as recorded
+      // regressionAcceptAfter ago, read as the cost per request's reference
+      // is; for a younger function, the range of the day that ended
+      // regressionResidualWindow ago: a maximum, unlike a median, would
+      // take in the present change at once and never let it fire.
+      record: k.shareThreshold,
+      expr: laggedOrCurrent(k.shareSampled, function(read) read(k.shareCeiling), shareCeiling(k.shareSampled, ' offset ' + cfg.regressionResidualWindow)),
     },
   ],
 
   // The alert's condition for one cost: the smoothed cost per request at or
   // above the function's noise threshold, and risen over its reference by
   // at least functionRegressionMinShare of the service's whole cost per
-  // request (the sum of its rows' references, `other` included), while the
-  // service serves >= minRequestRate; never the `other` row. The value is
-  // the rise over the reference; labelled with the profile type.
+  // request (the sum of its rows' references, `other` included), and the
+  // function's smoothed share of its service's profile above its share
+  // threshold, while the service serves >= minRequestRate; never the
+  // `other` row. The value is the rise over the reference; labelled with
+  // the profile type.
   condition(k)::
     local smoothed = '%s{function!="other"}' % k.smoothed;
     p.setLabel(|||
@@ -141,11 +200,19 @@ function(cfg) {
         >= on (%(fkey)s)
         %(threshold)s
       )
+      and on (%(fkey)s)
+      (
+        %(shareSmoothed)s
+        > on (%(fkey)s)
+        %(shareThreshold)s
+      )
       and on (%(skey)s)
       %(requests)s >= %(minRate)s
     ||| % {
       smoothed: smoothed,
       threshold: cm.lastOfNoise(k.threshold),
+      shareSmoothed: k.shareSmoothed,
+      shareThreshold: cm.lastOfNoise(k.shareThreshold),
       reference: cm.lastOfNoise(k.reference),
       share: p.num(cfg.functionRegressionMinShare),
       requests: requests,

@@ -163,4 +163,20 @@
   functionAllocPerRequestSpread: 'job_function:alloc_bytes_per_request:baseline_spread',
   functionAllocPerRequestReference: 'job_function:alloc_bytes_per_request:baseline_reference',
   functionAllocPerRequestThreshold: 'job_function:alloc_bytes_per_request:baseline_threshold',
+  // Each function's share of its service's profile total (its rate over the
+  // sum of its service's rows, `other` included, same profile type), that
+  // share's median over regressionResidualWindow, its copy sampled every
+  // regressionNoiseInterval, the upper end of the copy's range over
+  // baselineWindow (its max + k * its spread), and that upper end as recorded
+  // regressionAcceptAfter ago, which the alert's share must exceed.
+  functionCpuShare: 'job_function:cpu_seconds_share:ratio_rate5m',
+  functionCpuShareSmoothed: 'job_function:cpu_seconds_share:smoothed',
+  functionCpuShareSampled: 'job_function:cpu_seconds_share:smoothed_sampled',
+  functionCpuShareCeiling: 'job_function:cpu_seconds_share:baseline_ceiling',
+  functionCpuShareThreshold: 'job_function:cpu_seconds_share:baseline_threshold',
+  functionAllocShare: 'job_function:alloc_bytes_share:ratio_rate5m',
+  functionAllocShareSmoothed: 'job_function:alloc_bytes_share:smoothed',
+  functionAllocShareSampled: 'job_function:alloc_bytes_share:smoothed_sampled',
+  functionAllocShareCeiling: 'job_function:alloc_bytes_share:baseline_ceiling',
+  functionAllocShareThreshold: 'job_function:alloc_bytes_share:baseline_threshold',
 }

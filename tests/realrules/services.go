@@ -218,11 +218,20 @@ func history(from, to time.Time) string {
 				for _, r := range j.Sampled(req >= synth.DiurnalMedian) {
 					add(r, l, t)
 				}
-				// the function noise model's input, sampled as often
-				for function, r := range profileRows(s.job, false) {
+				// the function noise model's inputs, sampled as often: each
+				// row's cost per request and its share of the service's rows
+				rows := profileRows(s.job, false)
+				var total [2]float64
+				for _, r := range rows {
+					total[0] += r[0]
+					total[1] += r[1]
+				}
+				for function, r := range rows {
 					fl := profileLabels(s.job, function)
 					add(synth.Record{Name: "job_function:cpu_seconds_per_request:smoothed_sampled", Value: r[0] / req}, fl, t)
 					add(synth.Record{Name: "job_function:alloc_bytes_per_request:smoothed_sampled", Value: r[1] / req}, fl, t)
+					add(synth.Record{Name: "job_function:cpu_seconds_share:smoothed_sampled", Value: r[0] / total[0]}, fl, t)
+					add(synth.Record{Name: "job_function:alloc_bytes_share:smoothed_sampled", Value: r[1] / total[1]}, fl, t)
 				}
 			}
 		}

@@ -10,7 +10,6 @@
 package detection
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -94,17 +93,7 @@ func TestEpisodes(t *testing.T) {
 func TestBenchDetection(t *testing.T) {
 	began := time.Now()
 	root := harness.RepoRoot()
-	dir := t.TempDir()
-	if *keepFlag != "" {
-		dir, _ = filepath.Abs(*keepFlag)
-		if err := os.RemoveAll(dir); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dataDir := filepath.Join(dir, "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dataDir := benchDataDir(t, *keepFlag)
 
 	// The detectors' rules: the shipped pack's recording groups, its two
 	// regression alerts as conditions, the same for the pack with the noise
@@ -141,83 +130,32 @@ func TestBenchDetection(t *testing.T) {
 	start := end.Add(-days * 24 * time.Hour)
 	seedList := seeds(t)
 	var fleet []Service
-	var om strings.Builder
-	size := 0
-	// in chunks of services, each its own import (and blocks: their series
-	// differ, so the overlapping blocks hold no sample twice), each well
-	// within the import's time limit on a busy machine
-	flush := func() {
-		if om.Len() == 0 {
-			return
-		}
-		om.WriteString("# EOF\n")
-		size += om.Len()
-		harness.BackfillOpenMetrics(t, dataDir, om.String())
-		om.Reset()
-	}
+	im := &importer{t: t, dataDir: dataDir}
 	for _, seed := range seedList {
 		rng := rand.New(rand.NewPCG(seed, 11))
 		for _, s := range Fleet(seed) {
 			if len(seedList) > 1 {
 				s.Job = fmt.Sprintf("s%d-%s", seed, s.Job)
 			}
-			s.OpenMetrics(&om, start, rng)
+			s.OpenMetrics(&im.om, start, rng)
 			fleet = append(fleet, s)
 			if len(fleet)%servicesPerImport == 0 {
-				flush()
+				im.flush()
 			}
 		}
 	}
-	flush()
-	t.Logf("fleet: seeds %v, %d services, %d days, %.0f MB of OpenMetrics", seedList, len(fleet), days, float64(size)/1e6)
+	im.flush()
+	t.Logf("fleet: seeds %v, %d services, %d days, %.0f MB of OpenMetrics", seedList, len(fleet), days, float64(im.size)/1e6)
 	raw := time.Since(began)
 	harness.BackfillRules(t, dataDir, []string{ruleFile}, start, end.Add(-time.Minute))
 	backfilled := time.Since(began)
 
 	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, Args: harness.LeaveOverlappingBlocks})
-	ctx := context.Background()
-	// Every backfilled series has a value for every service mid-run, or a
-	// detector would be judged on rules that never ran.
-	mid := start.Add(onsetDay + 12*time.Hour)
-	for _, name := range promkit.RecordedNames(groups) {
-		got, err := p.QueryRange(ctx, fmt.Sprintf("count(last_over_time(%s[30m]))", name), mid, mid, time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) == 0 || len(got[0].Points) == 0 {
-			t.Errorf("%s: no series at hour %.0f", name, mid.Sub(start).Hours())
-		} else {
-			t.Logf("%s: %g series at hour %.0f", name, got[0].Points[0][1], mid.Sub(start).Hours())
-		}
-	}
+	checkRecorded(t, p, groups, start, start.Add(onsetDay+12*time.Hour))
 	verdicts := map[string]Verdict{}
 	var alternatives []Alternative
 	for _, d := range Detectors {
-		seen := map[string]map[string]Seen{}
-		for _, name := range []string{conditionName, holdConditionName} {
-			// one evaluation a minute, at the group's own offset within it: a
-			// (left-open) minute's window holds exactly that minute's sample
-			series, err := p.QueryRange(ctx, fmt.Sprintf(`count_over_time(%s{detector=%q}[1m])`, name, d), start.Add(judgedFrom-time.Hour), end.Add(-time.Minute), time.Minute)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range series {
-				job, kind := s.Metric["job"], s.Metric["kind"]
-				if seen[job] == nil {
-					seen[job] = map[string]Seen{}
-				}
-				x := seen[job][kind]
-				for _, pt := range s.Points {
-					m := int((time.Unix(int64(pt[0]), 0).Sub(start)) / time.Minute)
-					if name == conditionName {
-						x.Cond = append(x.Cond, m)
-					} else {
-						x.Hold = append(x.Hold, m)
-					}
-				}
-				seen[job][kind] = x
-			}
-		}
+		seen := readSeen(t, p, d, start, end, func(labels map[string]string) string { return labels["kind"] })
 		verdicts[d] = judge(fleet, seen, keepFor[d])
 		if d == DetectorNoise {
 			alternatives = judgeAlternatives(fleet, seen)

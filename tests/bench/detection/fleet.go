@@ -80,27 +80,10 @@ type Service struct {
 // Fleet builds the services, deterministically from seed.
 func Fleet(seed uint64) []Service {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	logUniform := func(lo, hi float64) float64 {
-		return math.Exp(math.Log(lo) + rng.Float64()*(math.Log(hi)-math.Log(lo)))
-	}
-	minuteNoise := []float64{0.02, 0.05, 0.1, 0.2}
-	lastingNoise := []float64{0, 0.02, 0.04}
 	var out []Service
 	add := func(kind string, size float64, hour int) {
-		s := Service{
-			Job: fmt.Sprintf("svc-%03d", len(out)), Seed: seed,
-			peak: logUniform(3, 300), low: 0.1 + 0.3*rng.Float64(), lowHour: 2 + 4*rng.Float64(),
-			fixedCPU: logUniform(0.05, 0.5), cpuPerReq: logUniform(0.0005, 0.01),
-			fixedAlloc: logUniform(512<<10, 8<<20), allocPerReq: logUniform(8<<10, 256<<10),
-			noiseMinute: minuteNoise[rng.IntN(len(minuteNoise))], noiseLasting: lastingNoise[rng.IntN(len(lastingNoise))],
-			Kind: kind, Size: size,
-		}
-		for d := 0; d < days; d++ {
-			s.deploys = append(s.deploys, time.Duration(d)*24*time.Hour+time.Duration(rng.IntN(24*60))*time.Minute)
-		}
-		if rng.IntN(3) == 0 {
-			s.doubledAt = judgedFrom + time.Duration(rng.IntN((days-2)*24*60))*time.Minute
-		}
+		s := randomService(rng, fmt.Sprintf("svc-%03d", len(out)), seed)
+		s.Kind, s.Size = kind, size
 		if kind != "" {
 			s.OnsetHour = hour
 			s.Onset = onsetDay + time.Duration(hour)*time.Hour + time.Duration(rng.IntN(60))*time.Minute
@@ -118,6 +101,31 @@ func Fleet(seed uint64) []Service {
 		add("", 0, 0)
 	}
 	return out
+}
+
+// randomService draws a clean service from rng: its traffic, cost line,
+// noise, deploys and traffic doubling.
+func randomService(rng *rand.Rand, job string, seed uint64) Service {
+	minuteNoise := []float64{0.02, 0.05, 0.1, 0.2}
+	lastingNoise := []float64{0, 0.02, 0.04}
+	s := Service{
+		Job: job, Seed: seed,
+		peak: logUniform(rng, 3, 300), low: 0.1 + 0.3*rng.Float64(), lowHour: 2 + 4*rng.Float64(),
+		fixedCPU: logUniform(rng, 0.05, 0.5), cpuPerReq: logUniform(rng, 0.0005, 0.01),
+		fixedAlloc: logUniform(rng, 512<<10, 8<<20), allocPerReq: logUniform(rng, 8<<10, 256<<10),
+		noiseMinute: minuteNoise[rng.IntN(len(minuteNoise))], noiseLasting: lastingNoise[rng.IntN(len(lastingNoise))],
+	}
+	for d := 0; d < days; d++ {
+		s.deploys = append(s.deploys, time.Duration(d)*24*time.Hour+time.Duration(rng.IntN(24*60))*time.Minute)
+	}
+	if rng.IntN(3) == 0 {
+		s.doubledAt = judgedFrom + time.Duration(rng.IntN((days-2)*24*60))*time.Minute
+	}
+	return s
+}
+
+func logUniform(rng *rand.Rand, lo, hi float64) float64 {
+	return math.Exp(math.Log(lo) + rng.Float64()*(math.Log(hi)-math.Log(lo)))
 }
 
 // traffic is the diurnal req/s at d since the fleet's start (which is
@@ -182,7 +190,11 @@ func (s Service) Minutes(rng *rand.Rand) []minute {
 // start, for `promtool tsdb create-blocks-from openmetrics`: a deploy
 // misses a scrape and restarts every counter near 0.
 func (s Service) OpenMetrics(b *strings.Builder, start time.Time, rng *rand.Rand) {
-	ms := s.Minutes(rng)
+	s.openMetricsOf(b, start, s.Minutes(rng))
+}
+
+// openMetricsOf writes the three counters of minutes ms (Minutes).
+func (s Service) openMetricsOf(b *strings.Builder, start time.Time, ms []minute) {
 	names := []string{"http_requests_total", "process_cpu_seconds_total", "go_memstats_alloc_bytes_total"}
 	for k, name := range names {
 		v := 1000.0

@@ -3,6 +3,7 @@
 package detection
 
 import (
+	"maps"
 	"slices"
 	"time"
 )
@@ -91,6 +92,7 @@ type Cell struct {
 // the hour, the share of the day's minutes its alert was firing, and the
 // firing episodes that began in the day (1: caught once, never resolved).
 type Hold struct {
+	Job        string
 	Hour       int
 	WithinHour bool
 	Coverage   float64
@@ -128,10 +130,19 @@ type Verdict struct {
 // judge applies one detector's firings (job -> kind -> condition minutes)
 // to the fleet, from judgedFrom to the end of the run.
 func judge(fleet []Service, seen map[string]map[string]Seen, keep time.Duration) Verdict {
+	return judgeBy(fleet, Sizes, seen, keep, func(s Service) string { return s.Kind })
+}
+
+// judgeBy is judge over any alert series of a job: seen maps job -> series
+// key -> condition minutes, every series of a job counts for its false
+// alarms, and a regression is detected by the series `key` names for its
+// service (its kind for the service alerts; its kind and function for the
+// function alert, which must name the function that regressed).
+func judgeBy(fleet []Service, sizes []float64, seen map[string]map[string]Seen, keep time.Duration, key func(Service) string) Verdict {
 	v := Verdict{Cells: map[string]map[float64]*Cell{}, FalseByJob: map[string]int{}, FalseAt: map[string][]int{}}
 	for _, k := range []string{KindCPU, KindAlloc} {
 		v.Cells[k] = map[float64]*Cell{}
-		for _, s := range Sizes {
+		for _, s := range sizes {
 			v.Cells[k][s] = &Cell{}
 		}
 	}
@@ -143,8 +154,8 @@ func judge(fleet []Service, seen map[string]map[string]Seen, keep time.Duration)
 			cleanUntil = int(s.Onset / time.Minute)
 		}
 		v.CleanDays += float64(cleanUntil-from) / (24 * 60)
-		for _, kind := range []string{KindCPU, KindAlloc} {
-			for _, at := range episodes(seen[s.Job][kind], keep) {
+		for _, series := range slices.Sorted(maps.Keys(seen[s.Job])) {
+			for _, at := range episodes(seen[s.Job][series], keep) {
 				if at >= from && at < cleanUntil {
 					v.FalseAlarms++
 					v.FalseByJob[s.Job]++
@@ -160,8 +171,9 @@ func judge(fleet []Service, seen map[string]map[string]Seen, keep time.Duration)
 		onset := int(s.Onset / time.Minute)
 		// the first firing minute at or after the onset: an episode that
 		// starts then, or one already firing that continues past it
-		firing := firingMinutes(seen[s.Job][s.Kind], keep)
-		h := Hold{Hour: s.OnsetHour}
+		regressed := seen[s.Job][key(s)]
+		firing := firingMinutes(regressed, keep)
+		h := Hold{Job: s.Job, Hour: s.OnsetHour}
 		if i, _ := slices.BinarySearch(firing, onset); i < len(firing) {
 			ttd := time.Duration(firing[i]-onset) * time.Minute
 			c.Detected++
@@ -178,7 +190,7 @@ func judge(fleet []Service, seen map[string]map[string]Seen, keep time.Duration)
 			}
 		}
 		h.Coverage /= float64(day)
-		starts := episodes(seen[s.Job][s.Kind], keep)
+		starts := episodes(regressed, keep)
 		if _, ok := slices.BinarySearch(firing, onset); ok && !slices.Contains(starts, onset) {
 			h.Episodes++ // one already firing at the onset (it began before)
 		}

@@ -13,14 +13,15 @@ import (
 // which a function has once it was sampled 6h before that: 31h of history.
 func functionsSuite() *suite {
 	api, busy, spill, noisy, allocs, shipped := inShop("api"), inShop("busy"), inShop("spill"), inShop("noisy"), inShop("allocs"), inShop("shipped")
+	lean, surge := inShop("lean"), inShop("surge")
 	const (
 		onset = 31 * 60
 		total = onset + 3*60
 		at    = onset + 60
 	)
 	g := &group{
-		name: "function rows of the profile bridge: doublings of 10% and 1% of a service, a traffic doubling, the other row, an improvement, a noisy function",
-		comment: `Every service serves 8 req/s (busy 16 from onset) and its rows add up to 0.625 cores (or 1 MiB/s of allocations).
+		name: "function rows of the profile bridge: doublings of 10% and 1% of a service, traffic doublings, the other row, improvements, a noisy function",
+		comment: `Every service serves 8 req/s (busy and surge 16 from onset) and its rows add up to 0.625 cores (or 1 MiB/s of allocations).
 The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.`,
 	}
 	row := func(metric string, s service, fn string, perSecond func(int) float64) {
@@ -64,6 +65,20 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	requests(spill, "spill: the other row doubles (+50% of the service); its named row is unchanged", flat(8))
 	cpuRow(spill, "steady", flat(0.3125))
 	cpuRow(spill, "other", times(0.3125, 2))
+
+	// steady's share of its service rises from 10% to 12.5% as big halves,
+	// above its day's range; its cost per request does not move.
+	requests(lean, "lean: big (40% of the service) halves; steady's share rises, its cost per request stays", flat(8))
+	cpuRow(lean, "big", times(0.25, 0.5))
+	cpuRow(lean, "steady", flat(0.0625))
+	cpuRow(lean, "other", flat(0.3125))
+
+	// serve's share of its service rises from 40% to 57% as the traffic
+	// doubles beside a fixed gc; its cost per request does not move.
+	requests(surge, "surge: twice the traffic from onset; serve follows it, gc and other are fixed", times(8, 2))
+	cpuRow(surge, "serve", times(0.25, 2))
+	cpuRow(surge, "gc", flat(0.25))
+	cpuRow(surge, "other", flat(0.125))
 
 	// wavy's cost per request swings +-20% on a two-hour period: +-10% of
 	// the service, far above the floor, inside its own noise (median + 3
@@ -125,6 +140,18 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		name := fmt.Sprintf("job_function:%s_per_request:baseline_spread", k.kind)
 		g.expr("", fmt.Sprintf("last_over_time(%s{job=%q, function=%q}[30m])", name, k.job, fn), check, sample{labelString(name, fnLabels(s, fn)), 0})
 	}
+	g.expr("the function's share of its service's profile: hot is 10% of api's rows, other included", `job_function:cpu_seconds_share:ratio_rate5m{job="api", function="hot"}`, check,
+		one("job_function:cpu_seconds_share:ratio_rate5m", api, "hot", 0.1))
+	for _, op := range []string{"smoothed", "smoothed_sampled", "baseline_ceiling", "baseline_threshold"} {
+		name := "job_function:cpu_seconds_share:" + op
+		g.expr("a steady share: smoothed, sampled, its day's upper end and the lagged threshold all at it (spread 0)", fmt.Sprintf(`last_over_time(%s{job="api", function="hot"}[30m])`, name), check,
+			one(name, api, "hot", 0.1))
+	}
+	g.expr("", `last_over_time(job_function:alloc_bytes_share:baseline_threshold{job="allocs", function="buf"}[30m])`, check,
+		one("job_function:alloc_bytes_share:baseline_threshold", allocs, "buf", 0.125))
+	g.expr("after onset hot's share is above its threshold (0.125 of 0.63125 cores), and so are lean's steady (big halved) and surge's serve (the traffic doubled), whose costs per request did not move",
+		`job_function:cpu_seconds_share:smoothed{function=~"hot|steady|serve"} > on (job, function) last_over_time(job_function:cpu_seconds_share:baseline_threshold[30m])`, minutes(at),
+		one("", api, "hot", 0.125/0.63125), one("", lean, "steady", 0.125), one("", surge, "serve", 0.5/0.875))
 	g.expr("wavy's spread is about 14% of its level (the median minus the lower quartile of a sine of amplitude 20%), its threshold about +40%",
 		`count(last_over_time(job_function:cpu_seconds_per_request:baseline_spread{job="noisy"}[30m]) / last_over_time(job_function:cpu_seconds_per_request:baseline_median{job="noisy"}[30m]) > 0.1 < 0.2)`,
 		minutes(at), sample{"{}", 1})
@@ -134,7 +161,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	}
 	firingAlerts := alerts("")
 	g.expr("nothing fires in the clean hours", fmt.Sprintf("count_over_time(%s[%s])", firingAlerts, minutes(onset-1)), minutes(onset-1))
-	g.expr("an hour after onset exactly three rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU) and allocs' buf (allocations); not tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, nor allocs' unchanged CPU",
+	g.expr("an hour after onset exactly three rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU) and allocs' buf (allocations); not tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, allocs' unchanged CPU, lean's steady (a larger share after an improvement elsewhere) nor surge's serve and gc (a traffic doubling: a larger share, a lower cost per request)",
 		firingAlerts, minutes(at),
 		sample{labelString("ALERTS", with(allocs.labels(), "function", "buf", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "alloc_space", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(api.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
@@ -173,9 +200,75 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 
 	return &suite{
 		file:      "functions.yaml",
-		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout), silent at 1%, on a traffic change the function follows, on the other row, on an improvement and inside a function's own noise.",
+		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout), silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
 		ruleFiles: shippedRules,
 		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-noise", "hotpath-function-alerts"),
-		groups:    []*group{g},
+		groups:    []*group{g, nightlyGroup()},
 	}
+}
+
+// A service with a large fixed cost through its nights, over two days and
+// eight hours: 8 req/s by day, 4 at the shoulders (hours 0-2 and 6-8 of each
+// day), 2 at night (hours 2-6). Its gc costs 0.125 cores whatever the
+// traffic; its other work, 0.125 cores fixed plus 1/32 s a request, is
+// spread over hot (1/8) and other (7/8), as a profile spreads a fixed cost
+// over the functions that spend it. At night gc's cost per request is four
+// times its day's and hot's twice: both far above their day's median +
+// 3 spreads and the floor, which alone paged every night. Their shares stay
+// inside the reference day's range (gc's highest at night, hot's by day).
+func nightlyGroup() *group {
+	nightly := inShop("nightly")
+	const total = 56 * 60
+	g := &group{
+		name:    "a service whose fixed cost is spread over fewer requests at night, with a day of history before the judged night",
+		comment: "nightly: 8 req/s by day, 4 at hours 0-2 and 6-8, 2 at hours 2-6 of each day; 0.5 cores by day, of which 0.25 fixed.",
+	}
+	traffic := func(t int) float64 {
+		switch h := t / 60 % 24; {
+		case h >= 2 && h < 6:
+			return 2
+		case h < 8:
+			return 4
+		default:
+			return 8
+		}
+	}
+	work := func(t int) float64 { return 0.125 + traffic(t)/32 }
+	g.addService(nightly, "nightly's requests and its own counters", timeline{total: total, at: func(t int) rates {
+		return rates{traffic(t), 0.125 + work(t), 1048576}
+	}})
+	row := func(fn string, perSecond func(int) float64) {
+		q := &seq{}
+		for t := 0; t < total; {
+			v := perSecond(t)
+			end := t + 1
+			for end < total && perSecond(end) == v {
+				end++
+			}
+			q.rate(end-t, v)
+			t = end
+		}
+		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function=%q, instance="bridge:9096", job=%q}`, fn, nightly.job), q.String())
+	}
+	row("gc", func(int) float64 { return 0.125 })
+	row("hot", func(t int) float64 { return work(t) / 8 })
+	row("other", func(t int) float64 { return work(t) * 7 / 8 })
+
+	night := minutes(53 * 60)
+	fnSample := func(name, fn string, v float64) sample {
+		return sample{labelString(name, map[string]string{"job": nightly.job, "function": fn}), v}
+	}
+	g.expr("in the second night, gc's and hot's costs per request (4 and 2 times their day's) are at or above their noise thresholds: the per-request condition alone holds",
+		`job_function:cpu_seconds_per_request:smoothed{job="nightly", function!="other"} >= on (job, function) last_over_time(job_function:cpu_seconds_per_request:baseline_threshold[30m])`, night,
+		fnSample("", "gc", 0.0625), fnSample("", "hot", 0.1875/16))
+	g.expr("gc's share at night (0.4) is its reference day's highest, not above it",
+		`last_over_time(job_function:cpu_seconds_share:baseline_threshold{job="nightly", function="gc"}[30m]) - on (job, function) job_function:cpu_seconds_share:smoothed`, night,
+		fnSample("", "gc", 0))
+	g.expr("hot's share at night (0.075) is under its day's (0.09375), so under its threshold",
+		`job_function:cpu_seconds_share:smoothed{job="nightly", function="hot"} < 0.09375 and on (job, function) last_over_time(job_function:cpu_seconds_share:baseline_threshold[30m]) >= 0.09375`, night,
+		fnSample("job_function:cpu_seconds_share:smoothed", "hot", 0.075))
+	g.alert("silent in the second night", night, "FunctionCostPerRequestRegression")
+	g.expr("and at no minute of the two days and eight hours does any function of nightly fire",
+		fmt.Sprintf(`count_over_time(ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="nightly"}[%s])`, minutes(total-1)), minutes(total-1))
+	return g
 }
