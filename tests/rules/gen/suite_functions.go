@@ -149,9 +149,9 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	}
 	g.expr("", `last_over_time(job_function:alloc_bytes_share:baseline_threshold{job="allocs", function="buf"}[30m])`, check,
 		one("job_function:alloc_bytes_share:baseline_threshold", allocs, "buf", 0.125))
-	g.expr("after onset hot's share is above its threshold (0.125 of 0.63125 cores), and so are lean's steady (big halved) and surge's serve (the traffic doubled), whose costs per request did not move",
+	g.expr("after onset api's and shipped's hot shares are above their thresholds (0.125 of 0.63125 and of 0.6875 cores), and so are lean's steady (big halved) and surge's serve (the traffic doubled), whose costs per request did not move",
 		`job_function:cpu_seconds_share:smoothed{function=~"hot|steady|serve"} > on (job, function) last_over_time(job_function:cpu_seconds_share:baseline_threshold[30m])`, minutes(at),
-		one("", api, "hot", 0.125/0.63125), one("", lean, "steady", 0.125), one("", surge, "serve", 0.5/0.875))
+		one("", api, "hot", 0.125/0.63125), one("", shipped, "hot", 0.125/0.6875), one("", lean, "steady", 0.125), one("", surge, "serve", 0.5/0.875))
 	g.expr("wavy's spread is about 14% of its level (the median minus the lower quartile of a sine of amplitude 20%), its threshold about +40%",
 		`count(last_over_time(job_function:cpu_seconds_per_request:baseline_spread{job="noisy"}[30m]) / last_over_time(job_function:cpu_seconds_per_request:baseline_median{job="noisy"}[30m]) > 0.1 < 0.2)`,
 		minutes(at), sample{"{}", 1})
