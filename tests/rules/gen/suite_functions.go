@@ -147,8 +147,11 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		g.expr("a steady share: smoothed, sampled, its day's upper end and the lagged threshold all at it (spread 0)", fmt.Sprintf(`last_over_time(%s{job="api", function="hot"}[30m])`, name), check,
 			one(name, api, "hot", 0.1))
 	}
-	g.expr("", `last_over_time(job_function:alloc_bytes_share:baseline_threshold{job="allocs", function="buf"}[30m])`, check,
-		one("job_function:alloc_bytes_share:baseline_threshold", allocs, "buf", 0.125))
+	for _, op := range []string{"ratio_rate5m", "smoothed", "smoothed_sampled", "baseline_ceiling", "baseline_threshold"} {
+		name := "job_function:alloc_bytes_share:" + op
+		g.expr("allocs' buf: a steady share of the allocated bytes, every step at it", fmt.Sprintf(`last_over_time(%s{job="allocs", function="buf"}[30m])`, name), check,
+			one(name, allocs, "buf", 0.125))
+	}
 	g.expr("after onset api's and shipped's hot shares are above their thresholds (0.125 of 0.63125 and of 0.6875 cores), and so are lean's steady (big halved) and surge's serve (the traffic doubled), whose costs per request did not move",
 		`job_function:cpu_seconds_share:smoothed{function=~"hot|steady|serve"} > on (job, function) last_over_time(job_function:cpu_seconds_share:baseline_threshold[30m])`, minutes(at),
 		one("", api, "hot", 0.125/0.63125), one("", shipped, "hot", 0.125/0.6875), one("", lean, "steady", 0.125), one("", surge, "serve", 0.5/0.875))
