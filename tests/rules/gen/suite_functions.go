@@ -25,17 +25,7 @@ func functionsSuite() *suite {
 The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.`,
 	}
 	row := func(metric string, s service, fn string, perSecond func(int) float64) {
-		q := &seq{}
-		for t := 0; t < total; {
-			v := perSecond(t)
-			end := t + 1
-			for end < total && perSecond(end) == v {
-				end++
-			}
-			q.rate(end-t, v)
-			t = end
-		}
-		g.add("", fmt.Sprintf(`%s{function=%q, instance="bridge:9096", job=%q}`, metric, fn, s.job), q.String())
+		g.add("", fmt.Sprintf(`%s{function=%q, instance="bridge:9096", job=%q}`, metric, fn, s.job), bridgeRow(total, perSecond))
 	}
 	cpuRow := func(s service, fn string, f func(int) float64) { row("hotpath_profile_cpu_seconds_total", s, fn, f) }
 	flat := func(v float64) func(int) float64 { return func(int) float64 { return v } }
@@ -241,17 +231,7 @@ func nightlyGroup() *group {
 		return rates{traffic(t), 0.125 + work(t), 1048576}
 	}})
 	row := func(fn string, perSecond func(int) float64) {
-		q := &seq{}
-		for t := 0; t < total; {
-			v := perSecond(t)
-			end := t + 1
-			for end < total && perSecond(end) == v {
-				end++
-			}
-			q.rate(end-t, v)
-			t = end
-		}
-		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function=%q, instance="bridge:9096", job=%q}`, fn, nightly.job), q.String())
+		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function=%q, instance="bridge:9096", job=%q}`, fn, nightly.job), bridgeRow(total, perSecond))
 	}
 	row("gc", func(int) float64 { return 0.125 })
 	row("hot", func(t int) float64 { return work(t) / 8 })
@@ -274,4 +254,20 @@ func nightlyGroup() *group {
 	g.expr("and at no minute of the two days and eight hours does any function of nightly fire",
 		fmt.Sprintf(`count_over_time(ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="nightly"}[%s])`, minutes(total-1)), minutes(total-1))
 	return g
+}
+
+// bridgeRow is a bridge counter over `total` minutes that grows perSecond(t)
+// at minute t, one series step per run of equal rates.
+func bridgeRow(total int, perSecond func(int) float64) string {
+	q := &seq{}
+	for t := 0; t < total; {
+		v := perSecond(t)
+		end := t + 1
+		for end < total && perSecond(end) == v {
+			end++
+		}
+		q.rate(end-t, v)
+		t = end
+	}
+	return q.String()
 }
