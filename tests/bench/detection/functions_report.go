@@ -28,8 +28,7 @@ func renderFunctions(fleet []FuncService, seed uint64, fixed [2]float64, v map[s
 			injected++
 		}
 	}
-	fmt.Fprintf(&b, "# Function regression benchmark\n\nWritten by `make bench-functions` (tests/bench/detection, `functions*.go`) on %s: %s, %d cores (shared with other work; load average %s), Prometheus v0.309.1. Backfill of the raw series %s, of the rules %s; %s in all.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), info.cpu, info.cores, info.load, info.raw.Round(time.Second), info.rules.Round(time.Second), info.total.Round(time.Second))
+	b.WriteString(info.heading("Function regression benchmark", "`make bench-functions` (tests/bench/detection, `functions*.go`)"))
 	fmt.Fprintf(&b, "**The fleet** (seed %d, `functions.go`): %d services over %d days, one sample a minute, in the real Prometheus; the rules evaluated over those days by `promtool tsdb create-blocks-from rules`, as `make bench-detection` does (RESULTS-detection.md: the same traffic, noise, deploys and traffic doublings). "+
 		"Each service's mean CPU over the day is drawn in its size class (%s), %.0f-%.0f%% of it fixed, the rest per request (peak 5-300 req/s); it allocates 20-200 MiB per CPU second. "+
 		"Its profiles: 30-3000 functions (log-uniform) with Zipf shares of the self cost (exponent 0.9-1.3; CPU and allocations ranked apart). "+

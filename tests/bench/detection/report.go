@@ -16,6 +16,14 @@ type runInfo struct {
 	raw, rules, total time.Duration
 }
 
+// heading is a results file's title and its first line: what wrote it,
+// when, on which CPU model and how busy the machine was, and how long the
+// backfills took (figures from different machines differ by up to 2x).
+func (info runInfo) heading(title, writer string) string {
+	return fmt.Sprintf("# %s\n\nWritten by %s on %s: %s, %d cores (shared with other work; load average %s), Prometheus v0.309.1. Backfill of the raw series %s, of the rules %s; %s in all.\n\n",
+		title, writer, time.Now().UTC().Format("2006-01-02 15:04 UTC"), info.cpu, info.cores, info.load, info.raw.Round(time.Second), info.rules.Round(time.Second), info.total.Round(time.Second))
+}
+
 var detectorNames = map[string]string{
 	DetectorFixed:  "(a) fixed factors (before the noise model)",
 	DetectorPAD:    "(b) median ± 3·MAD of the cost per request",
@@ -35,8 +43,7 @@ func render(fleet []Service, seeds []uint64, v map[string]Verdict, alts []Altern
 			injected++
 		}
 	}
-	fmt.Fprintf(&b, "# Regression detection benchmark\n\nWritten by `make bench-detection` (tests/bench/detection) on %s: %s, %d cores (shared with other work; load average %s), Prometheus v0.309.1. Backfill of the raw series %s, of the rules %s; %s in all.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), info.cpu, info.cores, info.load, info.raw.Round(time.Second), info.rules.Round(time.Second), info.total.Round(time.Second))
+	b.WriteString(info.heading("Regression detection benchmark", "`make bench-detection` (tests/bench/detection)"))
 	seedList := make([]string, len(seeds))
 	for i, s := range seeds {
 		seedList[i] = fmt.Sprint(s)
