@@ -16,6 +16,8 @@
 // a function that entered recently against "it cost less than entryShare of its service before",
 // so its rules' entry share must equal this one. 10 minutes at 100 Hz on a 0.05-core service is
 // ~3000 samples: 1% is ~30 ± 5.5 of them, so a steady 0.5% function (~15 ± 3.9) does not flicker in.
+// For the same reason the fast entry waits until the set has seen one entryWindowMs: a first
+// minute is ~300 samples, where 1% is 3 and a 0.5% function reaches it one time in five.
 import { dataLayer } from '@hotpath/headless/data-node.mjs';
 
 const d = await dataLayer();
@@ -58,6 +60,7 @@ export class StickyTopSet {
     this.recentTotal = 0; // the service's short decayed total (every function, `other` included)
     this.members = new Map(); // function -> when it last ranked in the top K or at the entry share
     this.at = undefined;
+    this.since = undefined; // the first update: the short share is judged after a window of it
   }
 
   /**
@@ -71,6 +74,7 @@ export class StickyTopSet {
   update(byFunction, now, total = [...byFunction.values()].reduce((a, b) => a + b, 0)) {
     const dt = this.at === undefined ? 0 : Math.max(0, now - this.at);
     this.at = now;
+    this.since ??= now;
     const keep = Math.max(10 * this.k, this.maxMembers);
     const day = decayAndAdd(this.cost, Math.exp(-dt / this.decayMs), byFunction, keep, this.members);
     this.cost = day.map;
@@ -78,7 +82,8 @@ export class StickyTopSet {
     this.recent = recent.map;
     this.recentTotal = this.recentTotal * Math.exp(-dt / this.entryWindowMs) + total;
     const top = day.ranked.slice(0, this.k).map(([f]) => f);
-    const surging = recent.ranked.filter(([, c]) => c >= this.entryShare * this.recentTotal).map(([f]) => f);
+    const warm = now - this.since >= this.entryWindowMs;
+    const surging = warm ? recent.ranked.filter(([, c]) => c >= this.entryShare * this.recentTotal).map(([f]) => f) : [];
     const ranked = [...new Set([...top, ...surging])];
     for (const f of ranked) {
       if (this.members.has(f)) {
