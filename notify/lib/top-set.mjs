@@ -26,7 +26,10 @@ const byCost = (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
 export const DAY_MS = 86_400_000;
 export const ENTRY_DEFAULTS = { entryWindowMs: 10 * 60_000, entryShare: 0.01 };
 
-/** Decays every value of `sums` by `factor` and adds `costs`; returns the costliest `keep` of them, best first, plus `members` wherever they rank. */
+/**
+ * Decays every value of `sums` by `factor` and adds `costs`. Returns what is remembered: the
+ * `keep` costliest non-members and every member, as `ranked` (best first) and as `map`.
+ */
 function decayAndAdd(sums, factor, costs, keep, members) {
   for (const [f, c] of sums) {
     sums.set(f, c * factor);
