@@ -24,6 +24,11 @@ const USAGE = `usage: hotpath-profile-metrics --profiles URL [flags]
   --catch-up DURATION   after failed queries, the longest window asked at once (default 10m)
   --top-k N             functions with a series of their own per service and type, by the last
                         day's cost (default ${BRIDGE_DEFAULTS.topK}); the rest add up in function="other"
+  --entry-share X       a function whose cost over the last --entry-window is at least this share
+                        of its service's (0 < X < 1) gets its series at once, without waiting for
+                        its day's cost to rank it (default ${BRIDGE_DEFAULTS.entryShare}); must equal the rules'
+                        functionEntryShare, which the function alert judges a new function by
+  --entry-window DURATION   the time constant of that short cost (default 10m)
   --types T,T           profile types (default ${BRIDGE_DEFAULTS.types.join(',')}; of ${Object.keys(PROFILE_TYPES).join(', ')})
   --concurrency N       queries at once (default ${BRIDGE_DEFAULTS.concurrency})
   --fetch-timeout DURATION   one query (default 20s); --decode-timeout DURATION (default 20s)
@@ -38,13 +43,15 @@ const { args, fail } = cli('hotpath-profile-metrics', USAGE, {
   lag: { type: 'string', default: '30s' },
   'catch-up': { type: 'string', default: '10m' },
   'top-k': { type: 'string', default: String(BRIDGE_DEFAULTS.topK) },
+  'entry-share': { type: 'string', default: String(BRIDGE_DEFAULTS.entryShare) },
+  'entry-window': { type: 'string', default: '10m' },
   types: { type: 'string', default: BRIDGE_DEFAULTS.types.join(',') },
   concurrency: { type: 'string', default: String(BRIDGE_DEFAULTS.concurrency) },
   'fetch-timeout': { type: 'string', default: '20s' },
   'decode-timeout': { type: 'string', default: '20s' },
   'max-mb': { type: 'string', default: '64' },
 });
-const { duration, count } = flagReaders(args, fail);
+const { duration, count, fraction } = flagReaders(args, fail);
 
 if (!args.profiles || !/^https?:\/\//.test(args.profiles)) {
   fail('--profiles URL is required (Pyroscope, e.g. http://pyroscope:4040)');
@@ -68,6 +75,10 @@ const catchUpMs = duration('catch-up');
 if (catchUpMs < intervalMs) {
   fail(`--catch-up ${args['catch-up']} is shorter than --interval ${args.interval}: a window could never be read whole`);
 }
+const entryWindowMs = duration('entry-window');
+if (!(entryWindowMs > 0)) {
+  fail(`--entry-window ${args['entry-window']}: want a duration above 0, e.g. 10m`);
+}
 const log = (line) => process.stderr.write(`hotpath-profile-metrics: ${sanitize(String(line).replace(/[\r\n]+/g, ' '))}\n`);
 const bridge = new ProfileMetrics({
   profilesUrl: args.profiles,
@@ -78,6 +89,8 @@ const bridge = new ProfileMetrics({
   lagMs: duration('lag'),
   maxCatchUpMs: catchUpMs,
   topK: count('top-k'),
+  entryShare: fraction('entry-share'),
+  entryWindowMs,
   concurrency: count('concurrency'),
   maxServices: count('max-services'),
   timeoutMs: duration('fetch-timeout'),

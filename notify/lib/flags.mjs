@@ -9,7 +9,7 @@ export function parseDuration(v = '') {
   return parts.reduce((ms, p) => ms + Number(p[1]) * { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 }[p[2]], 0);
 }
 
-/** Readers of parsed flags: duration(name) in ms, count(name) >= 1; a bad value calls fail with its flag. */
+/** Readers of parsed flags: duration(name) in ms, count(name) >= 1, fraction(name) in (0, 1); a bad value calls fail with its flag. */
 export function flagReaders(args, fail) {
   return {
     duration(name) {
@@ -25,6 +25,13 @@ export function flagReaders(args, fail) {
         fail(`--${name} ${args[name]}: want a whole number >= 1`);
       }
       return n;
+    },
+    fraction(name) {
+      const x = Number(args[name]);
+      if (!(x > 0 && x < 1)) {
+        fail(`--${name} ${args[name]}: want a number above 0 and below 1, e.g. 0.01`);
+      }
+      return x;
     },
   };
 }

@@ -1,21 +1,22 @@
 // The profiles-to-metrics bridge: every interval, each service's merged profile of each type is
 // read from Pyroscope (one SelectMergeProfile per service and type, with the client and decode
 // worker hotpath-notify uses), charged to code as the messages charge it (function-costs.mjs),
-// and added to counters per service and function (top K and `other`, top-set.mjs), which
-// Prometheus scrapes from /metrics. The windows follow each other without gap or overlap, so a
+// and added to counters per service and function (the top K, functions entering fast, and
+// `other`: top-set.mjs), which Prometheus scrapes from /metrics. The windows follow each other without gap or overlap, so a
 // counter's increase is the profile's total; a failed query leaves its window to the next one
 // (still one query), up to maxCatchUpMs, so a short outage of the source loses nothing.
 import { bridgeMetrics, COST_METRICS, failureReason, OTHER } from './bridge-metrics.mjs';
 import { functionCosts } from './function-costs.mjs';
 import { PROFILE_TYPES, quote, selectMergeProfile } from './pyroscope.mjs';
 import { labelValues } from './pyroscope-labels.mjs';
-import { DAY_MS, StickyTopSet } from './top-set.mjs';
+import { DAY_MS, ENTRY_DEFAULTS, StickyTopSet } from './top-set.mjs';
 
 export const BRIDGE_DEFAULTS = {
   intervalMs: 60_000,
   lagMs: 30_000,
   maxCatchUpMs: 10 * 60_000,
   topK: 20,
+  ...ENTRY_DEFAULTS,
   concurrency: 16,
   maxServices: 2000,
   timeoutMs: 20_000,
@@ -115,7 +116,7 @@ export class ProfileMetrics {
   /** One query; its answer (or its failure) is counted, never thrown. */
   async readOne(name, type, end) {
     // a service's first window is the last interval; from then on each starts where the last counted one ended
-    const st = (this.serviceState(name).types[type] ??= { until: end - this.cfg.intervalMs, set: new StickyTopSet({ k: this.cfg.topK }), series: 0, empty: false });
+    const st = (this.serviceState(name).types[type] ??= { until: end - this.cfg.intervalMs, set: new StickyTopSet({ k: this.cfg.topK, entryShare: this.cfg.entryShare, entryWindowMs: this.cfg.entryWindowMs }), series: 0, empty: false });
     let start = st.until;
     if (end - start > this.cfg.maxCatchUpMs) {
       this.gapSeconds.inc({ profile_type: type }, (end - this.cfg.maxCatchUpMs - start) / 1000);
@@ -155,7 +156,7 @@ export class ProfileMetrics {
   addCosts(name, type, st, total, byFunction, now) {
     const counter = this.cost[type];
     const scale = COST_METRICS[type].scale;
-    const { removed } = st.set.update(byFunction, now);
+    const { removed } = st.set.update(byFunction, now, total);
     for (const f of removed) {
       counter.remove({ job: name, function: f });
     }

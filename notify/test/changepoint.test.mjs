@@ -5,21 +5,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { bestSplit, cleanPoints, findOnset } from '../lib/changepoint.mjs';
+import { rng } from './rng.mjs';
 
 const T = Date.parse('2026-01-02T12:00:00Z');
 const STEP = 120; // s: a day at 720 points, as the notifier queries it
-
-/** A deterministic PRNG (mulberry32): the same noise on every run. */
-function rng(seed) {
-  let a = seed;
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** n points ending at T, one every STEP s, value level(i) times (1 ± noise), as Prometheus's [[s, "v"]]. */
 function series(n, level, { noise = 0.1, seed = 1 } = {}) {

@@ -182,6 +182,31 @@ describe('the top set', () => {
   });
 });
 
+describe('fast entry in the bridge', () => {
+  it('a function entering by its share of the last minutes is exported from the interval it enters', async () => {
+    const epoll = gunzipSync(readFileSync(fixturePath('epoll-incident.cpu.pb.gz')));
+    const epollCosts = functionCosts((await decodeProfile(epoll, { sampleType: 'cpu' })).read);
+    const loop = [...epollCosts.byFunction].sort((a, b) => b[1] - a[1])[0][0];
+    assert.ok(!decoded.cpu.byFunction.has(loop), `${loop} is new to the service`);
+    let serve;
+    const f = await fleet({ services: ['api'], answer: () => serve });
+    // at a 10% entry share none of the println capture's functions past its top 3 enters fast: places are free
+    const { bridge, clock } = bridgeOn(f.url, { services: ['api'], topK: 3, types: ['cpu'], entryShare: 0.1 });
+    for (let m = 0; m < 60; m++) {
+      await bridge.round();
+      clock.now += MIN;
+    }
+    assert.equal((await rows(bridge, COST_METRICS.cpu.name, 'api')).size, 4);
+    // a deploy: the service now runs the epoll code; its loop is ~16% of the last 10 minutes' decayed cost
+    serve = { raw: epoll };
+    await bridge.round();
+    const r = await rows(bridge, COST_METRICS.cpu.name, 'api');
+    assert.ok(Math.abs(r.get(loop) - epollCosts.byFunction.get(loop) * 1e-9) < 1e-12, `${loop}: ${r.get(loop)}`);
+    assert.equal(r.size, 5);
+    assert.equal(await value(bridge, 'hotpath_profile_metrics_series', { profile_type: 'cpu' }), 5);
+  });
+});
+
 describe('bounds', () => {
   it('at most `concurrency` queries at once, one per service and type a round, services past the cap skipped and counted', async () => {
     const services = Array.from({ length: 12 }, (_, i) => `svc-${String(i).padStart(2, '0')}`);
@@ -264,6 +289,37 @@ describe('hotpath-profile-metrics', () => {
     const code = await new Promise((r) => p.on('exit', r));
     assert.equal(code, 0, log);
     assert.match(log, /SIGTERM: stopping after the running round/);
+  });
+});
+
+describe('hotpath-profile-metrics flags', () => {
+  /** Runs the command with bad flags; resolves { code, out } (it must exit before listening). */
+  const refused = (args) =>
+    new Promise((resolve) => {
+      const p = spawn(process.execPath, [join(ROOT, 'notify', 'profile-metrics.mjs'), '--profiles', 'http://127.0.0.1:9', '--listen', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      p.stdout.on('data', (d) => (out += d));
+      p.stderr.on('data', (d) => (out += d));
+      const timer = setTimeout(() => p.kill('SIGKILL'), 30_000);
+      p.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out });
+      });
+    });
+
+  it('refuses an entry share outside (0, 1) and an entry window that is not a duration above 0, naming the flag', async () => {
+    for (const [flag, v, want] of [
+      ['--entry-share', '0', /--entry-share 0: want a number above 0 and below 1/],
+      ['--entry-share', '1', /--entry-share 1: want a number above 0 and below 1/],
+      ['--entry-share', '1%', /--entry-share 1%: want a number above 0 and below 1/],
+      ['--entry-window', '10', /--entry-window 10: want a duration/],
+      ['--entry-window', '0s', /--entry-window 0s: want a duration above 0/],
+    ]) {
+      const r = await refused([flag, v]);
+      assert.equal(r.code, 2, `${flag} ${v}: ${r.out}`);
+      assert.match(r.out, want);
+      assert.doesNotMatch(r.out, /serving/);
+    }
   });
 });
 
