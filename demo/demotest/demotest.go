@@ -47,7 +47,7 @@ func RunTest(ctx context.Context, o Playground, to TestOptions, started time.Tim
 	}
 	err = o.Step(fmt.Sprintf("incidents: %s at once, each on its own service; each alert must fire within %s", strings.Join(stories, ", "), to.Within), func() error {
 		rep.IncidentsOn = time.Now()
-		judge.IncidentsOn = rep.IncidentsOn
+		judge.IncidentsOn, judge.Within = rep.IncidentsOn, to.Within
 		for _, e := range exps {
 			if err := o.Switch(ctx, e.Story, true); err != nil {
 				return err
@@ -62,7 +62,7 @@ func RunTest(ctx context.Context, o Playground, to TestOptions, started time.Tim
 			rep.TrafficStep = step.Job
 			o.Logf("    traffic step ON: %s's load doubles, nothing regresses (no alert may fire; the panel must read load)", step.Job)
 		}
-		if err := pl.until(ctx, rep.IncidentsOn.Add(to.Within), Incidents, judge.AllFired); err != nil {
+		if err := pl.until(ctx, rep.IncidentsOn.Add(lastDeadline(exps, to.Within)), Incidents, judge.AllFired); err != nil {
 			return err
 		}
 		// One last look at the alerts (violations are checked to the end).
