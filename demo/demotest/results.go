@@ -135,15 +135,19 @@ func (rep *TestReport) Summary(w io.Writer, within time.Duration) {
 }
 
 // runRow is the run's row of the recent runs table: each story's time to
-// fire, the browser check's outcome and duration.
+// fire (of each of its alerts, in the expectations' order), the browser check's outcome and duration.
 func runRow(rep *TestReport, status string) string {
 	cells := []string{rep.Started.UTC().Format("2006-01-02 15:04 UTC"), status, rep.Total.Round(time.Second).String()}
 	fired := map[string]string{}
 	for _, r := range rep.Results {
-		fired[r.Story] = "did not fire"
+		v := "did not fire"
 		if r.Fired {
-			fired[r.Story] = r.After.Round(time.Second).String()
+			v = r.After.Round(time.Second).String()
 		}
+		if prev := fired[r.Story]; prev != "" { // its service alert, then its function alert
+			v = prev + " / " + v
+		}
+		fired[r.Story] = v
 	}
 	for _, st := range playground.Stories {
 		c := fired[st]

@@ -504,3 +504,72 @@ func TestFreePortsNeverShareAPort(t *testing.T) {
 		}
 	}
 }
+
+// The bridge's rows get a history with the live scrape's labels (their
+// service's job, the function, the bridge's instance): each row's measured
+// cost per request times its service's requests of each step.
+func TestHistoryFunctionRows(t *testing.T) {
+	w := testWorld()
+	end := time.Date(2026, 1, 2, 15, 0, 0, 0, time.UTC)
+	h := &History{World: w, Cal: testCalibration(w), End: end, LoadStart: end.Add(time.Minute), Length: 24 * time.Hour, Step: 15 * time.Second, Seed: 1,
+		Functions: []FunctionCost{
+			{Job: "api", Function: "fmt.Fprintln", ProfileType: "cpu", PerRequest: 0.0002},
+			{Job: "api", Function: "other", ProfileType: "alloc_space", PerRequest: 4096},
+			{Job: "gone", Function: "main.f", ProfileType: "cpu", PerRequest: 1},
+		}}
+	series, err := h.series()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string][]float64{}
+	for _, s := range series {
+		byKey[s.key] = s.values
+	}
+	api := w.Service("api").Instances[0].Addr()
+	req := byKey[`http_requests_total{code="200",handler="/emoji",instance="`+api+`",job="api",method="get"}`]
+	bridge := "127.0.0.1:" + strconv.Itoa(w.Ports.ProfileMetrics)
+	cpu := byKey[`hotpath_profile_cpu_seconds_total{function="fmt.Fprintln",instance="`+bridge+`",job="api"}`]
+	alloc := byKey[`hotpath_profile_alloc_bytes_total{function="other",instance="`+bridge+`",job="api"}`]
+	if req == nil || cpu == nil || alloc == nil {
+		t.Fatalf("requests %v, cpu row %v, alloc row %v; have %v", req != nil, cpu != nil, alloc != nil, slices.Sorted(maps.Keys(byKey)))
+	}
+	n := len(req)
+	for _, c := range []struct {
+		name   string
+		xs     []float64
+		perReq float64
+	}{{"cpu", cpu, 0.0002}, {"alloc", alloc, 4096}} {
+		if got := c.xs[n-1] / req[n-1]; math.Abs(got-c.perReq)/c.perReq > 0.01 {
+			t.Errorf("%s row: %g per request over the day, want %g", c.name, got, c.perReq)
+		}
+		for k := 1; k < n; k++ {
+			if c.xs[k] < c.xs[k-1] {
+				t.Fatalf("%s row decreases at %d", c.name, k)
+			}
+		}
+	}
+	for k := range byKey {
+		if strings.Contains(k, `job="gone"`) {
+			t.Errorf("a row of a service the world does not run got history: %s", k)
+		}
+	}
+}
+
+// Prometheus scrapes the bridge with honor_labels: its rows keep their
+// service's job.
+func TestPromConfigScrapesTheBridgeWithItsJobs(t *testing.T) {
+	w := testWorld()
+	y := w.PromConfig(nil, false).YAML()
+	want := "  - job_name: \"" + ProfileMetricsJob + "\"\n    honor_labels: true\n    static_configs:\n      - targets: [\"127.0.0.1:" + strconv.Itoa(w.Ports.ProfileMetrics) + "\"]\n"
+	if !strings.Contains(y, want) {
+		t.Errorf("config lacks the bridge's job with honor_labels:\n%s", y)
+	}
+	// the services' own targets keep Prometheus' job and instance; only the
+	// exporters that name other targets' series honour theirs
+	for _, job := range strings.Split(y, "  - job_name: ")[1:] {
+		name, _, _ := strings.Cut(job, "\n")
+		if strings.Contains(job, "honor_labels") && name != strconv.Quote(ProfileMetricsJob) && name != strconv.Quote(KubeStateJob) {
+			t.Errorf("job %s honours its targets' labels", name)
+		}
+	}
+}
