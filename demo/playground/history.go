@@ -185,7 +185,7 @@ func (h *History) series() ([]histSeries, error) {
 		}
 		cpuPerStep[svc.Job] = jc
 	}
-	out = append(out, h.functionSeries(jobReq, noisy)...)
+	out = append(out, h.functionSeries(jobReq, rng)...)
 
 	// cAdvisor: the cgroup'ed services' usage and CFS periods, never throttled.
 	exporter := fmt.Sprintf("127.0.0.1:%d", h.World.Ports.Exporter)

@@ -46,7 +46,7 @@ var profileCostSource = map[string]string{
 // every 15s, so from then on none holds a calibration rate.
 const (
 	functionSettle  = 50 * time.Second
-	functionMeasure = 90 * time.Second
+	functionMeasure = 2 * time.Minute
 )
 
 func (w *World) profileMetricsAddr() string {
