@@ -79,46 +79,64 @@ func (o *Orchestrator) startProfileMetrics(ctx context.Context) error {
 	return nil
 }
 
-// FunctionCost is one row of the bridge (a service's function, or its
-// `other`) and its cost per request, as the bridge exported it live.
-type FunctionCost struct {
-	Job, Function, ProfileType string
-	PerRequest                 float64 // seconds or bytes per request
+// FunctionCosts are the bridge's rows as measured over live load: each
+// row's share of its service's profile (both read by the bridge, so its lag
+// and windows cancel), each service's cost per request from its own
+// counters, and each instance's request rate, over the same range.
+type FunctionCosts struct {
+	Rows []FunctionShare
+	// PerRequest is the live cost per request by job and profile type
+	// ("api cpu": seconds; "api alloc_space": bytes).
+	PerRequest map[string]float64
+	// Rates are the live requests per second by instance.
+	Rates map[string]float64
 }
 
-// measureFunctionCosts reads each row's cost per request as the bridge
-// exported it over the live load since `since`: its share of its service's
-// profile total (both read by the bridge, so the bridge's lag and windows
-// cancel) times the service's cost per request from its own counters over
-// the same range. The share, not the bridge's rate per request: the bridge's
-// windows end --lag before each scrape, so its rate and the requests' would
-// be of different minutes of a load that changes.
-func measureFunctionCosts(ctx context.Context, prom *promkit.Client, since time.Duration) ([]FunctionCost, error) {
+// FunctionShare is one row of the bridge (a service's function, or its
+// `other`) and its share of the service's profile.
+type FunctionShare struct {
+	Job, Function, ProfileType string
+	Share                      float64
+}
+
+// measureFunctionCosts reads the bridge's rows and their services' costs
+// over the last `since`. Shares, not the bridge's rate per request: the
+// bridge's windows end --lag before each scrape, so its rate and the
+// requests' would be of different minutes of a load that changes.
+func measureFunctionCosts(ctx context.Context, prom *promkit.Client, since time.Duration) (*FunctionCosts, error) {
 	r := fmt.Sprintf("%ds", int(since.Seconds()))
-	var out []FunctionCost
-	for typ, metric := range profileCostMetrics {
-		q := fmt.Sprintf(`sum by (job, function) (increase(%[1]s[%[2]s]))
-/ on (job) group_left ()
-(sum by (job) (increase(%[1]s[%[2]s])) > 0)
-* on (job) group_left ()
-(sum by (job) (increase(%[3]s[%[2]s])) / (sum by (job) (increase(http_requests_total[%[2]s])) > 0))`, metric, r, profileCostSource[typ])
+	out := &FunctionCosts{PerRequest: map[string]float64{}, Rates: map[string]float64{}}
+	query := func(q string, each func(s promkit.Sample)) error {
 		samples, err := prom.Query(ctx, q)
+		for _, s := range samples {
+			each(s)
+		}
+		return err
+	}
+	for typ, metric := range profileCostMetrics {
+		err := query(fmt.Sprintf("sum by (job, function) (increase(%[1]s[%[2]s]))\n/ on (job) group_left ()\n(sum by (job) (increase(%[1]s[%[2]s])) > 0)", metric, r), func(s promkit.Sample) {
+			out.Rows = append(out.Rows, FunctionShare{Job: s.Metric["job"], Function: s.Metric["function"], ProfileType: typ, Share: s.Value})
+		})
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range samples {
-			out = append(out, FunctionCost{Job: s.Metric["job"], Function: s.Metric["function"], ProfileType: typ, PerRequest: s.Value})
+		err = query(fmt.Sprintf("sum by (job) (increase(%[1]s[%[2]s]))\n/ (sum by (job) (increase(http_requests_total[%[2]s])) > 0)", profileCostSource[typ], r), func(s promkit.Sample) {
+			out.PerRequest[s.Metric["job"]+" "+typ] = s.Value
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
-	return out, nil
+	err := query(fmt.Sprintf("sum by (instance) (rate(http_requests_total[%s]))", r), func(s promkit.Sample) { out.Rates[s.Metric["instance"]] = s.Value })
+	return out, err
 }
 
-// functionCostsOf waits until the bridge has read `settle` of live load
-// (windows that end --lag before its rounds: none of the calibration's
-// rates), then measures every row over it. Each service with a profile must
-// have rows of both types: without them its function alert would have no
-// history to stand on.
-func (o *Orchestrator) functionCostsOf(ctx context.Context, loadStart time.Time, settle, measure time.Duration) ([]FunctionCost, error) {
+// functionCostsOf waits until the bridge has read `measure` of live load
+// from `settle` after its start (windows that end --lag before its rounds:
+// none of the calibration's rates), then measures over it. Each service
+// must have rows and a cost per request of both types: without them its
+// function alert would have no history to stand on.
+func (o *Orchestrator) functionCostsOf(ctx context.Context, loadStart time.Time, settle, measure time.Duration) (*FunctionCosts, error) {
 	from := loadStart.Add(settle)
 	select {
 	case <-ctx.Done():
@@ -130,8 +148,8 @@ func (o *Orchestrator) functionCostsOf(ctx context.Context, loadStart time.Time,
 		return nil, err
 	}
 	have := map[string]bool{}
-	for _, c := range costs {
-		have[c.Job+" "+c.ProfileType] = true
+	for _, c := range costs.Rows {
+		have[c.Job+" "+c.ProfileType] = costs.PerRequest[c.Job+" "+c.ProfileType] > 0
 	}
 	var missing []string
 	for _, s := range o.World.Services {

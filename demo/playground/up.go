@@ -194,8 +194,8 @@ func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, pr
 	bf := &promkit.Backfill{Promtool: o.tool("promtool"), Prometheus: o.tool("prometheus"), Dir: histDir, DataDir: histData,
 		Launcher: o.Sup, Logf: o.Logf, MaxBlockDuration: 24 * time.Hour}
 	histStart := promLive.Add(-o.Opt.History)
-	var fns []FunctionCost
-	err := o.Step(fmt.Sprintf("bridge: each function's cost per request over %s of live load", functionMeasure), func() (err error) {
+	var fns *FunctionCosts
+	err := o.Step(fmt.Sprintf("bridge: each function's share of its service's profile over %s of live load", functionMeasure), func() (err error) {
 		fns, err = o.functionCostsOf(ctx, loadStart, functionSettle, functionMeasure)
 		return err
 	})
