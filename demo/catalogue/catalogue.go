@@ -162,3 +162,15 @@ func (i Incident) CulpritRegexp() *regexp.Regexp {
 	}
 	return regexp.MustCompile(i.Culprit)
 }
+
+// FunctionAlert is the alert that names a function (its identity is
+// "function": FunctionCostPerRequestRegression), or a zero Alert when the
+// catalogue has none.
+func FunctionAlert() Alert {
+	for _, a := range must().Alerts {
+		if a.Identity == "function" {
+			return a
+		}
+	}
+	return Alert{}
+}

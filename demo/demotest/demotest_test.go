@@ -52,7 +52,7 @@ func TestRunTestPassesWhenEveryIncidentFires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Passed() || len(rep.Results) != 5 || len(rep.Violations)+len(rep.AlsoFired) != 0 {
+	if !rep.Passed() || len(rep.Results) != 6 || len(rep.Violations)+len(rep.AlsoFired) != 0 {
 		t.Fatalf("report %+v\n%s", rep, f.log.String())
 	}
 	for _, r := range rep.Results {
@@ -87,7 +87,7 @@ func TestRunTestPassesWhenEveryIncidentFires(t *testing.T) {
 func TestRunTestFailsOnViolationsAndSilentIncidents(t *testing.T) {
 	f := newFake(t.TempDir())
 	f.run.Cgroups = false
-	some := everyExpectation(f)[:2]
+	some := everyExpectation(f)[:3]
 	f.alerts = scripted(f, []promkit.Alert{firing("CPUPerRequestRegression", "job", "api")},
 		append(some, firing("CPUPerRequestRegression", "job", "control")))
 	rep, err := RunTest(context.Background(), f, quick, time.Now())
@@ -101,7 +101,7 @@ func TestRunTestFailsOnViolationsAndSilentIncidents(t *testing.T) {
 	for _, r := range rep.Results {
 		fired = append(fired, fmt.Sprintf("%s %v", r.Story, r.Fired))
 	}
-	if want := []string{"println true", "epoll true", "gzip false", "outlier false"}; !slices.Equal(fired, want) {
+	if want := []string{"println true", "println true", "epoll true", "gzip false", "outlier false"}; !slices.Equal(fired, want) {
 		t.Errorf("results %v, want %v (no cfs without cgroups)", fired, want)
 	}
 	if len(rep.Violations) != 2 || !strings.HasPrefix(rep.Violations[0], "CPUPerRequestRegression{job=api} fired during the normal phase") ||

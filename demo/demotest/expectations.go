@@ -31,6 +31,9 @@ func Expectations(w *playground.World, cgroups bool) []Expectation {
 		switch story {
 		case "println":
 			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job, "upstream": "cache"}})
+			if fe, ok := functionExpectation(story, s); ok {
+				out = append(out, fe)
+			}
 		case "epoll":
 			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job}})
 		case "cfs":
@@ -49,7 +52,7 @@ func Expectations(w *playground.World, cgroups bool) []Expectation {
 }
 
 func (e Expectation) matches(a promkit.Alert) bool {
-	if a.Labels["alertname"] != e.Alert {
+	if a.Labels["alertname"] != e.Alert || !e.functionMatches(a) {
 		return false
 	}
 	for k, v := range e.Labels {

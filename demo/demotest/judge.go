@@ -31,9 +31,11 @@ type Observation struct {
 // how long after their incident's start, which alerts fired where they
 // must not (Violations) and which others fired (AlsoFired, not asserted).
 type Judge struct {
-	World                    *playground.World
-	LiveAt                   time.Time // the rules went live: the normal phase's start
-	IncidentsOn              time.Time // the incidents' start (set when they switch on)
+	World       *playground.World
+	LiveAt      time.Time // the rules went live: the normal phase's start
+	IncidentsOn time.Time // the incidents' start (set when they switch on)
+	// Within is the service alerts' bound (Expectation.Within); 0: none.
+	Within                   time.Duration
 	Results                  []Fired
 	Violations               []string
 	AlsoFired                []string
@@ -72,7 +74,7 @@ func (j *Judge) Observe(obs Observation) []string {
 			r := &j.Results[i]
 			if r.matches(a) {
 				matched = true
-				if !r.Fired {
+				if !r.Fired && (j.Within == 0 || since <= r.Expectation.Within(j.Within)) {
 					r.Fired, r.After, r.Value = true, since, a.Value
 					news = append(news, fmt.Sprintf("%s fired %s after its incident (%s) started: %s (value %s)", r.Alert, r.After.Round(time.Second), r.Story, id, a.Value))
 				}

@@ -19,10 +19,14 @@ func firing(name string, labels ...string) promkit.Alert {
 	return promkit.Alert{Labels: l, State: "firing", Value: "2"}
 }
 
-// expected is the firing alert an expectation asks for.
+// expected is the firing alert an expectation asks for (the function
+// alert naming the println culprit's frame the panel's diff shows first).
 func expected(e Expectation) promkit.Alert {
 	a := firing(e.Alert)
 	maps.Copy(a.Labels, e.Labels)
+	if e.isFunctionAlert() {
+		a.Labels["function"] = "google.golang.org/protobuf/internal/encoding/text.appendString"
+	}
 	return a
 }
 
@@ -32,14 +36,15 @@ func TestExpectationsNameEachStorysService(t *testing.T) {
 	w := testWorld()
 	byStory := map[string]string{}
 	for _, e := range Expectations(w, true) {
-		byStory[e.Story] = promkit.FormatLabels(e.Labels)
+		byStory[e.Story+" "+e.Alert] = promkit.FormatLabels(e.Labels)
 	}
 	want := map[string]string{
-		"println": `job="api",upstream="cache"`,
-		"epoll":   `job="poller"`,
-		"cfs":     `container="worker",namespace="hotpath-demo",pod="worker-0"`,
-		"gzip":    `job="gzipper"`,
-		"outlier": `instance="127.0.0.1:29108",job="catalog"`,
+		"println CPUPerRequestAboveUpstream":       `job="api",upstream="cache"`,
+		"println FunctionCostPerRequestRegression": `job="api",profile_type="cpu"`,
+		"epoll CPUNotTrackingLoad":                 `job="poller"`,
+		"cfs CPUThrottlingSustained":               `container="worker",namespace="hotpath-demo",pod="worker-0"`,
+		"gzip AllocationsPerRequestRegression":     `job="gzipper"`,
+		"outlier CPUPerRequestOutlier":             `instance="127.0.0.1:29108",job="catalog"`,
 	}
 	if !maps.Equal(byStory, want) {
 		t.Errorf("expectations %v, want %v", byStory, want)
@@ -48,8 +53,76 @@ func TestExpectationsNameEachStorysService(t *testing.T) {
 	for _, e := range Expectations(w, false) {
 		stories = append(stories, e.Story)
 	}
-	if slices.Contains(stories, "cfs") || len(stories) != 4 {
+	if slices.Contains(stories, "cfs") || len(stories) != 5 {
 		t.Errorf("without cgroups: %v, want every story but cfs", stories)
+	}
+}
+
+// The function alert matches only a function of the story's culprit, and
+// has half as long again as the service alerts to fire.
+func TestFunctionExpectationMatchesTheCulpritsFunctions(t *testing.T) {
+	var fe Expectation
+	for _, e := range Expectations(testWorld(), true) {
+		if e.isFunctionAlert() {
+			fe = e
+		}
+	}
+	if fe.Story != "println" {
+		t.Fatalf("function expectation %+v, want the println story's", fe)
+	}
+	for fn, want := range map[string]bool{
+		"google.golang.org/protobuf/internal/encoding/text.appendString": true,
+		"fmt.Fprintln":                         true,
+		"runtime.memmove":                      false,
+		"other":                                false,
+		"":                                     false,
+		"main.(*api).serveEmoji":               false,
+		"encoding/json.(*encodeState).marshal": false,
+	} {
+		a := expected(fe)
+		a.Labels["function"] = fn
+		if got := fe.matches(a); got != want {
+			t.Errorf("function %q: matches %v, want %v", fn, got, want)
+		}
+	}
+	a := expected(fe)
+	a.Labels["job"] = "catalog"
+	if fe.matches(a) {
+		t.Error("matches another service's function alert")
+	}
+	a = expected(fe)
+	a.Labels["profile_type"] = "alloc_space"
+	if fe.matches(a) {
+		t.Error("matches the allocations' function alert")
+	}
+	if got := fe.Within(10 * time.Minute); got != 15*time.Minute {
+		t.Errorf("function alert within %s, want 15m", got)
+	}
+	if e := Expectations(testWorld(), true)[0]; e.Within(10*time.Minute) != 10*time.Minute || e.matches(expected(fe)) {
+		t.Errorf("the service alert %s: within %s, or matches the function alert", e.Alert, e.Within(10*time.Minute))
+	}
+}
+
+// A service alert seen after its bound does not count; the function alert
+// within its longer one does.
+func TestJudgeHoldsEachExpectationToItsOwnBound(t *testing.T) {
+	w := testWorld()
+	on := time.Date(2026, 11, 27, 10, 5, 0, 0, time.UTC)
+	exps := Expectations(w, true)
+	j := NewJudge(w, on.Add(-5*time.Minute), exps)
+	j.IncidentsOn, j.Within = on, 10*time.Minute
+	var all []promkit.Alert
+	for _, e := range exps {
+		all = append(all, expected(e))
+	}
+	j.Observe(Observation{At: on.Add(12 * time.Minute), Phase: Incidents, Alerts: all})
+	for _, r := range j.Results {
+		if r.Fired != r.isFunctionAlert() {
+			t.Errorf("%s after 12m: fired %v", r.Alert, r.Fired)
+		}
+	}
+	if got := lastDeadline(exps, 10*time.Minute); got != 15*time.Minute {
+		t.Errorf("last deadline %s, want 15m", got)
 	}
 }
 

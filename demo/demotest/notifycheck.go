@@ -117,6 +117,9 @@ func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration
 		if r.Status != "firing" {
 			continue
 		}
+		if why := functionLeadProblem(r); why != "" {
+			fails = append(fails, fmt.Sprintf("the %s message %s", alertID(a), why))
+		}
 		for _, e := range exps {
 			if e.matches(a) {
 				rep.Latencies = append(rep.Latencies, time.Duration(r.LatencyMs*float64(time.Millisecond)))
@@ -155,6 +158,7 @@ func notifyCheck(ctx context.Context, run playground.Running, wait time.Duration
 				deployed = append(deployed, c.Story)
 			}
 		}
+		stories, deployed = slices.Compact(stories), slices.Compact(deployed) // an incident's service alert and function alert
 		rollouts := ""
 		if len(deployed) > 0 {
 			rollouts = fmt.Sprintf("; %s's names the rollout it followed", strings.Join(deployed, "'s and "))

@@ -60,12 +60,27 @@ func incidentMessage(alert, job string, labels map[string]string, first string, 
 		"payload": map[string]any{"text": ":fire: FIRING " + alert + "\n*CPU +374% = load ~0% × per request +374%*\n*Got more expensive per request:*\n" + line + deploy}}
 }
 
+// functionMessage is a firing function alert's message as hotpath-notify
+// records it: the lead (its first body line), then the diff naming first.
+func functionMessage(function, lead, first string, latencyMs float64) map[string]any {
+	m := incidentMessage("FunctionCostPerRequestRegression", "api", map[string]string{"function": function, "profile_type": "cpu"}, first, true, latencyMs)
+	p := m["payload"].(map[string]any)
+	p["text"] = strings.Replace(p["text"].(string), "\n", "\n"+lead+"\n", 1)
+	return m
+}
+
+const appendString = "google.golang.org/protobuf/internal/encoding/text.appendString"
+
+// appendStringLead is the lead notify/lib/function-lead.mjs writes for it.
+const appendStringLead = "*Function `text.appendString`: 560 µs CPU per request now, 120 µs before (+367%).*"
+
 // allIncidents are messages naming each story's culprit first, as the
 // replayed incidents do (notify/test/replay.test.mjs).
 func allIncidents(run playground.Running) []map[string]any {
 	outlier := run.World.StoryService("outlier")
 	return []map[string]any{
 		incidentMessage("CPUPerRequestAboveUpstream", "api", map[string]string{"upstream": "cache"}, "google.golang.org/protobuf/internal/encoding/text.appendString", true, 4000),
+		functionMessage(appendString, appendStringLead, appendString, 6000),
 		incidentMessage("CPUNotTrackingLoad", "poller", nil, "github.com/hotpath/hotpath/demo/incidents.(*EventLoop).Run", true, 5000),
 		incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 9000),
 		incidentMessage("CPUPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 6000),
@@ -77,13 +92,13 @@ func allIncidents(run playground.Running) []map[string]any {
 
 func TestNotifyCheckPassesWhenEveryIncidentNamesItsCulpritAndMeasuresLatency(t *testing.T) {
 	run := alertPath(t)
-	writeNotify(t, run, allIncidents(run), 6)
+	writeNotify(t, run, allIncidents(run), 7)
 	r := notifyCheck(context.Background(), run, time.Second)
-	if r.Verdict != "passed: 6 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; gzip's names the rollout it followed; none for a healthy service" {
+	if r.Verdict != "passed: 7 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; gzip's names the rollout it followed; none for a healthy service" {
 		t.Fatalf("verdict %q\n%s", r.Verdict, strings.Join(r.Lines, "\n"))
 	}
 	// gzip's CPU message is not an expectation of its own (the CPU alert may not fire)
-	if got := r.LatencySummary(); got != "median 6s, worst 9s over 4 incident messages" {
+	if got := r.LatencySummary(); got != "median 6s, worst 9s over 5 incident messages" {
 		t.Errorf("latency %q", got)
 	}
 }
@@ -108,40 +123,50 @@ func TestNotifyCheckFails(t *testing.T) {
 		want string
 	}{
 		{"no message at all", func(playground.Running) []map[string]any { return nil }, 0, "no message for the println incident (CPUPerRequestAboveUpstream job=api)"},
-		{"no epoll message", func(run playground.Running) []map[string]any { return replace(run, 1, nil) }, 5, "no message for the epoll incident (CPUNotTrackingLoad job=poller)"},
+		{"no epoll message", func(run playground.Running) []map[string]any { return replace(run, 2, nil) }, 6, "no message for the epoll incident (CPUNotTrackingLoad job=poller)"},
 		{"println names a runtime frame first", func(run playground.Running) []map[string]any {
 			return replace(run, 0, incidentMessage("CPUPerRequestAboveUpstream", "api", map[string]string{"upstream": "cache"}, "runtime.memmove", true, 1))
-		}, 6, "the println incident's CPUPerRequestAboveUpstream message names runtime.memmove first, not the culprit"},
+		}, 7, "the println incident's CPUPerRequestAboveUpstream message names runtime.memmove first, not the culprit"},
 		{"epoll names the syscall, not the loop", func(run playground.Running) []map[string]any {
-			return replace(run, 1, incidentMessage("CPUNotTrackingLoad", "poller", nil, "runtime.exitsyscall", true, 1))
-		}, 6, "the epoll incident's CPUNotTrackingLoad message names runtime.exitsyscall first"},
-		{"epoll without a diff", func(run playground.Running) []map[string]any { return replace(run, 1, noDiff) }, 6, "the epoll incident's CPUNotTrackingLoad message has no diff: no cpu samples"},
+			return replace(run, 2, incidentMessage("CPUNotTrackingLoad", "poller", nil, "runtime.exitsyscall", true, 1))
+		}, 7, "the epoll incident's CPUNotTrackingLoad message names runtime.exitsyscall first"},
+		{"epoll without a diff", func(run playground.Running) []map[string]any { return replace(run, 2, noDiff) }, 7, "the epoll incident's CPUNotTrackingLoad message has no diff: no cpu samples"},
 		{"gzip allocations as a share only", func(run playground.Running) []map[string]any {
-			return replace(run, 2, incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", false, 1))
-		}, 6, "the gzip incident's AllocationsPerRequestRegression message names compress/flate.NewWriter first but not its size per request"},
+			return replace(run, 3, incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", false, 1))
+		}, 7, "the gzip incident's AllocationsPerRequestRegression message names compress/flate.NewWriter first but not its size per request"},
 		{"gzip CPU names the runtime", func(run playground.Running) []map[string]any {
-			return replace(run, 3, incidentMessage("CPUPerRequestRegression", "gzipper", nil, "runtime.memclrNoHeapPointers", true, 1))
-		}, 6, "the gzip incident's CPUPerRequestRegression message names runtime.memclrNoHeapPointers first"},
+			return replace(run, 4, incidentMessage("CPUPerRequestRegression", "gzipper", nil, "runtime.memclrNoHeapPointers", true, 1))
+		}, 7, "the gzip incident's CPUPerRequestRegression message names runtime.memclrNoHeapPointers first"},
 		{"the outlier names the wrong code", func(run playground.Running) []map[string]any {
 			outlier := run.World.StoryService("outlier")
-			return replace(run, 4, incidentMessage("CPUPerRequestOutlier", outlier.Job, map[string]string{"instance": outlier.Instances[run.World.OutlierInstance].Addr()}, "main.handler", false, 1))
-		}, 6, "the outlier incident's CPUPerRequestOutlier message names main.handler first"},
+			return replace(run, 5, incidentMessage("CPUPerRequestOutlier", outlier.Job, map[string]string{"instance": outlier.Instances[run.World.OutlierInstance].Addr()}, "main.handler", false, 1))
+		}, 7, "the outlier incident's CPUPerRequestOutlier message names main.handler first"},
 		{"the outlier's CPU regression names the wrong code", func(run playground.Running) []map[string]any {
 			outlier := run.World.StoryService("outlier")
 			return append(allIncidents(run), incidentMessage("CPUPerRequestRegression", outlier.Job, nil, "main.handler", true, 1))
-		}, 7, "the outlier incident's CPUPerRequestRegression message names main.handler first"},
+		}, 8, "the outlier incident's CPUPerRequestRegression message names main.handler first"},
+		{"no function alert message", func(run playground.Running) []map[string]any { return replace(run, 1, nil) }, 6, "no message for the println incident (FunctionCostPerRequestRegression job=api)"},
+		{"the function alert's message leads with the diff", func(run playground.Running) []map[string]any {
+			return replace(run, 1, incidentMessage("FunctionCostPerRequestRegression", "api", map[string]string{"function": appendString, "profile_type": "cpu"}, appendString, true, 1))
+		}, 7, "the FunctionCostPerRequestRegression{function=" + appendString + ",job=api,profile_type=cpu} message does not lead with the function and its cost per request now and before"},
+		{"the function alert's message leads with another function", func(run playground.Running) []map[string]any {
+			return replace(run, 1, functionMessage(appendString, "*Function `fmt.Fprintln`: 560 µs CPU per request now, 120 µs before (+367%).*", appendString, 1))
+		}, 7, "message leads with fmt.Fprintln, not the function it names (" + appendString + ")"},
+		{"the function alert's message without its cost", func(run playground.Running) []map[string]any {
+			return replace(run, 1, functionMessage(appendString, "*Function `text.appendString`* (CPU per request): _Prometheus has no cost per request of it before and now._", appendString, 1))
+		}, 7, "message does not lead with the function and its cost per request now and before"},
 		{"gzip without the rollout it followed", func(run playground.Running) []map[string]any {
 			m := incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 9000)
 			m["payload"] = map[string]any{"text": strings.Replace(m["payload"].(map[string]any)["text"].(string), "Since the rollout", "Since the deploy", 1)}
-			return replace(run, 2, m)
-		}, 6, "the gzip incident's AllocationsPerRequestRegression message does not name the rollout it followed (want Since the rollout of `hotpath-demo/gzipper:1\\.5\\.0`"},
+			return replace(run, 3, m)
+		}, 7, "the gzip incident's AllocationsPerRequestRegression message does not name the rollout it followed (want Since the rollout of `hotpath-demo/gzipper:1\\.5\\.0`"},
 		{"gzip naming the old version as the new", func(run playground.Running) []map[string]any {
 			m := incidentMessage("AllocationsPerRequestRegression", "gzipper", nil, "compress/flate.NewWriter", true, 9000)
 			m["payload"] = map[string]any{"text": strings.Replace(m["payload"].(map[string]any)["text"].(string), "gzipper:1.5.0", "gzipper:1.4.2", 1)}
-			return replace(run, 2, m)
-		}, 6, "the gzip incident's AllocationsPerRequestRegression message does not name the rollout it followed"},
-		{"a message for a healthy service", func(run playground.Running) []map[string]any { return append(allIncidents(run), cache) }, 7, "a message for a healthy service cache"},
-		{"the sink missed one", func(run playground.Running) []map[string]any { return allIncidents(run) }, 5, "the Slack sink received 5 of the 6 messages"},
+			return replace(run, 3, m)
+		}, 7, "the gzip incident's AllocationsPerRequestRegression message does not name the rollout it followed"},
+		{"a message for a healthy service", func(run playground.Running) []map[string]any { return append(allIncidents(run), cache) }, 8, "a message for a healthy service cache"},
+		{"the sink missed one", func(run playground.Running) []map[string]any { return allIncidents(run) }, 6, "the Slack sink received 6 of the 7 messages"},
 	} {
 		run := alertPath(t)
 		writeNotify(t, run, c.recs(run), c.sink)
@@ -159,7 +184,7 @@ func TestNotifyCheckFails(t *testing.T) {
 
 func TestNotifyReportLinesShowTheHeadlineAndTheFirstChangeAsSent(t *testing.T) {
 	run := alertPath(t)
-	writeNotify(t, run, allIncidents(run)[2:3], 1)
+	writeNotify(t, run, allIncidents(run)[3:4], 1)
 	r := notifyCheck(context.Background(), run, time.Second)
 	want := "AllocationsPerRequestRegression{job=gzipper,namespace=hotpath-demo} firing after 9.0s: CPU +374% = load ~0% × per request +374% | 1. compress/flate.NewWriter +17.1 µs/req (0 s → 17.1 µs per request) · +22.1 pts of CPU (0.0% → 22.1%)"
 	if len(r.Lines) != 1 || r.Lines[0] != want {

@@ -20,7 +20,7 @@ func TestWriteResultsRecordsTheRunAndKeepsRecentRows(t *testing.T) {
 	exps := Expectations(f.run.World, true)
 	rep := &TestReport{
 		Started: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC), Total: 12*time.Minute + 400*time.Millisecond,
-		Results:    []Fired{{Expectation: exps[0], Fired: true, After: 123 * time.Second}, {Expectation: exps[1]}},
+		Results:    []Fired{{Expectation: exps[0], Fired: true, After: 123 * time.Second}, {Expectation: exps[2]}},
 		Violations: []string{"CPUPerRequestRegression{job=cache} fired for a healthy service cache, 1m0s after the incidents started (value 2)"},
 		AlsoFired:  []string{"CPUPerRequestRegression{job=api} after 3m40s"},
 		CostCheck:  "api CPU 1.00 alloc 1.00", TrafficStep: "control",
@@ -49,7 +49,7 @@ func TestWriteResultsRecordsTheRunAndKeepsRecentRows(t *testing.T) {
 		"- rules: the demo overlay `demo/overlay-short-for.jsonnet` (only `for:` changed: 2 alerts, for 15m -> 2m)\n",
 		"at 1.5 for CPU, 2 for allocations): api CPU 1.00 alloc 1.00\n",
 		"| step | took |\n|---|---|\n| build: the demo binaries (go build) | 1.2s |\n",
-		"| println | " + exps[0].Alert + " | `job=\"api\",upstream=\"cache\"` | 2m3s |\n| epoll | " + exps[1].Alert + " | `job=\"poller\"` | did not fire |\n",
+		"| println | " + exps[0].Alert + " | `job=\"api\",upstream=\"cache\"` | 2m3s |\n| epoll | " + exps[2].Alert + " | `job=\"poller\"` | did not fire |\n",
 		"With the incidents, control's traffic doubled",
 		"\n- CPUPerRequestRegression{job=cache} fired for a healthy service cache, 1m0s after the incidents started (value 2)\n",
 		"## Also fired for the incidents' services (true, not asserted)\n\n- CPUPerRequestRegression{job=api} after 3m40s\n",
@@ -87,12 +87,12 @@ func TestWriteResultsRecordsTheRunAndKeepsRecentRows(t *testing.T) {
 // the violations, the checks' verdicts.
 func TestSummary(t *testing.T) {
 	exps := Expectations(testWorld(), true)
-	rep := &TestReport{Results: []Fired{{Expectation: exps[0], Fired: true, After: 61 * time.Second}, {Expectation: exps[1]}},
+	rep := &TestReport{Results: []Fired{{Expectation: exps[0], Fired: true, After: 61 * time.Second}, {Expectation: exps[2]}},
 		Violations: []string{"X{job=cache} fired"}, BrowserCheck: "FAILED: exit status 1", BrowserLines: []string{"demo-check: FAIL a"}, Total: time.Hour}
 	var b strings.Builder
 	rep.Summary(&b, 10*time.Minute)
 	want := "    println  " + exps[0].Alert + strings.Repeat(" ", 32-len(exps[0].Alert)) + " " + `job="api",upstream="cache"` + strings.Repeat(" ", 70-26) + " fired after 1m1s\n" +
-		"    epoll    " + exps[1].Alert + strings.Repeat(" ", 32-len(exps[1].Alert)) + " " + `job="poller"` + strings.Repeat(" ", 70-12) + " DID NOT FIRE within 10m0s\n" +
+		"    epoll    " + exps[2].Alert + strings.Repeat(" ", 32-len(exps[2].Alert)) + " " + `job="poller"` + strings.Repeat(" ", 70-12) + " DID NOT FIRE within 10m0s\n" +
 		"    VIOLATION X{job=cache} fired\n    browser check: FAILED: exit status 1\n      demo-check: FAIL a\n    total 1h0m0s\n"
 	if b.String() != want {
 		t.Errorf("summary\n%s\nwant\n%s", b.String(), want)

@@ -36,6 +36,9 @@ type History struct {
 	Length         time.Duration // 24h
 	Step           time.Duration // the scrape interval
 	Seed           uint64
+	// Functions are the bridge's rows measured live (historyfunctions.go);
+	// nil: the history has no function series.
+	Functions *FunctionCosts
 }
 
 // Diurnal is the day/night factor d hours before the end: 1 at the end, 0.1
@@ -182,6 +185,7 @@ func (h *History) series() ([]histSeries, error) {
 		}
 		cpuPerStep[svc.Job] = jc
 	}
+	out = append(out, h.functionSeries(reqPerStep, rng)...)
 
 	// cAdvisor: the cgroup'ed services' usage and CFS periods, never throttled.
 	exporter := fmt.Sprintf("127.0.0.1:%d", h.World.Ports.Exporter)

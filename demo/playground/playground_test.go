@@ -504,3 +504,105 @@ func TestFreePortsNeverShareAPort(t *testing.T) {
 		}
 	}
 }
+
+// The bridge's rows get a history with the live scrape's labels (their
+// service's job, the function, the bridge's instance): each row's share of
+// its service's cost on the calibrated lines, scaled to the live cost per
+// request at the live rates, in whole profile samples.
+func TestHistoryFunctionRows(t *testing.T) {
+	w := testWorld()
+	end := time.Date(2026, 1, 2, 15, 0, 0, 0, time.UTC)
+	api := w.Service("api").Instances[0].Addr()
+	// the api's lines: CPU 0.01 + 0.001 * req/s, allocations 1e5 + 4096 * req/s;
+	// at 20 req/s live, 1.5 ms and 9096.8 bytes per request on the lines
+	h := &History{World: w, Cal: testCalibration(w), End: end, LoadStart: end.Add(time.Minute), Length: 24 * time.Hour, Step: 15 * time.Second, Seed: 1,
+		Functions: &FunctionCosts{
+			Rows: []FunctionShare{
+				{Job: "api", Function: "fmt.Fprintln", ProfileType: "cpu", Share: 0.25},
+				{Job: "api", Function: "other", ProfileType: "alloc_space", Share: 0.5},
+				{Job: "cache", Function: "main.get", ProfileType: "cpu", Share: 1},
+				{Job: "gone", Function: "main.f", ProfileType: "cpu", Share: 1},
+			},
+			PerRequest: map[string]float64{"api cpu": 0.0018, "api alloc_space": 9096.8},
+			Rates:      map[string]float64{api: 20},
+		}}
+	series, err := h.series()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string][]float64{}
+	for _, s := range series {
+		byKey[s.key] = s.values
+	}
+	bridge := "127.0.0.1:" + strconv.Itoa(w.Ports.ProfileMetrics)
+	cpu := byKey[`hotpath_profile_cpu_seconds_total{function="fmt.Fprintln",instance="`+bridge+`",job="api"}`]
+	alloc := byKey[`hotpath_profile_alloc_bytes_total{function="other",instance="`+bridge+`",job="api"}`]
+	procCPU := byKey[`process_cpu_seconds_total{instance="`+api+`",job="api"}`]
+	procAlloc := byKey[`go_memstats_alloc_bytes_total{instance="`+api+`",job="api"}`]
+	req := byKey[`http_requests_total{code="200",handler="/emoji",instance="`+api+`",job="api",method="get"}`]
+	if cpu == nil || alloc == nil || procCPU == nil || procAlloc == nil || req == nil {
+		t.Fatalf("cpu row %v, alloc row %v; have %v", cpu != nil, alloc != nil, slices.Sorted(maps.Keys(byKey)))
+	}
+	n := len(cpu)
+	for _, c := range []struct {
+		name       string
+		row, whole []float64
+		want       float64
+	}{{"cpu", cpu, procCPU, 0.25 * 1.2}, {"alloc", alloc, procAlloc, 0.5}} {
+		// within the sampling noise of a day of samples
+		if got := c.row[n-1] / c.whole[n-1]; math.Abs(got-c.want)/c.want > 0.03 {
+			t.Errorf("%s row: %.4f of the service's cost over the day, want %.4f (its share, scaled to the live cost per request)", c.name, got, c.want)
+		}
+		for k := 1; k < n; k++ {
+			if c.row[k] < c.row[k-1] {
+				t.Fatalf("%s row decreases at %d", c.name, k)
+			}
+		}
+	}
+	// the cpu row grows by whole 10ms samples, as a 100 Hz profile counts
+	for k := 1; k < n; k++ {
+		if d := (cpu[k] - cpu[k-1]) / 0.01; math.Abs(d-math.Round(d)) > 1e-6 {
+			t.Fatalf("cpu row step %d: %g samples", k, d)
+		}
+	}
+	// a fixed cost weighs more per request at night, as on the service's line
+	perReq := func(xs []float64, hoursBefore float64) float64 {
+		k := n - 1 - int(hoursBefore*3600/15)
+		return (xs[k] - xs[k-240]) / (req[k] - req[k-240])
+	}
+	if day, night := perReq(cpu, 0.5), perReq(cpu, 12); night < 1.5*day {
+		t.Errorf("cpu row per request: day %g, night %g; want the night's higher, as the fixed cost weighs more", day, night)
+	}
+	// only the rows the bridge exported live get history, and only where
+	// their service runs and has a live cost: a function that cost nothing
+	// then (the println incident's text marshalling) has no row before the
+	// bridge admits it live
+	var rows []string
+	for k := range byKey {
+		if strings.HasPrefix(k, "hotpath_profile_") {
+			rows = append(rows, k)
+		}
+	}
+	if len(rows) != 2 {
+		t.Errorf("history rows %q, want only api's fmt.Fprintln (cpu) and other (alloc_space)", slices.Sorted(slices.Values(rows)))
+	}
+}
+
+// Prometheus scrapes the bridge with honor_labels: its rows keep their
+// service's job.
+func TestPromConfigScrapesTheBridgeWithItsJobs(t *testing.T) {
+	w := testWorld()
+	y := w.PromConfig(nil, false).YAML()
+	want := "  - job_name: \"" + ProfileMetricsJob + "\"\n    honor_labels: true\n    static_configs:\n      - targets: [\"127.0.0.1:" + strconv.Itoa(w.Ports.ProfileMetrics) + "\"]\n"
+	if !strings.Contains(y, want) {
+		t.Errorf("config lacks the bridge's job with honor_labels:\n%s", y)
+	}
+	// the services' own targets keep Prometheus' job and instance; only the
+	// exporters that name other targets' series honour theirs
+	for _, job := range strings.Split(y, "  - job_name: ")[1:] {
+		name, _, _ := strings.Cut(job, "\n")
+		if strings.Contains(job, "honor_labels") && name != strconv.Quote(ProfileMetricsJob) && name != strconv.Quote(KubeStateJob) {
+			t.Errorf("job %s honours its targets' labels", name)
+		}
+	}
+}

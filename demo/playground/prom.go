@@ -13,7 +13,7 @@ const ScrapeInterval = 15 * time.Second
 
 // PromConfig writes prometheus.yml for the world: one job per service
 // (job = service name, instance = host:port), the cAdvisor exporter as
-// job="cadvisor", and the rule files (none while the history is backfilled).
+// job="cadvisor", the profiles-to-metrics bridge (profilemetrics.go), and the rule files (none while the history is backfilled).
 func (w *World) PromConfig(ruleFiles []string, withExporter bool) promkit.Config {
 	c := promkit.Config{
 		Header:             "Written by the hotpath playground (demo/playground). Regenerated at every start.",
@@ -35,6 +35,7 @@ func (w *World) PromConfig(ruleFiles []string, withExporter bool) promkit.Config
 		}
 		c.ScrapeConfigs += promkit.StaticJob(s.Job, targets, s.Labels, false)
 	}
+	c.ScrapeConfigs += w.profileMetricsScrape()
 	if withExporter {
 		c.ScrapeConfigs += promkit.StaticJob("cadvisor", []string{fmt.Sprintf("127.0.0.1:%d", w.Ports.Exporter)}, nil, false)
 	}

@@ -131,14 +131,17 @@ func (o *Orchestrator) preflight() error {
 	return o.World.CheckPortsWith(extra)
 }
 
-// startScraping starts the services, the exporter, the profile store and a
-// Prometheus that scrapes them without rules; it returns when that
+// startScraping starts the services, the exporter, the profile store, the
+// profiles-to-metrics bridge and a Prometheus that scrapes them without rules; it returns when that
 // Prometheus started.
 func (o *Orchestrator) startScraping(ctx context.Context) (time.Time, error) {
 	if err := o.startServices(ctx); err != nil {
 		return time.Time{}, err
 	}
 	if err := o.startSidecars(ctx); err != nil {
+		return time.Time{}, err
+	}
+	if err := o.startProfileMetrics(ctx); err != nil {
 		return time.Time{}, err
 	}
 	dataDir := o.StatePath("prometheus", "data")
@@ -177,7 +180,8 @@ func (o *Orchestrator) calibrate(ctx context.Context) (*Calibration, error) {
 	return cal, err
 }
 
-// backfillHistory writes the day before promLive from the calibration (raw
+// backfillHistory writes the day before promLive from the calibration and,
+// for the bridge's function rows, from their live costs per request (raw
 // series, then the recording rules level by level) into blocks that
 // restartWithRules moves into Prometheus.
 func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, promLive, loadStart time.Time) error {
@@ -190,8 +194,17 @@ func (o *Orchestrator) backfillHistory(ctx context.Context, cal *Calibration, pr
 	bf := &promkit.Backfill{Promtool: o.tool("promtool"), Prometheus: o.tool("prometheus"), Dir: histDir, DataDir: histData,
 		Launcher: o.Sup, Logf: o.Logf, MaxBlockDuration: 24 * time.Hour}
 	histStart := promLive.Add(-o.Opt.History)
-	err := o.Step(fmt.Sprintf("history: %s of normal traffic, raw series (promtool tsdb create-blocks-from openmetrics)", o.Opt.History), func() error {
-		h := &History{World: o.World, Cal: cal, End: promLive, LoadStart: loadStart, Length: o.Opt.History, Step: ScrapeInterval, Seed: uint64(promLive.Unix())}
+	var fns *FunctionCosts
+	err := o.Step(fmt.Sprintf("bridge: each function's share of its service's profile over %s of live load", functionMeasure), func() (err error) {
+		fns, err = o.functionCostsOf(ctx, loadStart, functionSettle, functionMeasure)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	err = o.Step(fmt.Sprintf("history: %s of normal traffic, raw series (promtool tsdb create-blocks-from openmetrics)", o.Opt.History), func() error {
+		h := &History{World: o.World, Cal: cal, End: promLive, LoadStart: loadStart, Length: o.Opt.History, Step: ScrapeInterval, Seed: uint64(promLive.Unix()),
+			Functions: fns}
 		om := filepath.Join(histDir, "history.om")
 		ns, n, err := h.WriteOpenMetrics(om)
 		if err != nil {

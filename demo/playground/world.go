@@ -68,6 +68,8 @@ type Ports struct {
 	Prometheus, Exporter, Profiles, Sandbox int
 	// KubeState is the kube-state-metrics stand-in's (deploy.go).
 	KubeState int
+	// ProfileMetrics is the profiles-to-metrics bridge (profilemetrics.go).
+	ProfileMetrics int
 	// The alert path (alerting.go).
 	Alertmanager, Notify, SlackSink int
 	// Thanos's processes, used only when World.Thanos (thanos.go).
@@ -125,7 +127,7 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		CgroupParentShares: 4096,
 		Ports: Ports{
 			Prometheus: port(9090), Exporter: port(9180), Profiles: port(9190), Sandbox: port(9300), KubeState: port(9181),
-			Alertmanager: port(9093), Notify: port(9095), SlackSink: port(9096),
+			Alertmanager: port(9093), Notify: port(9095), SlackSink: port(9096), ProfileMetrics: port(9097),
 			Thanos: defaultThanosPorts(port),
 		},
 		OutlierJob:      "catalog",
@@ -184,9 +186,10 @@ func (w *World) ProfilesURL() string { return fmt.Sprintf("http://127.0.0.1:%d",
 // "port in use" error.
 func (w *World) PortUse() map[int]string {
 	m := map[int]string{
-		w.Ports.Prometheus: "Prometheus",
-		w.Ports.Exporter:   "container-exporter (cAdvisor)",
-		w.Ports.Profiles:   "profile-store (the Pyroscope stand-in)",
+		w.Ports.Prometheus:     "Prometheus",
+		w.Ports.Exporter:       "container-exporter (cAdvisor)",
+		w.Ports.Profiles:       "profile-store (the Pyroscope stand-in)",
+		w.Ports.ProfileMetrics: "hotpath-profile-metrics (the profiles-to-metrics bridge)",
 	}
 	w.notifyPorts(m)
 	w.kubeStatePorts(m)
