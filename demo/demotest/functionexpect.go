@@ -72,12 +72,13 @@ func lastDeadline(exps []Expectation, base time.Duration) time.Duration {
 
 // functionLead is the first line of a function alert's message body
 // (notify/lib/function-lead.mjs): the function, in backticks as shortened
-// for Slack, and its cost per request now and before.
-var functionLead = regexp.MustCompile("^\\*Function `([^`]+)`: .+ per request now, .+ before")
+// for Slack, and its cost per request now and before, or that it is new
+// among its service's rows (a function that had no reference).
+var functionLead = regexp.MustCompile("^\\*Function `([^`]+)`: .+ per request now, (.+ before|new among its service's top functions)")
 
 // functionLeadProblem says what is wrong with a firing function alert's
 // message ("" when it leads with the function the alert names, its cost
-// per request now and before; "" for every other alert). The message
+// per request now and before, or now and new; "" for every other alert). The message
 // shortens the name to its last path element, so the alert's function label
 // must end with the name it shows.
 func functionLeadProblem(r notifyRecord) string {

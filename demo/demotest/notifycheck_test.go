@@ -71,8 +71,29 @@ func functionMessage(function, lead, first string, latencyMs float64) map[string
 
 const appendString = "google.golang.org/protobuf/internal/encoding/text.appendString"
 
-// appendStringLead is the lead notify/lib/function-lead.mjs writes for it.
-const appendStringLead = "*Function `text.appendString`: 560 µs CPU per request now, 120 µs before (+367%).*"
+// appendStringLead is the lead notify/lib/function-lead.mjs writes for it:
+// new in the incident, it had no reference.
+const appendStringLead = "*Function `text.appendString`: 560 µs CPU per request now, new among its service's top functions (before, it was in `other`).*"
+
+func TestFunctionLeadNamesTheFunctionWithItsCostBeforeOrNew(t *testing.T) {
+	record := func(lead string) notifyRecord {
+		var r notifyRecord
+		r.Status = "firing"
+		r.Labels = map[string]string{"alertname": "FunctionCostPerRequestRegression", "function": appendString}
+		r.Payload.Text = ":fire: FIRING FunctionCostPerRequestRegression\n" + lead
+		return r
+	}
+	for lead, want := range map[string]string{
+		appendStringLead: "",
+		"*Function `text.appendString`: 560 µs CPU per request now, 120 µs before (+367%).*":                                        "",
+		"*Function `text.appendString`: 560 µs CPU per request now.*":                                                               "does not lead with the function",
+		"*Function `fmt.Fprintln`: 560 µs CPU per request now, new among its service's top functions (before, it was in `other`).*": "leads with fmt.Fprintln",
+	} {
+		if got := functionLeadProblem(record(lead)); (want == "") != (got == "") || !strings.HasPrefix(got, want) {
+			t.Errorf("%s: got %q, want %q", lead, got, want)
+		}
+	}
+}
 
 // allIncidents are messages naming each story's culprit first, as the
 // replayed incidents do (notify/test/replay.test.mjs).

@@ -270,12 +270,15 @@ function(cfg) {
 
   // What hotpath-notify reads for a function alert's message, by profile
   // type (catalogue/catalogue.json): `before`, the function's reference cost
-  // per request as of the alert's start ({{at}}, filled by the receiver);
-  // `now`, its smoothed cost per request. {{selector}} is the alert's
-  // service label and function, filled by the receiver.
+  // per request as of the alert's start ({{at}}, filled by the receiver),
+  // 0 for a function that had none yet (only a function new to its
+  // service's rows fires without one: the reference is recorded every
+  // regressionNoiseInterval, the alert may be faster); `now`, its smoothed
+  // cost per request. {{selector}} is the alert's service label and
+  // function, filled by the receiver.
   catalogue:: {
     [k.profileType]: {
-      before: 'last_over_time(%s{{selector}}[%s] @ {{at}})' % [k.reference, cm.lastOfNoiseWindow],
+      before: 'last_over_time(%s{{selector}}[%s] @ {{at}}) or 0 * last_over_time(%s{{selector}}[%s] @ {{at}})' % [k.reference, cm.lastOfNoiseWindow, k.smoothed, cm.lastOfNoiseWindow],
       now: '%s{{selector}}' % k.smoothed,
       unit: k.unit,
       // the series whose onset the windows look for

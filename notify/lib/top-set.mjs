@@ -51,7 +51,8 @@ export class StickyTopSet {
    *   at or above the entry share (default a day)
    * @param {number} [o.decayMs] the decayed sum's time constant (default a day)
    * @param {number} [o.maxMembers] the most members at once (default 2·K): a churning service
-   *   cannot grow its series without bound; a newcomer waits until a member expires
+   *   cannot grow its series without bound; a newcomer waits until a member expires, or takes the
+   *   place of one kept only by its stickiness that costs less than half of it
    * @param {number} [o.entryWindowMs] the short decayed sum's time constant (default 10 minutes)
    * @param {number} [o.entryShare] the share of the service's short decayed total at which a
    *   function enters without waiting for its day's cost to rank it (default 0.01)
@@ -101,12 +102,25 @@ export class StickyTopSet {
         removed.push(f);
       }
     }
+    // A full set still takes a newcomer that costs, lately, more than twice the cheapest member
+    // kept only by its stickiness (neither in the top K nor at the entry share now): on a service
+    // whose profile is flat, small functions flicker in and fill the set for a day, and a new
+    // function taking 10% of it must not wait for one of them to expire. Twice: a newcomer barely
+    // above a member would swap rows back and forth.
+    const recentOf = (f) => this.recent.get(f) ?? 0;
+    const rankedNow = new Set(ranked);
     const added = [];
-    for (const f of ranked) {
-      if (!this.members.has(f) && this.members.size < this.maxMembers) {
-        this.members.set(f, now);
-        added.push(f);
+    for (const f of ranked.filter((g) => !this.members.has(g)).sort((a, b) => recentOf(b) - recentOf(a))) {
+      if (this.members.size >= this.maxMembers) {
+        const [victim] = [...this.members.keys()].filter((m) => !rankedNow.has(m)).sort((a, b) => recentOf(a) - recentOf(b));
+        if (victim === undefined || recentOf(f) <= 2 * recentOf(victim)) {
+          break;
+        }
+        this.members.delete(victim);
+        removed.push(victim);
       }
+      this.members.set(f, now);
+      added.push(f);
     }
     return { added, removed };
   }

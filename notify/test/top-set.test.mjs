@@ -76,7 +76,8 @@ describe('fast entry', () => {
   });
 
   it('a member whose day cost ranks below the 10·K-th candidate keeps its accumulated cost', () => {
-    const s = new StickyTopSet({ k: 1, maxMembers: 2 });
+    // room for all: a full set would give old's place to a newcomer (tested below)
+    const s = new StickyTopSet({ k: 1, maxMembers: 30 });
     s.update(new Map([['old', 100]]), 0);
     assert.ok(s.has('old'));
     // 20 functions, each costlier in a minute than `old`'s day: `old` ranks 21st of candidates kept to 10
@@ -87,6 +88,32 @@ describe('fast entry', () => {
     assert.ok(s.has('old'), 'a member stays a day after it last ranked');
     assert.ok(Math.abs(s.cost.get('old') - 100 * Math.exp(-60 * MIN / DAY_MS)) < 1e-9, `its cost is ${s.cost.get('old')}`);
     assert.ok(s.cost.size <= 10 + s.members.size);
+  });
+
+  it('a full set takes a new function at 10% in the place of the cheapest member kept only by its stickiness; one barely above it waits', () => {
+    const s = new StickyTopSet({ k: 2, maxMembers: 4 });
+    // a flat profile: a and b rank in the top 2; c and d at 1.5% flicker in and stay by stickiness
+    const flat = new Map([['a', 480], ['b', 470], ['c', 15], ['d', 15], ['e', 10], ['f', 10]]);
+    for (let m = 0; m < 30; m++) {
+      s.update(flat, m * MIN);
+    }
+    assert.deepEqual([...s.members.keys()].sort(), ['a', 'b', 'c', 'd']);
+    // c and d fall to 0.5%: kept by stickiness only, the set is full
+    const quiet = new Map([...flat, ['c', 5], ['d', 6]]);
+    for (let m = 30; m < 90; m++) {
+      s.update(quiet, m * MIN);
+    }
+    assert.equal(s.members.size, 4);
+    // g at 1.1% (entry share reached, but not twice c's cost) waits; h, new at 10%, takes c's place
+    const withNew = new Map([...quiet, ['g', 11], ['h', 110]]);
+    let removed = [];
+    for (let m = 90; m < 105; m++) {
+      removed = removed.concat(s.update(withNew, m * MIN).removed);
+    }
+    assert.ok(s.has('h'), 'the new function is a member');
+    assert.deepEqual(removed, ['c'], 'the cheapest sticky member made way, and only it');
+    assert.ok(!s.has('g'), 'a newcomer not twice the cheapest sticky member waits');
+    assert.equal(s.members.size, 4);
   });
 
   it('maxMembers bounds the set when many functions surge at once', () => {
