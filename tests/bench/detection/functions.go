@@ -27,10 +27,6 @@ import (
 // cost per request, all of it added by one function.
 var FunctionSizes = []float64{1.05, 1.1, 1.2}
 
-// TopK is the bridge's number of functions per service and profile type
-// (its default; the rest add up in function="other").
-const TopK = 20
-
 // profilesFrom is when the bridge starts exporting: the second day (the
 // first is the service alerts' history). A function's reference, read a day
 // back once the function has 6h of history, then exists from hour 54,
