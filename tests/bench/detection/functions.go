@@ -18,11 +18,13 @@ import (
 // The function benchmark's fleet (`make bench-functions`): the detection
 // fleet's services (diurnal traffic, cost line, noise, deploys, traffic
 // doubling), sized into three classes of CPU, each with a continuous
-// profile per type, exported as hotpath-profile-metrics exports it: its top
-// TopK functions by the day's cost plus function="other", as counters of CPU
-// seconds and allocated bytes, labelled job and function. A regression is
-// one function whose cost grows by a share of its whole service's cost per
-// request (+5%, +10%, +20%); the service's own counters grow by the same.
+// profile per type, exported as hotpath-profile-metrics exports it: a row
+// for each function of the bridge's set (membership.go: the top TopK by the
+// day's cost, and those the fast entry lets in) plus function="other", as
+// counters of CPU seconds and allocated bytes, labelled job and function. A
+// regression is one function, an existing one or a new one, whose cost
+// grows by a share of its whole service's cost per request (+5%, +10%,
+// +20%); the service's own counters grow by the same.
 
 // FunctionSizes are the regressions injected, as a factor on the service's
 // cost per request, all of it added by one function.

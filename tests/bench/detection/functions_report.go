@@ -70,7 +70,7 @@ func renderFunctions(run functionRun) string {
 	fmt.Fprintf(&b, "**The regressions**, at a random minute of an onset hour of day %d (hours spread over 0, 2, ..., 22), to the end, each +5%%, +10%% or +20%% of the service's CPU per request or allocations per request (the service's own counters rise by the same): "+
 		"%d of an **existing function** (of the top %d, the one whose share is nearest the regression's size: one that doubles, or about), %d per kind, size and class; "+
 		"%d of a **new function** (`%s`: no cost before the onset, not among the service's functions; its cost in `other` until the set lets it in), %d per kind, size and class. %d services stay clean (%d per class). "+
-		"One service per kind, size and class of each case (two for existing functions in the run before): the fast entry raises a service's rows from 42 to up to %d, and the run's time with it.\n\n",
+		"The fast entry raises a service's rows from 42 (the static top K and `other`, two profile types) to up to %d.\n\n",
 		int(onsetDay.Hours())/24+1, existing, TopK, servicesPerCell(fleet, false), fresh, NewFunction, servicesPerCell(fleet, true), clean, clean/len(SizeClasses), 2*(BridgeEntry.MaxMembers+1))
 	fmt.Fprintf(&b, "**Judged** as in RESULTS-detection.md: from hour %d to the end, the alerts' `for:` %s applied to each condition as Prometheus does, and their `keep_firing_for` (service alerts %s with their hold level, function alert %s). "+
 		"Detected: the service alert of the regressed cost, or **the function alert naming the regressed function** with that profile type, fires at or after the onset. Coverage and episodes over the regression's first %s. "+
