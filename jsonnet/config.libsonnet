@@ -384,6 +384,19 @@ local catalogue = import 'catalogue.libsonnet';
     // services where 1% is real money and the profiles sample densely.
     functionRegressionMinShare: 0.03,
 
+    // The share of its service's profile under which hotpath-profile-metrics
+    // keeps a function in `other` (its --entry-share; keep the two equal).
+    // A function the bridge admitted lately, in a service whose rows are old
+    // enough to be judged, has no reference of its own: it is new code, or
+    // it grew past this share. FunctionCostPerRequestRegression judges it
+    // against "under this share before": its share of the profile must now
+    // exceed this plus functionRegressionMinShare, and its cost per request
+    // that much of the service's whole. 0.01 lets a new function that adds
+    // 5% to its service page within the hour while a steady 0.9% function
+    // whose share doubles at night does not. Raise both (e.g. 0.02, the
+    // bridge too) on services whose functions' shares swing widely.
+    functionEntryShare: 0.01,
+
     // ---- Rules and alerts: CPU that does not track load -------------------------
 
     // The recent window of the least-squares fit behind CPUNotTrackingLoad. Short

@@ -84,12 +84,27 @@ function(cfg) {
   // expr read through `read` (as recorded regressionAcceptAfter ago, else
   // now), once the sampled series had a sample `armedAfter` before: a median
   // and spread of a few samples would be too narrow. `current`, when given,
-  // replaces expr's current read.
-  local laggedOrCurrent(sampled, expr, current=null) = '(\n%(lagged)s)\nor\n(\n%(current)s)\n' % {
+  // replaces expr's current read; `young`, when given, is read as 0 between
+  // the two.
+  local laggedOrCurrent(sampled, expr, current=null, young=null) = '(\n%(lagged)s)\nor\n%(young)s(\n%(current)s)\n' % {
     local armed(after) = '\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [fkey, sampled, cm.lastOfNoiseWindow, after],
     lagged: expr(function(s) cm.lagged(s, cm.lastOfNoiseWindow)) + armed(referenceSince),
+    young: if young == null then '' else '(\n0 * (\n%s\n)\n)\nor\n' % young,
     current: (if current == null then expr(cm.lastOfNoise) else current) + armed(cfg.regressionNoiseMinHistory),
   },
+  // The functions of k the bridge admitted lately in a service it has read
+  // for long: no sample of their own referenceSince ago, while their
+  // service's `other` row has one. Each one is new code, or grew past the
+  // bridge's entry share: before it entered, it cost under
+  // functionEntryShare of its service (it was in `other`). `now` is the
+  // series whose present rows are asked.
+  local young(k, now) = std.rstripChars(|||
+    %(now)s
+    unless on (%(fkey)s)
+    last_over_time(%(s)s[%(w)s] offset %(since)s)
+    and on (%(skey)s)
+    last_over_time(%(s)s{function="other"}[%(w)s] offset %(since)s)
+  ||| % { now: now, s: k.sampled, w: cm.lastOfNoiseWindow, since: referenceSince, fkey: fkey, skey: skey }, '\n'),
   // The upper end of a share's range over baselineWindow (ending `offset`
   // ago): its highest sample plus k * its spread (median minus lower
   // quartile), so that the day's sampling noise, met again, stays under it.
@@ -148,10 +163,11 @@ function(cfg) {
       expr: '%s\n- on (%s)\nquantile_over_time(0.25, %s[%s])' % [cm.lastOfNoise(k.median), fkey, k.sampled, cfg.baselineWindow],
     },
     {
-      // The reference: the median as recorded regressionAcceptAfter ago
-      // (else the current one, for a younger function).
+      // The reference: the median as recorded regressionAcceptAfter ago;
+      // 0 for a function admitted lately in a service read for long (it had
+      // no row of its own); else the current median, for a younger service.
       record: k.reference,
-      expr: laggedOrCurrent(k.sampled, function(read) read(k.median)),
+      expr: laggedOrCurrent(k.sampled, function(read) read(k.median), young=young(k, cm.lastOfNoise(k.sampled))),
     },
     {
       // The noise threshold: median + k * spread of the same reference day.
@@ -184,8 +200,18 @@ function(cfg) {
   // threshold, while the service serves >= minRequestRate; never the
   // `other` row. The value is the rise over the reference; labelled with
   // the profile type.
+  //
+  // A function admitted lately (young, above; its reference is 0) has no
+  // noise or share range of its own: it fires when its smoothed share of the
+  // profile exceeds functionEntryShare + functionRegressionMinShare (it cost
+  // under the entry share before, so its share rose by the floor at least)
+  // and its smoothed cost per request that much of the service's whole
+  // reference cost per request. A function that only grew past the entry
+  // share, or moved from `other` at night as its service's fixed costs
+  // gained share, stays under that.
   condition(k)::
     local smoothed = '%s{function!="other"}' % k.smoothed;
+    local newShare = p.num(cfg.functionEntryShare + cfg.functionRegressionMinShare);
     p.setLabel(|||
       (
         %(smoothed)s
@@ -208,7 +234,23 @@ function(cfg) {
       )
       and on (%(skey)s)
       %(requests)s >= %(minRate)s
+      or
+      (
+        %(smoothed)s
+        >= on (%(skey)s) group_left ()
+        %(newShare)s * sum by (%(skey)s) (%(reference)s)
+      )
+      and on (%(fkey)s)
+      %(shareSmoothed)s > %(newShare)s
+      and on (%(fkey)s)
+      (
+        %(young)s
+      )
+      and on (%(skey)s)
+      %(requests)s >= %(minRate)s
     ||| % {
+      newShare: newShare,
+      young: std.strReplace(young(k, k.smoothed), '\n', '\n  '),
       smoothed: smoothed,
       threshold: cm.lastOfNoise(k.threshold),
       shareSmoothed: k.shareSmoothed,

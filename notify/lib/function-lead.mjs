@@ -108,7 +108,10 @@ export function functionLeadLines({ name, kind, cost, neighbours }) {
   if (cost && !cost.why) {
     const pct = cost.before > 0 ? Math.round((cost.now / cost.before - 1) * 100) : undefined;
     const change = pct === undefined ? '' : ` (${pct >= 0 ? '+' : '−'}${Math.abs(pct)}%)`;
-    lines.push(`*Function ${fn}: ${formatAmount(cost.now, cost.unit)} ${what} per request now, ${formatAmount(cost.before, cost.unit)} before${change}.*`);
+    // a reference of 0 is the rules' mark of a function new among its service's rows: it cost
+    // under the bridge's entry share before, inside `other`
+    const before = cost.before > 0 ? `${formatAmount(cost.before, cost.unit)} before${change}` : 'new among its service\'s top functions (before, it was in `other`)';
+    lines.push(`*Function ${fn}: ${formatAmount(cost.now, cost.unit)} ${what} per request now, ${before}.*`);
   } else {
     lines.push(`*Function ${fn}* (${what} per request)${cost?.why ? `: _${escape(cost.why)}._` : '.'}`);
   }

@@ -71,6 +71,11 @@ describe('functionCost against Prometheus', () => {
     assert.equal(text.split('\n')[1], '*Function `flate.NewWriter`: 4.00 ms CPU per request now, 2.00 ms before (+100%).*');
   });
 
+  it('a reference of 0: the function is new among its service\'s rows, said instead of a percentage', () => {
+    const lead = functionLeadLines({ ...functionSubject(alert()), cost: { before: 0, now: 4e6, unit: 'ns' } });
+    assert.equal(lead[0], '*Function `flate.NewWriter`: 4.00 ms CPU per request now, new among its service\'s top functions (before, it was in `other`).*');
+  });
+
   it('no figure: the reason, in the lead; no Prometheus: said; another alert: nothing', async () => {
     const c = await functionCost(prom.url, alert({ job: 'other' }), { nowMs: NOW });
     assert.match(c.why, /^Prometheus has no cost per request of compress\/flate\.NewWriter/);
