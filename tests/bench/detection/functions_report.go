@@ -290,7 +290,7 @@ func renderFalseAlarms(run functionRun, classes []int) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nEach (service, its cores: the alert's series at the hour since the start it began firing, and the hour of the day; for the function alert, how its function was judged: `newcomer` when it had no row of its own " + shortDuration(youngFor) + " before and its service's `other` had, else `established`):\n\n")
+	b.WriteString("\nEach false alarm (service and its cores: the alert's series, the hour since the start it began firing at and its time of day; for the function alert, the path that judged its function, from the set's record: `newcomer` when it had no row of its own " + shortDuration(youngFor) + " before and its service's `other` had one, against the entry share; else `established`, against its own reference and share range):\n\n")
 	for _, d := range FunctionDetectors {
 		var where []string
 		for _, s := range run.fleet {
