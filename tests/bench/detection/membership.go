@@ -1,13 +1,18 @@
 package detection
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // The bridge's set of a service's functions with a row of their own
 // (notify/lib/top-set.mjs), minute by minute, for the function benchmark:
 // the static top K by the generated shares are members throughout; on top of
 // them a function whose short-decayed share of its service's sampled cost
-// reaches EntryShare enters at once (the fast entry), and stays while it
-// qualified within Stick. The sampled counts are the ones the bench exports,
+// reaches EntryShare enters at once (the fast entry, from one window after
+// the first minute; the costliest first while there is room), and stays
+// while it qualified within Stick. The sampled counts are the ones the bench exports,
 // so a function that gains share (a new one, or any at night when samples
 // are few) enters as the bridge would let it in. Not modelled: the bridge's
 // day-decayed ranking beyond the static top K (a function that enters by the
@@ -39,12 +44,13 @@ type Membership struct {
 	member    []bool
 	static    int // functions [0, static) are members throughout
 	members   int
+	first     int // the first minute stepped (-1: none yet)
 }
 
 // NewMembership is the set over n functions, the first `static` of them
 // members from the start.
 func NewMembership(cfg FastEntry, n, static int) *Membership {
-	m := &Membership{cfg: cfg, decay: math.Exp(-1 / cfg.WindowMins), short: make([]float64, n), qualified: make([]int, n), member: make([]bool, n), static: min(static, n)}
+	m := &Membership{cfg: cfg, decay: math.Exp(-1 / cfg.WindowMins), short: make([]float64, n), qualified: make([]int, n), member: make([]bool, n), static: min(static, n), first: -1}
 	for f := range m.qualified {
 		m.qualified[f] = -1
 	}
@@ -65,8 +71,14 @@ func (m *Membership) Step(at int, counts []int64) (entered, left []int) {
 		m.short[f] = m.short[f]*m.decay + float64(c)
 		m.total += float64(c)
 	}
+	if m.first < 0 {
+		m.first = at
+	}
+	// the fast entry waits for one window of samples: a first minute's
+	// share is too noisy (1% of 300 samples is 3)
+	warm := float64(at-m.first) >= m.cfg.WindowMins
 	for f := m.static; f < len(m.short); f++ {
-		if m.total > 0 && m.short[f] >= m.cfg.Share*m.total {
+		if warm && m.total > 0 && m.short[f] >= m.cfg.Share*m.total {
 			m.qualified[f] = at
 		}
 		// expired members go first: a newcomer can take the place one frees
@@ -76,12 +88,19 @@ func (m *Membership) Step(at int, counts []int64) (entered, left []int) {
 			left = append(left, f)
 		}
 	}
-	for f := m.static; f < len(m.short) && m.members < m.cfg.MaxMembers; f++ {
+	// newcomers by their short-decayed cost, the costliest first, while
+	// there is room
+	var waiting []int
+	for f := m.static; f < len(m.short); f++ {
 		if !m.member[f] && m.qualified[f] == at {
-			m.member[f] = true
-			m.members++
-			entered = append(entered, f)
+			waiting = append(waiting, f)
 		}
+	}
+	slices.SortStableFunc(waiting, func(a, b int) int { return cmp.Compare(m.short[b], m.short[a]) })
+	for _, f := range waiting[:min(len(waiting), max(0, m.cfg.MaxMembers-m.members))] {
+		m.member[f] = true
+		m.members++
+		entered = append(entered, f)
 	}
 	return entered, left
 }

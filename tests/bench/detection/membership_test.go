@@ -75,18 +75,24 @@ func TestMembershipFastEntry(t *testing.T) {
 	}
 }
 
-// MaxMembers bounds the set when many functions qualify at once: the
-// first ones by index take the free places.
+// The fast entry waits for one window of samples; then MaxMembers bounds
+// the set when many functions qualify at once, and the costliest newcomers
+// take the free places.
 func TestMembershipMaxMembers(t *testing.T) {
 	cfg := BridgeEntry
 	cfg.MaxMembers = 5
 	m := NewMembership(cfg, 10, 3)
-	counts := []int64{10, 10, 10, 10, 10, 10, 10, 10, 10, 10}
-	entered, _ := m.Step(0, counts)
-	if len(entered) != 2 || entered[0] != 3 || entered[1] != 4 {
-		t.Fatalf("entered %v, want [3 4] (5 members at most, 3 static)", entered)
+	counts := []int64{100, 100, 100, 10, 11, 12, 13, 14, 15, 16}
+	for at := range int(cfg.WindowMins) {
+		if entered, _ := m.Step(at, counts); len(entered) > 0 {
+			t.Fatalf("minute %d: %v entered within the first window", at, entered)
+		}
 	}
-	for f := 5; f < 10; f++ {
+	entered, _ := m.Step(int(cfg.WindowMins), counts)
+	if len(entered) != 2 || entered[0] != 9 || entered[1] != 8 {
+		t.Fatalf("entered %v, want [9 8] (the costliest; 5 members at most, 3 static)", entered)
+	}
+	for f := 3; f < 8; f++ {
 		if m.Member(f) {
 			t.Errorf("function %d is a member beyond MaxMembers", f)
 		}
