@@ -30,12 +30,13 @@ type functionRun struct {
 	info        runInfo
 }
 
-// youngFor is how long a function's row is judged as a newcomer's by
-// FunctionCostPerRequestRegression (regressionAcceptAfter + its
-// regressionNoiseMinHistory, 1d + 6h): one without a sample of its own that
-// long ago, in a service whose `other` row has one, is judged against
-// having cost under the entry share before.
-const youngFor = 30 * time.Hour
+// youngFor are the ages at which FunctionCostPerRequestRegression judges a
+// function's row as a newcomer's: one without a sample of its own that long
+// ago, in a service whose `other` row has one then, is judged against
+// having cost under the entry share before: regressionAcceptAfter + its
+// regressionNoiseMinHistory (1d + 6h), or, in a service read for less,
+// regressionNoiseMinHistory.
+var youngFor = []time.Duration{30 * time.Hour, 6 * time.Hour}
 
 // renderFunctions writes RESULTS-functions.md: per regression (of an
 // existing function, of a new one) and size class, the service alerts
@@ -290,7 +291,7 @@ func renderFalseAlarms(run functionRun, classes []int) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nEach false alarm (service and its cores: the alert's series, the hour since the start it began firing at and its time of day; for the function alert, the path that judged its function, from the set's record: `newcomer` when it had no row of its own " + shortDuration(youngFor) + " before and its service's `other` had one, against the entry share; else `established`, against its own reference and share range):\n\n")
+	b.WriteString("\nEach false alarm (service and its cores: the alert's series, the hour since the start it began firing at and its time of day; for the function alert, the path that judged its function, from the set's record: `newcomer` when it had no row of its own 30h (or 6h) before and its service's `other` had one, against the entry share; else `established`, against its own reference and share range):\n\n")
 	for _, d := range FunctionDetectors {
 		var where []string
 		for _, s := range run.fleet {
@@ -315,23 +316,36 @@ func renderFalseAlarms(run functionRun, classes []int) string {
 }
 
 // howJudged says whether a function alert's function (series kind/function)
-// was a newcomer at minute `at`: a row younger than youngFor whose
-// service's `other` row is older; the time it entered the set.
+// was a newcomer at minute `at` (youngFor), and when it entered the set.
 func howJudged(entries []Entry, series string, at int) string {
 	kind, function, _ := strings.Cut(series, "/")
-	young := int(youngFor / time.Minute)
 	otherSince := int(profilesFrom / time.Minute)
-	for _, e := range entries {
-		if e.Kind != kind || e.Function != function || e.From >= at || (e.To >= 0 && e.To < at-young) {
-			continue
+	// hadRow: whether the function had a row at minute m (its first sample
+	// is a minute after it entered)
+	hadRow := func(m int) bool {
+		for _, e := range entries {
+			if e.Kind == kind && e.Function == function && e.From+1 <= m && (e.To < 0 || e.To >= m) {
+				return true
+			}
 		}
-		// its first sample is a minute after it entered
-		if e.From+1 > at-young && otherSince <= at-young {
-			return fmt.Sprintf("newcomer (entered %s before)", shortDuration(time.Duration(at-e.From)*time.Minute))
-		}
-		return fmt.Sprintf("established (entered %s before)", shortDuration(time.Duration(at-e.From)*time.Minute))
+		return false
 	}
-	return "established (static top K)"
+	entered := -1
+	for _, e := range entries {
+		if e.Kind == kind && e.Function == function && e.From < at {
+			entered = e.From
+		}
+	}
+	if entered < 0 {
+		return "established (static top K)"
+	}
+	since := shortDuration(time.Duration(at-entered) * time.Minute)
+	for _, young := range youngFor {
+		if then := at - int(young/time.Minute); !hadRow(then) && otherSince <= then {
+			return fmt.Sprintf("newcomer (entered %s before)", since)
+		}
+	}
+	return fmt.Sprintf("established (entered %s before)", since)
 }
 
 type falseAlarm struct {
