@@ -93,18 +93,23 @@ function(cfg) {
     current: (if current == null then expr(cm.lastOfNoise) else current) + armed(cfg.regressionNoiseMinHistory),
   },
   // The functions of k the bridge admitted lately in a service it has read
-  // for long: no sample of their own referenceSince ago, while their
-  // service's `other` row has one. Each one is new code, or grew past the
-  // bridge's entry share: before it entered, it cost under
-  // functionEntryShare of its service (it was in `other`). `now` is the
-  // series whose present rows are asked.
-  local young(k, now) = std.rstripChars(|||
-    %(now)s
-    unless on (%(fkey)s)
-    last_over_time(%(s)s[%(w)s] offset %(since)s)
-    and on (%(skey)s)
-    last_over_time(%(s)s{function="other"}[%(w)s] offset %(since)s)
-  ||| % { now: now, s: k.sampled, w: cm.lastOfNoiseWindow, since: referenceSince, fkey: fkey, skey: skey }, '\n'),
+  // long enough to judge: no sample of their own from referenceSince ago
+  // while their service's `other` row has one, or, in a service read for
+  // less than that, none from regressionNoiseMinHistory ago while `other`
+  // has one (a function older than that there has its current reference).
+  // Each one is new code, or grew past the bridge's entry share: before it
+  // entered, it cost under functionEntryShare of its service (it was in
+  // `other`). `now` is the series whose present rows are asked.
+  local young(k, now) = std.join('\nor\n', [
+    std.rstripChars(|||
+      %(now)s
+      unless on (%(fkey)s)
+      last_over_time(%(s)s[%(w)s] offset %(since)s)
+      and on (%(skey)s)
+      last_over_time(%(s)s{function="other"}[%(w)s] offset %(since)s)
+    ||| % { now: now, s: k.sampled, w: cm.lastOfNoiseWindow, since: since, fkey: fkey, skey: skey }, '\n')
+    for since in [referenceSince, cfg.regressionNoiseMinHistory]
+  ]),
   // The upper end of a share's range over baselineWindow (ending `offset`
   // ago): its highest sample plus k * its spread (median minus lower
   // quartile), so that the day's sampling noise, met again, stays under it.

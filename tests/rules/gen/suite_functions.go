@@ -14,7 +14,7 @@ import (
 func functionsSuite() *suite {
 	api, busy, spill, noisy, allocs, shipped := inShop("api"), inShop("busy"), inShop("spill"), inShop("noisy"), inShop("allocs"), inShop("shipped")
 	lean, surge := inShop("lean"), inShop("surge")
-	fresh, moved, newcomer := inShop("fresh"), inShop("moved"), inShop("newcomer")
+	fresh, moved, newcomer, early := inShop("fresh"), inShop("moved"), inShop("newcomer"), inShop("early")
 	const (
 		onset = 31 * 60
 		total = onset + 3*60
@@ -103,11 +103,12 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	cpuRow(shipped, "hot", times(0.0625, 2))
 	cpuRow(shipped, "other", flat(0.5625))
 
-	// A row the bridge starts exporting at onset: a function it admitted
-	// then, its counter from 0.
-	fromOnset := func(s service, fn string, perSecond float64) {
-		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function=%q, instance="bridge:9096", job=%q}`, fn, s.job), (&seq{}).gap(onset).rate(total-onset, perSecond).String())
+	// A row the bridge starts exporting at minute `from`: a function it
+	// admitted then (or a service it reads from then), its counter from 0.
+	rowFrom := func(from int, s service, fn string, perSecond float64) {
+		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function=%q, instance="bridge:9096", job=%q}`, fn, s.job), (&seq{}).gap(from).rate(total-from, perSecond).String())
 	}
+	fromOnset := func(s service, fn string, perSecond float64) { rowFrom(onset, s, fn, perSecond) }
 	requests(fresh, "fresh: a new function, marshal, adds 10% of the service at onset: no row before, none of its cost in other", flat(8))
 	cpuRow(fresh, "steady", flat(0.3125))
 	cpuRow(fresh, "other", flat(0.3125))
@@ -123,6 +124,11 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	requests(newcomer, "newcomer: the bridge reads it from onset on, its first function at 10% of it", flat(8))
 	fromOnset(newcomer, "marshal", 0.0625)
 	fromOnset(newcomer, "other", 0.5625)
+
+	requests(early, "early: the bridge reads it from 12h before onset; marshal, new, adds 10% of it at onset", flat(8))
+	rowFrom(onset-12*60, early, "steady", 0.3125)
+	rowFrom(onset-12*60, early, "other", 0.3125)
+	fromOnset(early, "marshal", 0.0625)
 
 	fnLabels := func(s service, fn string, extra ...string) map[string]string {
 		return with(map[string]string{"job": s.job, "function": fn}, extra...)
@@ -172,7 +178,8 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		minutes(at), sample{"{}", 1})
 
 	g.expr("a function new to a service read for long has the reference 0: it had no row of its own", `last_over_time(job_function:cpu_seconds_per_request:baseline_reference{function=~"marshal|mid"}[30m])`, minutes(at),
-		one("job_function:cpu_seconds_per_request:baseline_reference", fresh, "marshal", 0), one("job_function:cpu_seconds_per_request:baseline_reference", moved, "mid", 0))
+		one("job_function:cpu_seconds_per_request:baseline_reference", fresh, "marshal", 0), one("job_function:cpu_seconds_per_request:baseline_reference", moved, "mid", 0),
+		one("job_function:cpu_seconds_per_request:baseline_reference", early, "marshal", 0))
 	g.expr("marshal's share (0.0625 of 0.6875 cores) is above the entry share + the floor (0.04), mid's (0.0375) under it", `job_function:cpu_seconds_share:smoothed{function=~"marshal|mid", job=~"fresh|moved"}`, minutes(at),
 		one("job_function:cpu_seconds_share:smoothed", fresh, "marshal", 0.0625/0.6875), one("job_function:cpu_seconds_share:smoothed", moved, "mid", 0.0375))
 
@@ -181,14 +188,15 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	}
 	firingAlerts := alerts("")
 	g.expr("nothing fires in the clean hours", fmt.Sprintf("count_over_time(%s[%s])", firingAlerts, minutes(onset-1)), minutes(onset-1))
-	g.expr("an hour after onset exactly four rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU), allocs' buf (allocations) and fresh's new marshal; not moved's mid (a row of its own at the same cost), newcomer's marshal (a service read for an hour has no reference), tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, allocs' unchanged CPU, lean's steady (a larger share after an improvement elsewhere) nor surge's serve and gc (a traffic doubling: a larger share, a lower cost per request)",
+	g.expr("an hour after onset exactly five rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU), allocs' buf (allocations) and the new marshal of fresh and of early (a service read for 12h); not moved's mid (a row of its own at the same cost), newcomer's marshal (a service read for an hour has no reference), tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, allocs' unchanged CPU, lean's steady (a larger share after an improvement elsewhere) nor surge's serve and gc (a traffic doubling: a larger share, a lower cost per request)",
 		firingAlerts, minutes(at),
 		sample{labelString("ALERTS", with(allocs.labels(), "function", "buf", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "alloc_space", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(api.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
+		sample{labelString("ALERTS", with(early.labels(), "function", "marshal", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(fresh.labels(), "function", "marshal", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(shipped.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("and at no minute up to the end does any other row fire",
-		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) %s`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf|marshal", job=~"api|allocs|shipped|fresh"`)), minutes(total-1))
+		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) %s`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf|marshal", job=~"api|allocs|shipped|fresh|early"`)), minutes(total-1))
 	g.expr("marshal stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="marshal", job="fresh"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
 	g.expr("hot stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="hot", job="api"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
 
@@ -214,7 +222,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		return f
 	}
 	g.alert("the value is the rise per request over the reference: 1/128 s for hot and for the new marshal (over 0), 16 KiB for buf; shipped's hot carries the version it runs and the deploy it followed (an hour and ten minutes ago, inside deployWindow), the others empty version annotations", minutes(at), "FunctionCostPerRequestRegression",
-		fnFiring(allocs, "buf", "alloc_space", "16.38k"), fnFiring(api, "hot", "cpu", "7.812m"), fnFiring(fresh, "marshal", "cpu", "7.812m"),
+		fnFiring(allocs, "buf", "alloc_space", "16.38k"), fnFiring(api, "hot", "cpu", "7.812m"), fnFiring(early, "marshal", "cpu", "7.812m"), fnFiring(fresh, "marshal", "cpu", "7.812m"),
 		deployed(fnFiring(shipped, "hot", "cpu", "7.812m"), "1.7", "1.6", rollout))
 	g.alert("silent before onset", minutes(onset-1), "FunctionCostPerRequestRegression")
 	g.expr("shipped's deploy: 1.6 to 1.7, dated when 1.7 first ran", shipped.sel("job:version:rollout_timestamp"), minutes(at),
@@ -222,7 +230,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 
 	return &suite{
 		file:      "functions.yaml",
-		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout) and on a new function that does, silent on a function that only got a row of its own, on a service read for an hour, silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
+		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout) and on a new function that does (in a service read for 12h too), silent on a function that only got a row of its own, on a service read for an hour, silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
 		ruleFiles: shippedRules,
 		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-noise", "hotpath-function-alerts"),
 		groups:    []*group{g, nightlyGroup()},
