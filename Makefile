@@ -231,10 +231,11 @@ bench-detection: tools ## the regression alerts' detection rate, time to detect 
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-detection.md go test -tags bench -count=1 -timeout 60m -run 'TestEpisodes|TestBenchDetection' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)')
 
 .PHONY: bench-functions
-# FUNCTIONS_FLAGS: -per-class N (services per kind, size and size class of regression, default 2),
-# -clean-per-class N (default 2); KEEP=DIR keeps the backfilled data there.
+# FUNCTIONS_FLAGS: -per-class N (services per kind, size and size class whose regression is an
+# existing function's, default 1), -new-per-class N (a new function's, default 1), -clean-per-class N
+# (default 2); KEEP=DIR keeps the backfilled data there.
 FUNCTIONS_FLAGS ?=
-bench-functions: tools ## FunctionCostPerRequestRegression beside the service regression alerts on a generated fleet with per-minute synthetic profiles (one function adding +5/10/20% to its service's CPU or allocations per request), by service size; writes tests/bench/RESULTS-functions.md
+bench-functions: tools ## FunctionCostPerRequestRegression beside the service regression alerts on a generated fleet with per-minute synthetic profiles and the bridge's set (one function, existing or new, adding +5/10/20% to its service's CPU or allocations per request), by service size; writes tests/bench/RESULTS-functions.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-functions.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchFunctions' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(FUNCTIONS_FLAGS)
 
 .PHONY: bench-rules

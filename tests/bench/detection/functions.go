@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,19 +18,17 @@ import (
 // The function benchmark's fleet (`make bench-functions`): the detection
 // fleet's services (diurnal traffic, cost line, noise, deploys, traffic
 // doubling), sized into three classes of CPU, each with a continuous
-// profile per type, exported as hotpath-profile-metrics exports it: its top
-// TopK functions by the day's cost plus function="other", as counters of CPU
-// seconds and allocated bytes, labelled job and function. A regression is
-// one function whose cost grows by a share of its whole service's cost per
-// request (+5%, +10%, +20%); the service's own counters grow by the same.
+// profile per type, exported as hotpath-profile-metrics exports it: a row
+// for each function of the bridge's set (membership.go: the top TopK by the
+// day's cost, and those the fast entry lets in) plus function="other", as
+// counters of CPU seconds and allocated bytes, labelled job and function. A
+// regression is one function, an existing one or a new one, whose cost
+// grows by a share of its whole service's cost per request (+5%, +10%,
+// +20%); the service's own counters grow by the same.
 
 // FunctionSizes are the regressions injected, as a factor on the service's
 // cost per request, all of it added by one function.
 var FunctionSizes = []float64{1.05, 1.1, 1.2}
-
-// TopK is the bridge's number of functions per service and profile type
-// (its default; the rest add up in function="other").
-const TopK = 20
 
 // profilesFrom is when the bridge starts exporting: the second day (the
 // first is the service alerts' history). A function's reference, read a day
@@ -50,26 +49,38 @@ var SizeClasses = []SizeClass{{"< 0.1 cores", 0.02, 0.1}, {"0.1-0.5 cores", 0.1,
 // FuncService is a service of the function fleet.
 type FuncService struct {
 	Service
-	Class     int     // index in SizeClasses
-	Cores     float64 // its mean CPU over the day, before any regression
-	Functions int     // in its profiles
-	cpu       []float64
-	alloc     []float64 // shares by rank; allocRank[r] is the function of alloc rank r
-	allocRank []int
-	Regressed string // the function that regresses ("" on a clean service)
-	rank      int    // its rank in the regressed kind's profile
+	Class      int     // index in SizeClasses
+	Cores      float64 // its mean CPU over the day, before any regression
+	Functions  int     // in its profiles
+	fixedShare float64 // of its CPU and allocations over the day (fixedCPU at its mean traffic)
+	cpu        []float64
+	alloc      []float64 // shares of the day by rank; allocRank[r] is the function of alloc rank r
+	allocRank  []int
+	cpuFixed   []float64 // by rank, the fixed fraction of each function's cost (FixedParts)
+	allocFixed []float64
+	Regressed  string // the function that regresses ("" on a clean service)
+	New        bool   // it is NewFunction, absent before the onset
+	rank       int    // its rank in the regressed kind's profile (an existing one)
 }
 
+// NewFunction is the name of a new function's regression: no cost before
+// its onset, not among a service's generated functions.
+const NewFunction = "fnew"
+
 // FunctionFleet builds the fleet: for each kind and size of regression and
-// each size class, perClass services, their onsets spread over the day's
-// hours; then cleanPerClass clean services per class.
+// each size class, perClass services whose regression is an existing
+// function's, their onsets spread over the day's hours; then cleanPerClass
+// clean services per class; then newPerClass per kind, size and class whose
+// regression is a new function's (after the others: a fleet's first
+// services are the same whatever newPerClass is).
 // fixedShares is the range of a service's fixed part of its CPU and
 // allocations (the rest is per request).
-func FunctionFleet(seed uint64, perClass, cleanPerClass int, fixedShares [2]float64) []FuncService {
+func FunctionFleet(seed uint64, perClass, cleanPerClass, newPerClass int, fixedShares [2]float64) []FuncService {
 	rng := rand.New(rand.NewPCG(seed, 13))
+	parts := rand.New(rand.NewPCG(seed, 19)) // which functions carry the fixed cost: a stream of its own
 	var out []FuncService
 	n := 0
-	add := func(kind string, size float64, class int) {
+	add := func(kind string, size float64, class int, isNew bool) {
 		s := FuncService{Service: randomService(rng, fmt.Sprintf("svc-%03d", len(out)), seed), Class: class}
 		c := SizeClasses[class]
 		// the cost line rescaled to a mean of Cores over the day: the same
@@ -77,9 +88,9 @@ func FunctionFleet(seed uint64, perClass, cleanPerClass int, fixedShares [2]floa
 		s.peak = logUniform(rng, 5, 300)
 		meanTraffic := s.peak * (s.low + (1-s.low)/2)
 		s.Cores = logUniform(rng, c.Lo, c.Hi)
-		fixedShare := fixedShares[0] + (fixedShares[1]-fixedShares[0])*rng.Float64()
-		s.fixedCPU = s.Cores * fixedShare
-		s.cpuPerReq = s.Cores * (1 - fixedShare) / meanTraffic
+		s.fixedShare = fixedShares[0] + (fixedShares[1]-fixedShares[0])*rng.Float64()
+		s.fixedCPU = s.Cores * s.fixedShare
+		s.cpuPerReq = s.Cores * (1 - s.fixedShare) / meanTraffic
 		// allocations: 20-200 MiB per CPU second
 		perCPUSecond := logUniform(rng, 20<<20, 200<<20)
 		s.fixedAlloc, s.allocPerReq = s.fixedCPU*perCPUSecond, s.cpuPerReq*perCPUSecond
@@ -88,18 +99,20 @@ func FunctionFleet(seed uint64, perClass, cleanPerClass int, fixedShares [2]floa
 		s.cpu = ZipfShares(s.Functions, 0.9+0.4*rng.Float64())
 		s.alloc = ZipfShares(s.Functions, 0.9+0.4*rng.Float64())
 		s.allocRank = rng.Perm(s.Functions)
-		s.Kind, s.Size = kind, size
+		s.cpuFixed, s.allocFixed = FixedParts(parts, s.cpu, s.fixedShare), FixedParts(parts, s.alloc, s.fixedShare)
+		s.Kind, s.Size, s.New = kind, size, isNew
 		if kind != "" {
 			// onsets spread: 7 is prime to the 12 hours of the sweep
 			s.OnsetHour = OnsetHours[(n*7)%len(OnsetHours)]
 			n++
 			s.Onset = onsetDay + time.Duration(s.OnsetHour)*time.Hour + time.Duration(rng.IntN(60))*time.Minute
+		}
+		if kind != "" && isNew {
+			s.Regressed = NewFunction
+		} else if kind != "" {
 			// the function that regresses: of the top functions, the one
 			// whose share is nearest the regression's (one that doubles)
-			shares := s.cpu
-			if kind == KindAlloc {
-				shares = s.alloc
-			}
+			shares := s.shares(kind)
 			for r := range min(TopK, len(shares)) {
 				if math.Abs(shares[r]-(size-1)) < math.Abs(shares[s.rank]-(size-1)) {
 					s.rank = r
@@ -109,25 +122,41 @@ func FunctionFleet(seed uint64, perClass, cleanPerClass int, fixedShares [2]floa
 		}
 		out = append(out, s)
 	}
-	for _, kind := range []string{KindCPU, KindAlloc} {
-		for _, size := range FunctionSizes {
-			for class := range SizeClasses {
-				for range perClass {
-					add(kind, size, class)
+	regressions := func(per int, isNew bool) {
+		for _, kind := range []string{KindCPU, KindAlloc} {
+			for _, size := range FunctionSizes {
+				for class := range SizeClasses {
+					for range per {
+						add(kind, size, class, isNew)
+					}
 				}
 			}
 		}
 	}
+	regressions(perClass, false)
 	for class := range SizeClasses {
 		for range cleanPerClass {
-			add("", 0, class)
+			add("", 0, class, false)
 		}
 	}
+	regressions(newPerClass, true)
 	return out
 }
 
-// function is the name of the function of a given rank in a kind's profile.
+// shares are the day's shares of a kind's profile, by rank.
+func (s FuncService) shares(kind string) []float64 {
+	if kind == KindAlloc {
+		return s.alloc
+	}
+	return s.cpu
+}
+
+// function is the name of the function of a given rank in a kind's profile
+// (rank len(shares): the new function).
 func (s FuncService) function(kind string, rank int) string {
+	if rank == s.Functions {
+		return NewFunction
+	}
 	if kind == KindAlloc {
 		return fmt.Sprintf("f%04d", s.allocRank[rank])
 	}
@@ -135,46 +164,73 @@ func (s FuncService) function(kind string, rank int) string {
 }
 
 // RegressedShare is the regressed function's share of its service's cost
-// (of its kind) before the regression.
+// (of its kind) over the day before the regression (0: a new function).
 func (s FuncService) RegressedShare() float64 {
-	if s.Kind == KindAlloc {
-		return s.alloc[s.rank]
+	if s.New {
+		return 0
 	}
-	return s.cpu[s.rank]
+	return s.shares(s.Kind)[s.rank]
 }
 
-// weights are the bridge's rows' shares of a minute's samples of one kind:
-// the top functions, then `other`; after the onset of a regression of
-// that kind, its function carries the regression's whole added cost.
-func (s FuncService) weights(kind string, regressed bool) []float64 {
-	shares := s.cpu
+// minuteWeights fills w (by rank, then the new function) with the
+// functions' shares of a minute of one kind whose fixed share of the
+// service's cost is phi (MinuteShare); when regressed, the regressed
+// function carries the regression's whole added cost on top.
+func (s FuncService) minuteWeights(w []float64, kind string, phi float64, regressed bool) {
+	shares, fixed := s.cpu, s.cpuFixed
 	if kind == KindAlloc {
-		shares = s.alloc
+		shares, fixed = s.alloc, s.allocFixed
 	}
-	k := min(TopK, len(shares))
-	out := make([]float64, k+1)
-	rest := 1.0
-	for r := range k {
-		out[r] = shares[r]
-		rest -= shares[r]
+	for r := range shares {
+		w[r] = MinuteShare(shares[r], fixed[r], s.fixedShare, phi)
 	}
-	out[k] = max(0, rest)
+	w[len(shares)] = 0
 	if regressed {
-		out[s.rank] += s.Size - 1
-		for i := range out {
-			out[i] /= s.Size
+		r := s.rank
+		if s.New {
+			r = len(shares)
+		}
+		w[r] += s.Size - 1
+		for i := range w {
+			w[i] /= s.Size
 		}
 	}
-	return out
+}
+
+// Entry is a function's time in the bridge's set beyond the static top K:
+// it entered at minute From (that minute's samples in its own row), left at
+// minute To (-1: a member to the end).
+type Entry struct {
+	Kind, Function string
+	From, To       int
+}
+
+// row is one of the bridge's counters: its samples, minute and value.
+type row struct {
+	function string
+	at       []int
+	value    []int64
+	total    int64
+}
+
+func (r *row) sample(at int) {
+	r.at = append(r.at, at)
+	r.value = append(r.value, r.total)
 }
 
 // OpenMetrics writes the service's own counters and the bridge's rows of
-// its profiles, one sample a minute (the rows from profilesFrom), the
-// minute's samples drawn from the minute's CPU seconds and allocated bytes.
-// A deploy's missed minute has no samples (no process to profile).
-func (s FuncService) OpenMetrics(b *strings.Builder, start time.Time, rng *rand.Rand) {
+// its profiles, one sample a minute from profilesFrom, and returns the
+// functions that entered the bridge's set beyond the static top K. Each
+// minute's samples are drawn from the minute's CPU seconds and allocated
+// bytes over all its functions, at their shares of that minute (a
+// fixed-cost function's higher at night); the set (Membership) sees those
+// samples as the bridge would: a member's row exists from the minute it
+// enters (its counter starting at that minute's count), its cost before in
+// `other`. A deploy's missed minute has no samples (no process to profile).
+func (s FuncService) OpenMetrics(b *strings.Builder, start time.Time, rng *rand.Rand) []Entry {
 	ms := s.Minutes(rng)
 	s.openMetricsOf(b, start, ms)
+	var entries []Entry
 	for _, c := range []struct {
 		kind, metric string
 		perSample    float64 // seconds or bytes
@@ -183,35 +239,69 @@ func (s FuncService) OpenMetrics(b *strings.Builder, start time.Time, rng *rand.
 		{KindCPU, "hotpath_profile_cpu_seconds_total", 1.0 / CPUSampleHz, func(m minute) float64 { return m.cpu * 60 * CPUSampleHz }},
 		{KindAlloc, "hotpath_profile_alloc_bytes_total", AllocSampleBytes, func(m minute) float64 { return m.alloc * 60 / AllocSampleBytes }},
 	} {
-		rows := make([]string, 0, TopK+1)
-		for r := range min(TopK, s.Functions) {
-			rows = append(rows, s.function(c.kind, r))
+		n := s.Functions
+		set := NewMembership(BridgeEntry, n+1, TopK)
+		rows := map[int]*row{}
+		var order, members []int // rows in the order they first entered; current members
+		for r := range min(TopK, n) {
+			rows[r] = &row{function: s.function(c.kind, r)}
+			order = append(order, r)
+			members = append(members, r)
 		}
-		rows = append(rows, "other")
-		before, after := s.weights(c.kind, false), s.weights(c.kind, s.Kind == c.kind)
-		counts := make([][]int64, len(ms))
+		other := &row{function: "other"}
+		open := map[int]int{} // an entered member's index in entries
+		w := make([]float64, n+1)
 		from := int(profilesFrom / time.Minute)
 		for i := from; i < len(ms); i++ {
+			// the scrape at minute i: each row's total through minute i-1
+			for _, f := range members {
+				rows[f].sample(i)
+			}
+			other.sample(i)
 			d := time.Duration(i) * time.Minute
-			if since, ok := s.sinceDeploy(d); ok && since < deployGap {
-				counts[i] = make([]int64, len(rows))
-				continue
+			counts := make([]int64, n+1)
+			if since, ok := s.sinceDeploy(d); !ok || since >= deployGap {
+				phi := s.fixedCPU / (s.fixedCPU + s.cpuPerReq*ms[i].req)
+				s.minuteWeights(w, c.kind, phi, s.Kind == c.kind && d >= s.Onset)
+				counts = SampleRows(rng, c.samples(ms[i]), w)
 			}
-			w := before
-			if s.Kind != "" && d >= s.Onset {
-				w = after
+			entered, left := set.Step(i, counts)
+			for _, f := range left {
+				entries[open[f]].To = i
+				members = slices.DeleteFunc(members, func(x int) bool { return x == f })
 			}
-			counts[i] = SampleRows(rng, c.samples(ms[i]), w)
+			for _, f := range entered {
+				if rows[f] == nil {
+					rows[f] = &row{function: s.function(c.kind, f)}
+					order = append(order, f)
+				}
+				rows[f].total = 0 // a counter the bridge creates anew
+				open[f] = len(entries)
+				entries = append(entries, Entry{Kind: c.kind, Function: rows[f].function, From: i, To: -1})
+				members = append(members, f)
+			}
+			rest := int64(0)
+			for f, x := range counts {
+				rest += x
+				if set.Member(f) {
+					rows[f].total += x
+					rest -= x
+				}
+			}
+			other.total += rest
 		}
-		for r, fn := range rows {
-			var total int64
-			for i := from; i < len(ms); i++ {
-				fmt.Fprintf(b, "%s{job=%q,function=%q,instance=\"bridge:9096\"} %s %d\n", c.metric, s.Job, fn,
-					strconv.FormatFloat(float64(total)*c.perSample, 'f', -1, 64), start.Add(time.Duration(i)*time.Minute).Unix())
-				total += counts[i][r]
+		for _, r := range append(order, -1) {
+			x := other
+			if r >= 0 {
+				x = rows[r]
+			}
+			for k, at := range x.at {
+				fmt.Fprintf(b, "%s{job=%q,function=%q,instance=\"bridge:9096\"} %s %d\n", c.metric, s.Job, x.function,
+					strconv.FormatFloat(float64(x.value[k])*c.perSample, 'f', -1, 64), start.Add(time.Duration(at)*time.Minute).Unix())
 			}
 		}
 	}
+	return entries
 }
 
 // The two detectors of the function benchmark, on the same data.
@@ -260,11 +350,12 @@ func functionKey(labels map[string]string) string {
 	return kind + "/" + labels["function"]
 }
 
-// inClass are the fleet's services of a size class (all with class < 0).
-func inClass(fleet []FuncService, class int) []Service {
+// inClass are the fleet's services of a size class (all with class < 0)
+// that pick picks (all with nil).
+func inClass(fleet []FuncService, class int, pick func(FuncService) bool) []Service {
 	var out []Service
 	for _, s := range fleet {
-		if class < 0 || s.Class == class {
+		if (class < 0 || s.Class == class) && (pick == nil || pick(s)) {
 			out = append(out, s.Service)
 		}
 	}

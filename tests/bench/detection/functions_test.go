@@ -19,13 +19,15 @@ import (
 )
 
 var (
-	perClassFlag = flag.Int("per-class", 2, "bench-functions: services per kind, size of regression and size class")
+	perClassFlag = flag.Int("per-class", 1, "bench-functions: services per kind, size of regression and size class whose regression is an existing function's")
 	cleanFlag    = flag.Int("clean-per-class", 2, "bench-functions: clean services per size class")
+	newFlag      = flag.Int("new-per-class", 1, "bench-functions: services per kind, size of regression and size class whose regression is a new function's")
 	fixedFlag    = flag.String("fixed-share", "0.2,0.5", "bench-functions: the range of a service's fixed share of its CPU and allocations (the rest per request)")
 )
 
-// funcServicesPerImport: a service here has 42 rows of the bridge besides
-// its own 3 counters.
+// funcServicesPerImport: a service here has 42 to 82 rows of the bridge
+// (2 profile types, 21 to 2·K+1 rows each as functions enter its set)
+// besides its own 3 counters.
 const funcServicesPerImport = 4
 
 // TestBenchFunctions judges the function alert beside the service alerts on
@@ -60,11 +62,12 @@ func TestBenchFunctions(t *testing.T) {
 	if _, err := fmt.Sscanf(*fixedFlag, "%g,%g", &fixed[0], &fixed[1]); err != nil || fixed[0] < 0 || fixed[1] < fixed[0] || fixed[1] >= 1 {
 		t.Fatalf("-fixed-share %q: want lo,hi with 0 <= lo <= hi < 1 (%v)", *fixedFlag, err)
 	}
-	fleet := FunctionFleet(seed, *perClassFlag, *cleanFlag, fixed)
+	fleet := FunctionFleet(seed, *perClassFlag, *cleanFlag, *newFlag, fixed)
 	im := &importer{t: t, dataDir: dataDir}
 	rng := rand.New(rand.NewPCG(seed, 17))
+	entries := map[string][]Entry{} // by job
 	for i, s := range fleet {
-		s.OpenMetrics(&im.om, start, rng)
+		entries[s.Job] = s.OpenMetrics(&im.om, start, rng)
 		if (i+1)%funcServicesPerImport == 0 {
 			im.flush()
 		}
@@ -85,20 +88,28 @@ func TestBenchFunctions(t *testing.T) {
 		DetectorService:  func(s Service) string { return s.Kind },
 		DetectorFunction: regressedKey(fleet),
 	}
-	// by detector, then size class (-1: all)
-	verdicts := map[string]map[int]Verdict{}
+	// by detector, then size class (-1: all): the false alarms over the
+	// whole fleet; the regressions of existing and of new functions apart
+	run := functionRun{fleet: fleet, seed: seed, fixed: fixed, seen: seen, entries: entries, all: map[string]map[int]Verdict{},
+		regressions: map[bool]map[string]map[int]Verdict{false: {}, true: {}}}
 	for _, d := range FunctionDetectors {
-		verdicts[d] = map[int]Verdict{}
+		run.all[d] = map[int]Verdict{}
+		run.regressions[false][d], run.regressions[true][d] = map[int]Verdict{}, map[int]Verdict{}
 		for class := -1; class < len(SizeClasses); class++ {
-			verdicts[d][class] = judgeBy(inClass(fleet, class), FunctionSizes, seen[d], keepFor[d], keys[d])
+			run.all[d][class] = judgeBy(inClass(fleet, class, nil), FunctionSizes, seen[d], keepFor[d], keys[d])
+			for _, isNew := range []bool{false, true} {
+				regressed := func(s FuncService) bool { return s.Kind != "" && s.New == isNew }
+				run.regressions[isNew][d][class] = judgeBy(inClass(fleet, class, regressed), FunctionSizes, seen[d], keepFor[d], keys[d])
+			}
 		}
 	}
 
 	load, _ := os.ReadFile("/proc/loadavg")
-	report := renderFunctions(fleet, seed, fixed, verdicts, seen, runInfo{
+	run.info = runInfo{
 		cpu: cpuModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
 		raw: raw, rules: backfilled - raw, total: time.Since(began),
-	})
+	}
+	report := renderFunctions(run)
 	t.Log("\n" + report)
 	if path := os.Getenv("BENCH_OUT"); path != "" {
 		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {

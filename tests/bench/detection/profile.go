@@ -87,3 +87,45 @@ func Poisson(rng *rand.Rand, lambda float64) int64 {
 		}
 	}
 }
+
+// FixedParts splits a profile's day into the service's fixed cost and its
+// cost per request, function by function: of shares (the day's, summing to
+// 1), a random subset whose shares fit within fixedShare carries its whole
+// cost fixed (background work: GC, timers, caches), and the rest of
+// fixedShare is spread evenly over the other functions' costs. The result
+// is each function's fixed fraction g; the shares of the fixed part sum to
+// fixedShare (sum of shares[i]*g[i]). At a minute whose fixed share of the
+// service's cost is phi, function i's share is MinuteShare.
+func FixedParts(rng *rand.Rand, shares []float64, fixedShare float64) []float64 {
+	g := make([]float64, len(shares))
+	inB := 0.0
+	for _, i := range rng.Perm(len(shares)) {
+		if inB+shares[i] <= fixedShare {
+			g[i] = 1
+			inB += shares[i]
+		}
+	}
+	rest := 0.0
+	if inB < 1 {
+		rest = (fixedShare - inB) / (1 - inB)
+	}
+	for i := range g {
+		if g[i] == 0 {
+			g[i] = rest
+		}
+	}
+	return g
+}
+
+// MinuteShare is a function's share of its service's cost at a minute whose
+// fixed share of that cost is phi, given its day's share, its fixed
+// fraction g (FixedParts) and the service's fixed share of the day: its
+// fixed part scaled by phi/fixedShare, its part per request by
+// (1-phi)/(1-fixedShare). A fixed-cost function's share rises at night,
+// when fewer requests make phi larger; over all functions they sum to 1.
+func MinuteShare(share, g, fixedShare, phi float64) float64 {
+	if fixedShare <= 0 {
+		return share // no fixed part: every function's cost is per request
+	}
+	return share * (g*phi/fixedShare + (1-g)*(1-phi)/(1-fixedShare))
+}

@@ -74,3 +74,44 @@ func TestSampleRows(t *testing.T) {
 		}
 	}
 }
+
+// The fixed parts add up to the service's fixed share, each within [0, 1],
+// some functions wholly fixed; at any phi the minute's shares sum to 1,
+// and a wholly fixed function's share follows phi.
+func TestFixedParts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	shares := ZipfShares(300, 1.1)
+	for _, fixed := range []float64{0.2, 0.35, 0.5} {
+		g := FixedParts(rng, shares, fixed)
+		sum, whole := 0.0, 0
+		for i, x := range g {
+			if x < 0 || x > 1 {
+				t.Fatalf("fixed %g: function %d's fixed fraction %g", fixed, i, x)
+			}
+			if x == 1 {
+				whole++
+			}
+			sum += shares[i] * x
+		}
+		if math.Abs(sum-fixed) > 1e-9 || whole == 0 {
+			t.Errorf("fixed %g: the fixed parts sum to %g (want %g), %d functions wholly fixed (want some)", fixed, sum, fixed, whole)
+		}
+		for _, phi := range []float64{0.1, fixed, 0.8} {
+			total := 0.0
+			for i := range shares {
+				total += MinuteShare(shares[i], g[i], fixed, phi)
+			}
+			if math.Abs(total-1) > 1e-9 {
+				t.Errorf("fixed %g, phi %g: shares sum to %g", fixed, phi, total)
+			}
+		}
+		for i := range shares {
+			if g[i] == 1 {
+				if got, want := MinuteShare(shares[i], 1, fixed, 0.8), shares[i]*0.8/fixed; math.Abs(got-want) > 1e-12 {
+					t.Errorf("a wholly fixed function at phi 0.8: share %g, want %g", got, want)
+				}
+				break
+			}
+		}
+	}
+}
