@@ -1,10 +1,10 @@
 // Which windows a message compares, and why: from the alert's own recorded series when
 // Prometheus is given (--prometheus), else from the alert's times, marked approximate.
-import { baselineOf } from './catalogue.mjs';
+import { baselineOf, catalogueAlert } from './catalogue.mjs';
 import { sinceDeploy } from './deploy-windows.mjs';
 import { findOnset } from './changepoint.mjs';
 import { alertSeries, PrometheusError, queryRange } from './prometheus.mjs';
-import { alertSpan, approximateWindows, asSiblings, DAY, onsetWindows, sameHourWindows, WEEK } from './windows.mjs';
+import { alertSpan, approximateWindows, asSiblings, DAY, newRowWindows, onsetWindows, sameHourWindows, WEEK } from './windows.mjs';
 
 /**
  * Where the onset is searched, finest first: the last 2h at 15s (an alert fires minutes after its
@@ -67,6 +67,12 @@ async function windowsFromData(alert, cfg, now) {
     // right before the onset, else the approximate rule
     const fallback = [...(onset.found ? [onsetWindows(a, opts, onset, seriesName, { earlier: false })] : []), approximateWindows(a, opts, `${onset.found ? 'no profiles before the onset either' : onset.why} (${seriesName})`)];
     return { ...sameHourWindows(a, opts, onset), series: seriesName, fallback };
+  }
+  // a function alert's series that begins inside the finest search (past its first steps): the
+  // function is new among its service's rows, and its first point is the onset
+  const first = SEARCHES[0];
+  if (!onset.found && catalogueAlert(name)?.functionCost && onset.firstAt > now - first.ms + 2 * first.stepS * 1000) {
+    return done({ ...newRowWindows(a, opts, onset.firstAt, seriesName), series: seriesName });
   }
   if (!onset.found) {
     return done({ ...approximateWindows(a, opts, `${onset.why} (${seriesName})`), series: seriesName });

@@ -131,6 +131,17 @@ export function onsetWindows(alert, { now, minWindowMs, maxWindowMs }, onset, wh
   };
 }
 
+/**
+ * The windows of a function alert whose function is new among its service's rows: its series
+ * begins at `firstAt`, when the bridge admitted it (its cost was in `other` before, so the series
+ * has no level before to step up from). The onset is that first point; the baseline the same
+ * length before it, clear of the rate window, as for a step.
+ */
+export function newRowWindows(alert, opts, firstAt, what) {
+  const w = onsetWindows(alert, opts, { at: firstAt, firstAt, before: 0, after: 0 }, what, { earlier: false });
+  return { ...w, reason: `${what} begins at ${hhmm(firstAt)} UTC: the function is new among its service's rows (its cost was in \`other\` before); the incident after it against the same length before it, ${pw.formatDuration(RATE_WINDOW_MS)} (the rate window) clear of it` };
+}
+
 /** A value of a per-request series in few digits: 0.000812 -> 0.000812, 1234.5 -> 1235. */
 function fmt(v) {
   return Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString();

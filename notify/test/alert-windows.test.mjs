@@ -104,6 +104,23 @@ describe('chooseWindows', () => {
     assert.match(f.reason, /approximate: no step up in the series over the last day \(job:cpu_seconds_per_request:ratio_rate5m\)/);
   });
 
+  it('a function new among its service\'s rows: its series begins 12 minutes ago, that is the onset; a function row older than the search is no onset', async () => {
+    const young = (t) => (t >= NOW - 12 * MINUTE ? 0.0006 * (1 + 0.05 * Math.sin(t / 97_000)) : undefined);
+    const p = await prom([[/job_function:cpu_seconds_per_request:ratio_rate5m/, young]]);
+    const fn = alert('FunctionCostPerRequestRegression', 3, { function: 'text.appendString', profile_type: 'cpu' });
+    const w = await chooseWindows(fn, cfg({ prometheusUrl: p.url }), NOW);
+    assert.ok(!w.approximate, w.reason);
+    assert.ok(Math.abs(m(w.onset) + 12) <= 0.5, `onset ${m(w.onset)}`);
+    assert.equal(w.baseline.to, w.onset - RATE_WINDOW_MS, 'the baseline ends clear of the first point');
+    assert.match(w.reason, /^job_function:cpu_seconds_per_request:ratio_rate5m begins at 11:4\d UTC: the function is new among its service's rows/);
+    // the same flat series, there all along: no onset, the approximate rule
+    const old = await prom([[/job_function:cpu_seconds_per_request:ratio_rate5m/, () => 0.0006]]);
+    assert.equal((await chooseWindows(fn, cfg({ prometheusUrl: old.url }), NOW)).approximate, true);
+    // a service alert whose series begins lately (a new service): not taken for an onset
+    const svc = await prom([[/ratio_rate5m/, young]]);
+    assert.equal((await chooseWindows(alert('CPUPerRequestRegression', 3), cfg({ prometheusUrl: svc.url }), NOW)).approximate, true);
+  });
+
   it('an outlier: the onset of its own series, the siblings over the same window', async () => {
     const p = await prom([[/instance:cpu_seconds_per_request/, stepAt(30)]]);
     const w = await chooseWindows(alert('CPUPerRequestOutlier', 10, { instance: 'i1' }), cfg({ prometheusUrl: p.url }), NOW);
