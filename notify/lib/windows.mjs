@@ -139,7 +139,7 @@ export function onsetWindows(alert, { now, minWindowMs, maxWindowMs }, onset, wh
  */
 export function newRowWindows(alert, opts, firstAt, what) {
   const w = onsetWindows(alert, opts, { at: firstAt, firstAt, before: 0, after: 0 }, what, { earlier: false });
-  return { ...w, reason: `${what} begins at ${hhmm(firstAt)} UTC: the function is new among its service's rows (its cost was in \`other\` before); the incident after it against the same length before it, ${pw.formatDuration(RATE_WINDOW_MS)} (the rate window) clear of it` };
+  return { ...w, reason: `${what} begins at ${hhmm(firstAt)} UTC: the function is new among its service's rows (its cost was in the service's other row before); the incident after it against the same length before it, ${pw.formatDuration(RATE_WINDOW_MS)} (the rate window) clear of it` };
 }
 
 /** A value of a per-request series in few digits: 0.000812 -> 0.000812, 1234.5 -> 1235. */
