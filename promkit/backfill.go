@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prometheus/prometheus/model/rulefmt"
 )
 
 // Backfill writes history into a TSDB data directory with the pinned
@@ -57,7 +59,7 @@ func (b *Backfill) Rules(ctx context.Context, start, end time.Time, ruleFiles ..
 	for i, level := range levels {
 		began := time.Now()
 		path := filepath.Join(b.Dir, fmt.Sprintf("level-%02d.yaml", i+1))
-		if err := WriteRules(path, level); err != nil {
+		if err := WriteRules(path, withoutNames(level)); err != nil {
 			return i, err
 		}
 		if err := b.pass(ctx, i+1, path, start, end); err != nil {
@@ -180,4 +182,31 @@ func MoveBlocks(from, to string) error {
 		}
 	}
 	return os.RemoveAll(from)
+}
+
+// withoutNames is groups with each recording rule's expression stripped of
+// its result's metric name, as Prometheus records it: each evaluation's
+// samples named by the record. promtool instead backfills a rule from range
+// queries and names each series of the result by the record, so two series
+// that differ only in their name (a branch of `or` that keeps its input's,
+// last_over_time's, beside one that drops it, as a function moves from one
+// to the other) would become one series written twice, out of order.
+func withoutNames(groups []rulefmt.RuleGroup) []rulefmt.RuleGroup {
+	out := make([]rulefmt.RuleGroup, len(groups))
+	for i, g := range groups {
+		g.Rules = append([]rulefmt.Rule(nil), g.Rules...)
+		for j, r := range g.Rules {
+			if r.Record != "" {
+				g.Rules[j].Expr = DropName(r.Expr)
+			}
+		}
+		out[i] = g
+	}
+	return out
+}
+
+// DropName is expr with its result's metric name removed (the values and
+// every other label as they are).
+func DropName(expr string) string {
+	return fmt.Sprintf("label_replace(\n%s\n, \"__name__\", \"\", \"\", \"\")", strings.TrimSpace(expr))
 }

@@ -3,11 +3,13 @@ package promkit
 import (
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
+	"github.com/prometheus/prometheus/promql/parser"
 )
 
 func repoRoot() string {
@@ -138,5 +140,23 @@ func TestDiffExceptForSeesEverythingElse(t *testing.T) {
 		if diffs, _ := DiffExceptFor(base(), o); len(diffs) == 0 {
 			t.Errorf("a changed %s went unnoticed", name)
 		}
+	}
+}
+
+// A recorded expression whose `or` keeps its name on one side and drops it
+// on the other returns, through DropName, series without a name only; the
+// values as they were.
+func TestDropName(t *testing.T) {
+	expr := DropName("last_over_time(x[5m]) or (y + 1)")
+	if _, err := parser.ParseExpr(expr); err != nil {
+		t.Fatalf("%q: %v", expr, err)
+	}
+	if !strings.HasPrefix(expr, "label_replace(") || !strings.Contains(expr, `"__name__", "", "", ""`) {
+		t.Errorf("DropName = %q, want label_replace(expr, \"__name__\", \"\", \"\", \"\")", expr)
+	}
+	groups := []rulefmt.RuleGroup{{Name: "g", Rules: []rulefmt.Rule{{Record: "r", Expr: "x"}, {Alert: "A", Expr: "x > 1"}}}}
+	got := withoutNames(groups)
+	if got[0].Rules[0].Expr != DropName("x") || got[0].Rules[1].Expr != "x > 1" || groups[0].Rules[0].Expr != "x" {
+		t.Errorf("withoutNames: %+v (input now %+v): want the recording rule's expression wrapped, the alert's and the input as they were", got, groups)
 	}
 }
