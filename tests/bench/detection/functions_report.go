@@ -185,6 +185,9 @@ func inSet(run functionRun, s FuncService) string {
 	}
 	for _, e := range run.entries[s.Job] {
 		if e.Kind == s.Kind && e.Function == s.Regressed && e.From >= int(s.Onset/time.Minute) {
+			if e.From == int(s.Onset/time.Minute) {
+				return "at its onset"
+			}
 			return "after " + shortDuration(time.Duration(e.From-int(s.Onset/time.Minute))*time.Minute)
 		}
 	}
