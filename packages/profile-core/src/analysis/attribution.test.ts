@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { fromAscii } from '../testing/ascii';
-import { attributeSelf, callPathOf, isPlumbing, mainVia } from './attribution';
+import { attributeSelf, callPathOf, isPlumbing, isProfiler, mainVia } from './attribution';
 import { diffTrees } from './mergeDiff';
 import { changesByUnit, checkCount } from './perRequest';
 import { pprofToTree } from '../readers/pprof';
@@ -140,8 +140,17 @@ describe('attribution on every runtime of the pprof corpus', () => {
     for (const n of ['compress/flate.NewWriter', 'fmt.Println', 'main.(*EventLoop).Run', 'readConfig', 'freeList.pop', 'java/util/regex/Matcher.reset', 'rust_workload::sort_numbers', 'sortNumbers', 'block in sort_numbers', 'runtime_test.helper']) {
       expect([n, isPlumbing(n)]).toEqual([n, false]);
     }
-    for (const n of ['runtime.mallocgc', 'syscall.Syscall6', 'golang.org/x/sys/unix.EpollWait', 'internal/runtime/syscall/linux.Syscall6', '__memcpy_avx_unaligned_erms', 'epoll_wait', 'libc.so.6.__futex_abstimed_wait_cancelable64', '.futex_wait', 'tcmalloc::CentralFreeList::Populate', 'alloc::raw_vec::finish_grow', '<u64 as core::cmp::PartialOrd>::lt']) {
+    for (const n of ['runtime.mallocgc', 'syscall.Syscall6', 'golang.org/x/sys/unix.EpollWait', 'internal/runtime/syscall/linux.Syscall6', '__memcpy_avx_unaligned_erms', 'epoll_wait', 'libc.so.6.__futex_abstimed_wait_cancelable64', '.futex_wait', 'tcmalloc::CentralFreeList::Populate', 'alloc::raw_vec::finish_grow', '<u64 as core::cmp::PartialOrd>::lt', 'gcWriteBarrier', 'gcWriteBarrier2']) {
       expect([n, isPlumbing(n)]).toEqual([n, true]);
+    }
+  });
+
+  it('the profiler\'s own frames are told apart from the code it profiles', () => {
+    for (const n of ['internal/profile.(*profileMerger).mapSample', 'runtime/pprof.(*profileBuilder).build', 'net/http/pprof.collectProfile', 'github.com/google/pprof/profile.(*Profile).postDecode', 'github.com/grafana/pyroscope-go/godeltaprof/internal/pprof.(*DeltaHeapProfiler).WriteHeapProto', 'github.com/grafana/pyroscope-go.(*Session).takeSnapshots', 'one.profiler.AsyncProfiler.execute0']) {
+      expect([n, isProfiler(n)]).toEqual([n, true]);
+    }
+    for (const n of ['compress/flate.NewWriter', 'main.profileHandler', 'github.com/acme/profile.Load', 'runtime.mallocgc', 'internal/profilerecord.Stack', 'net/http.(*conn).serve']) {
+      expect([n, isProfiler(n)]).toEqual([n, false]);
     }
   });
 });

@@ -18,7 +18,7 @@ import { isDiff, Tree } from '../tree/tree';
 export const PLUMBING: Array<{ runtime: string; pattern: RegExp }> = [
   // Go: the runtime (scheduler, GC, allocator, memclr/memmove), its internal packages, and the
   // system-call wrappers of the standard library and x/sys.
-  { runtime: 'Go', pattern: /^(runtime|internal\/runtime\/[\w/]+|runtime\/internal\/[\w/]+|internal\/abi|internal\/bytealg|internal\/syscall\/[\w/]+|internal\/poll|syscall|golang\.org\/x\/sys\/unix)\.|^gogo$|^goexit/ },
+  { runtime: 'Go', pattern: /^(runtime|internal\/runtime\/[\w/]+|runtime\/internal\/[\w/]+|internal\/abi|internal\/bytealg|internal\/syscall\/[\w/]+|internal\/poll|syscall|golang\.org\/x\/sys\/unix)\.|^gogo$|^goexit|^gcWriteBarrier\w*$/ },
   // libc, the dynamic loader, the kernel and the vDSO (C, C++, Rust, and every runtime's native
   // frames): memory, allocation, locking and system calls.
   {
@@ -49,6 +49,20 @@ export const PLUMBING: Array<{ runtime: string; pattern: RegExp }> = [
 /** True when `name` is runtime, libc or standard-library plumbing (see PLUMBING). */
 export function isPlumbing(name: string): boolean {
   return PLUMBING.some((p) => p.pattern.test(name));
+}
+
+/**
+ * Frames of the profiler itself: taking, merging and encoding profiles inside the profiled
+ * process (Go's runtime/pprof and net/http/pprof with the delta merge of internal/profile, the
+ * Pyroscope SDKs' delta profilers, async-profiler). Its cost is observability overhead, not code
+ * the service's owner changes, and it moves with the profile's size rather than the requests.
+ */
+export const PROFILER: RegExp =
+  /^(runtime\/pprof|internal\/profile|net\/http\/pprof|github\.com\/google\/pprof\/profile|github\.com\/grafana\/pyroscope-go(\/[\w.-]+)*|github\.com\/pyroscope-io\/[\w/.-]+|one[./]profiler[./]\w+)[./]/;
+
+/** True when `name` is a frame of the profiler itself (see PROFILER). */
+export function isProfiler(name: string): boolean {
+  return PROFILER.test(name);
 }
 
 /** The self values moved onto one function, by the plumbing frame they came from. */
