@@ -4,8 +4,8 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The exported counters: per profile type, its name, help and the factor from the profile's unit. */
 export const COST_METRICS = {
-  cpu: { name: 'hotpath_profile_cpu_seconds_total', help: 'CPU seconds in the service profile, self time by function (runtime, libc and allocator time charged to the calling code); the top K functions by the last day of cost and `other`, which add up to the profile total', scale: 1e-9 },
-  alloc_space: { name: 'hotpath_profile_alloc_bytes_total', help: 'Bytes allocated in the service profile, by function (allocator frames charged to the calling code); the top K functions by the last day of allocations and `other`, which add up to the profile total', scale: 1 },
+  cpu: { name: 'hotpath_profile_cpu_seconds_total', help: 'CPU seconds in the service profile, self time by function (runtime, libc and allocator time charged to the calling code); the top K functions by the last day of cost and `other`, which add up to the profile total; origin="runtime" or "profiler" on a row that is not the service\'s own code', scale: 1e-9 },
+  alloc_space: { name: 'hotpath_profile_alloc_bytes_total', help: 'Bytes allocated in the service profile, by function (allocator frames charged to the calling code); the top K functions by the last day of allocations and `other`, which add up to the profile total; origin="runtime" or "profiler" on a row that is not the service\'s own code', scale: 1 },
 };
 
 /** The row of everything not in the top set. */
@@ -21,7 +21,7 @@ export function bridgeMetrics(types) {
   const r = [registry];
   return {
     registry,
-    cost: Object.fromEntries(types.map((t) => [t, new Counter({ name: COST_METRICS[t].name, help: COST_METRICS[t].help, labelNames: ['job', 'function'], registers: r })])),
+    cost: Object.fromEntries(types.map((t) => [t, new Counter({ name: COST_METRICS[t].name, help: COST_METRICS[t].help, labelNames: ['job', 'function', 'origin'], registers: r })])),
     queryDuration: new Histogram({ name: 'hotpath_profile_metrics_query_duration_seconds', help: 'Time of one profile query to Pyroscope, answer decoded, by profile type', labelNames: ['profile_type'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20], registers: r }),
     queryErrors: new Counter({ name: 'hotpath_profile_metrics_query_errors_total', help: 'Profile queries that failed, by profile type and reason (timeout, unreachable, error_answer, too_large, unusable); the window is asked again with the next one', labelNames: ['profile_type', 'reason'], registers: r }),
     emptyAnswers: new Counter({ name: 'hotpath_profile_metrics_empty_answers_total', help: 'Profile queries answered without samples (an idle service, or one that stopped sending profiles)', labelNames: ['profile_type'], registers: r }),

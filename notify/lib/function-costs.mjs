@@ -25,3 +25,13 @@ export function functionCosts(read) {
   }
   return { total: Math.max(0, tree.total[0]), byFunction };
 }
+
+/**
+ * Whose work a function's row is when it is not the service's own code: 'runtime' for a row named
+ * by runtime, libc or allocator plumbing (after attributeSelf it holds only work with no calling
+ * code to charge: a GC worker, the scheduler), 'profiler' for the profiler's own frames; else
+ * undefined.
+ */
+export function rowOrigin(name) {
+  return d.isPlumbing(name) ? 'runtime' : d.isProfiler(name) ? 'profiler' : undefined;
+}

@@ -6,7 +6,7 @@
 // counter's increase is the profile's total; a failed query leaves its window to the next one
 // (still one query), up to maxCatchUpMs, so a short outage of the source loses nothing.
 import { bridgeMetrics, COST_METRICS, failureReason, OTHER } from './bridge-metrics.mjs';
-import { functionCosts } from './function-costs.mjs';
+import { functionCosts, rowOrigin } from './function-costs.mjs';
 import { PROFILE_TYPES, quote, selectMergeProfile } from './pyroscope.mjs';
 import { labelValues } from './pyroscope-labels.mjs';
 import { DAY_MS, ENTRY_DEFAULTS, StickyTopSet } from './top-set.mjs';
@@ -25,6 +25,18 @@ export const BRIDGE_DEFAULTS = {
   types: ['cpu', 'alloc_space'],
   forgetAfterMs: DAY_MS,
 };
+
+/**
+ * A cost row's labels: job and function, and `origin` on a row that is not the service's own
+ * code: "runtime" (the runtime's own work: GC, the scheduler) or "profiler" (the profiler's).
+ * Their cost moves with the load's shape, the machine's contention and the profile's size rather
+ * than with code the service's owner changes, so the function alert skips them; dashboards still
+ * draw them. `other` mixes everything and has none.
+ */
+export function rowLabels(job, fn) {
+  const origin = fn === OTHER ? undefined : rowOrigin(fn);
+  return origin ? { job, function: fn, origin } : { job, function: fn };
+}
 
 /** Runs fn over items with at most `limit` at once. */
 export async function eachLimited(items, limit, fn) {
@@ -158,16 +170,16 @@ export class ProfileMetrics {
     const scale = COST_METRICS[type].scale;
     const { removed } = st.set.update(byFunction, now, total);
     for (const f of removed) {
-      counter.remove({ job: name, function: f });
+      counter.remove(rowLabels(name, f));
     }
     let rest = total;
     for (const f of st.set.members.keys()) {
       const v = byFunction.get(f) ?? 0;
       rest -= v;
       // inc(0) creates the series: a member is exported from the interval it enters
-      counter.inc({ job: name, function: f }, v * scale);
+      counter.inc(rowLabels(name, f), v * scale);
     }
-    counter.inc({ job: name, function: OTHER }, Math.max(0, rest) * scale);
+    counter.inc(rowLabels(name, OTHER), Math.max(0, rest) * scale);
     st.series = st.set.members.size + 1;
   }
 
@@ -179,7 +191,7 @@ export class ProfileMetrics {
       }
       for (const [type, st] of Object.entries(s.types)) {
         for (const f of [...st.set.members.keys(), OTHER]) {
-          this.cost[type].remove({ job: name, function: f });
+          this.cost[type].remove(rowLabels(name, f));
         }
       }
       this.services.delete(name);

@@ -103,6 +103,39 @@ describe('cost counters', () => {
     assert.ok(Math.abs(r.get(OTHER) - rest * 1e-9) < 1e-12);
   });
 
+  it('rows that are not the service\'s own code carry their origin (the runtime\'s, the profiler\'s); they lose their series with the rest', async () => {
+    const f = await fleet({ services: ['api'] });
+    let listed = ['api'];
+    const { bridge, clock } = bridgeOn(f.url, { topK: 100 });
+    // the services Pyroscope lists, as the test says
+    bridge.discover = async () => listed;
+    await bridge.round();
+    const all = samples(await bridge.metrics()).filter((s) => /^hotpath_profile_(cpu_seconds|alloc_bytes)_total$/.test(s.name));
+    const origin = (fn) => all.find((s) => s.labels.function === fn)?.labels;
+    for (const [fn, want] of [
+      ['runtime.futex', 'runtime'], // the scheduler's own sleep: no calling code
+      ['runtime.nanotime', 'runtime'],
+      ['runtime/pprof.allFrames', 'profiler'], // the heap profile being written
+      ['github.com/google/pprof/profile.(*Profile).postDecode', 'profiler'],
+      ['google.golang.org/protobuf/internal/encoding/text.appendString', undefined],
+      ['compress/flate.NewWriter', undefined],
+      ['net.(*netFD).Write', undefined], // its write(2) is charged to it, and it is the service's
+      [OTHER, undefined],
+    ]) {
+      assert.ok(origin(fn), `${fn} has a row`);
+      assert.equal(origin(fn).origin, want, `${fn}'s origin`);
+    }
+    // a row's labels are the same every round: the series continues
+    clock.now += MIN;
+    await bridge.round();
+    assert.equal(samples(await bridge.metrics()).filter((s) => s.name === COST_METRICS.cpu.name).length, all.filter((s) => s.name === COST_METRICS.cpu.name).length);
+    // a service no longer listed loses every row after a day, those with an origin too
+    listed = [];
+    clock.now += DAY_MS + MIN;
+    await bridge.round();
+    assert.deepEqual(samples(await bridge.metrics()).filter((s) => /^hotpath_profile_(cpu_seconds|alloc_bytes)_total$/.test(s.name)), []);
+  });
+
   it('attribution moves plumbing self to the caller: the rows differ from the raw self', async () => {
     const { dataLayer } = await import('@hotpath/headless/data-node.mjs');
     const d = await dataLayer();
