@@ -110,6 +110,13 @@ function(cfg) {
     ||| % { now: now, s: k.sampled, w: cm.lastOfNoiseWindow, since: since, fkey: fkey, skey: skey }, '\n')
     for since in [referenceSince, cfg.regressionNoiseMinHistory]
   ]),
+  // k's rows that are not the service's own code (labelled `origin` by the
+  // bridge), over as long as a row's smoothed cost per request outlives its
+  // counter (a scrape gap, the bridge's restart).
+  local notOwnCode(k) = 'last_over_time(%s[%s])' % [
+    p.selector(k.counter, [cfg.profileMetricsSelector, 'origin!=""']),
+    durations.format(durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow)),
+  ],
   // The upper end of a share's range over baselineWindow (ending `offset`
   // ago): its highest sample plus k * its spread (median minus lower
   // quartile), so that the day's sampling noise, met again, stays under it.
@@ -214,6 +221,12 @@ function(cfg) {
   // reference cost per request. A function that only grew past the entry
   // share, or moved from `other` at night as its service's fixed costs
   // gained share, stays under that.
+  //
+  // Never a row the bridge labels with an `origin`: the runtime's own work
+  // (GC workers, the scheduler: no calling code to charge) or the
+  // profiler's. Their cost per request follows the load's shape, the
+  // machine's contention and the profile's size, which the service alerts
+  // judge, and they name no code of the service to change.
   condition(k)::
     local smoothed = '%s{function!="other"}' % k.smoothed;
     local newShare = p.num(cfg.functionEntryShare + cfg.functionRegressionMinShare);
@@ -266,7 +279,8 @@ function(cfg) {
       minRate: p.num(cfg.minRequestRate),
       fkey: fkey,
       skey: skey,
-    }, 'profile_type', k.profileType),
+    }, 'profile_type', k.profileType)
+    + '\nunless on (%s)\n%s' % [fkey, notOwnCode(k)],
 
   // What hotpath-notify reads for a function alert's message, by profile
   // type (catalogue/catalogue.json): `before`, the function's reference cost

@@ -13,7 +13,7 @@ import (
 // which a function has once it was sampled 6h before that: 31h of history.
 func functionsSuite() *suite {
 	api, busy, spill, noisy, allocs, shipped := inShop("api"), inShop("busy"), inShop("spill"), inShop("noisy"), inShop("allocs"), inShop("shipped")
-	lean, surge := inShop("lean"), inShop("surge")
+	lean, surge, gcwork := inShop("lean"), inShop("surge"), inShop("gcwork")
 	fresh, moved, newcomer, early := inShop("fresh"), inShop("moved"), inShop("newcomer"), inShop("early")
 	const (
 		onset = 31 * 60
@@ -52,6 +52,15 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	requests(busy, "busy: twice the traffic from onset, every row following it", times(8, 2))
 	cpuRow(busy, "hot", times(0.0625, 2))
 	cpuRow(busy, "other", times(0.5625, 2))
+
+	// The same doubling as api's hot in rows that are not the service's own
+	// code (the bridge labels them with their origin): nothing to name.
+	requests(gcwork, "gcwork: the runtime's own work and the profiler's (10% of the service each, labelled with their origin) double at the same traffic", flat(8))
+	for _, r := range [][2]string{{"runtime.gcBgMarkWorker", "runtime"}, {"internal/profile.(*profileMerger).mapSample", "profiler"}} {
+		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function=%q, instance="bridge:9096", job=%q, origin=%q}`, r[0], gcwork.job, r[1]), bridgeRow(total, times(0.0625, 2)))
+	}
+	cpuRow(gcwork, "serve", flat(0.1875))
+	cpuRow(gcwork, "other", flat(0.3125))
 
 	requests(spill, "spill: the other row doubles (+50% of the service); its named row is unchanged", flat(8))
 	cpuRow(spill, "steady", flat(0.3125))
@@ -170,6 +179,9 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		g.expr("allocs' buf: a steady share of the allocated bytes, every step at it", fmt.Sprintf(`last_over_time(%s{job="allocs", function="buf"}[30m])`, name), check,
 			one(name, allocs, "buf", 0.125))
 	}
+	g.expr("gcwork's two rows meet every other condition as api's hot does: each one's cost per request doubled (from 1/128 s), its share is above its day's range",
+		`job_function:cpu_seconds_per_request:smoothed{job="gcwork", function!~"serve|other"} >= on (job, function) last_over_time(job_function:cpu_seconds_per_request:baseline_threshold[30m]) * 2 and on (job, function) job_function:cpu_seconds_share:smoothed > on (job, function) last_over_time(job_function:cpu_seconds_share:baseline_threshold[30m])`, minutes(at),
+		one("", gcwork, "internal/profile.(*profileMerger).mapSample", 0.125/8), one("", gcwork, "runtime.gcBgMarkWorker", 0.125/8))
 	g.expr("after onset api's and shipped's hot shares are above their thresholds (0.125 of 0.63125 and of 0.6875 cores), and so are lean's steady (big halved) and surge's serve (the traffic doubled), whose costs per request did not move",
 		`job_function:cpu_seconds_share:smoothed{function=~"hot|steady|serve"} > on (job, function) last_over_time(job_function:cpu_seconds_share:baseline_threshold[30m])`, minutes(at),
 		one("", api, "hot", 0.125/0.63125), one("", shipped, "hot", 0.125/0.6875), one("", lean, "steady", 0.125), one("", surge, "serve", 0.5/0.875))
@@ -188,7 +200,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	}
 	firingAlerts := alerts("")
 	g.expr("nothing fires in the clean hours", fmt.Sprintf("count_over_time(%s[%s])", firingAlerts, minutes(onset-1)), minutes(onset-1))
-	g.expr("an hour after onset exactly five rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU), allocs' buf (allocations) and the new marshal of fresh and of early (a service read for 12h); not moved's mid (a row of its own at the same cost), newcomer's marshal (a service read for an hour has no reference), tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), spill's other row, noisy's wave, allocs' unchanged CPU, lean's steady (a larger share after an improvement elsewhere) nor surge's serve and gc (a traffic doubling: a larger share, a lower cost per request)",
+	g.expr("an hour after onset exactly five rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU), allocs' buf (allocations) and the new marshal of fresh and of early (a service read for 12h); not moved's mid (a row of its own at the same cost), newcomer's marshal (a service read for an hour has no reference), tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), gcwork's runtime.gcBgMarkWorker and mapSample (the runtime's and the profiler's own work, though each doubles as hot does), spill's other row, noisy's wave, allocs' unchanged CPU, lean's steady (a larger share after an improvement elsewhere) nor surge's serve and gc (a traffic doubling: a larger share, a lower cost per request)",
 		firingAlerts, minutes(at),
 		sample{labelString("ALERTS", with(allocs.labels(), "function", "buf", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "alloc_space", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(api.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
@@ -230,7 +242,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 
 	return &suite{
 		file:      "functions.yaml",
-		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout) and on a new function that does (in a service read for 12h too), silent on a function that only got a row of its own, on a service read for an hour, silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
+		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout) and on a new function that does (in a service read for 12h too), silent on the runtime's and the profiler's own work (rows labelled with their origin), on a function that only got a row of its own, on a service read for an hour, silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
 		ruleFiles: shippedRules,
 		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-noise", "hotpath-function-alerts"),
 		groups:    []*group{g, nightlyGroup()},
