@@ -24,8 +24,8 @@ var profileSampleUnit = map[string]float64{"cpu": 0.01, "alloc_space": 512 << 10
 // request at night), and the live rows continue them. Each step is a
 // Poisson count of profile samples (profileSampleUnit), with the 3% noise of
 // the services' counters on the cost it samples. The labels are the live
-// scrape's: the row's job and function (honor_labels) and the bridge's
-// instance. reqPerStep are the requests of each step by instance.
+// scrape's: the row's job, function and origin (honor_labels) and the
+// bridge's instance. reqPerStep are the requests of each step by instance.
 func (h *History) functionSeries(reqPerStep map[string][]float64, rng *rand.Rand) []histSeries {
 	fc := h.Functions
 	if fc == nil {
@@ -45,7 +45,11 @@ func (h *History) functionSeries(reqPerStep map[string][]float64, rng *rand.Rand
 			continue
 		}
 		unit := profileSampleUnit[r.ProfileType]
-		key := profileCostMetrics[r.ProfileType] + "{" + promkit.FormatLabels(map[string]string{"job": r.Job, "function": r.Function, "instance": instance}) + "}"
+		labels := map[string]string{"job": r.Job, "function": r.Function, "instance": instance}
+		if r.Origin != "" {
+			labels["origin"] = r.Origin
+		}
+		key := profileCostMetrics[r.ProfileType] + "{" + promkit.FormatLabels(labels) + "}"
 		vals := make([]float64, len(cost))
 		total := 0.0
 		for k, c := range cost {

@@ -506,7 +506,7 @@ func TestFreePortsNeverShareAPort(t *testing.T) {
 }
 
 // The bridge's rows get a history with the live scrape's labels (their
-// service's job, the function, the bridge's instance): each row's share of
+// service's job, the function, its origin if any, the bridge's instance): each row's share of
 // its service's cost on the calibrated lines, scaled to the live cost per
 // request at the live rates, in whole profile samples.
 func TestHistoryFunctionRows(t *testing.T) {
@@ -519,6 +519,7 @@ func TestHistoryFunctionRows(t *testing.T) {
 		Functions: &FunctionCosts{
 			Rows: []FunctionShare{
 				{Job: "api", Function: "fmt.Fprintln", ProfileType: "cpu", Share: 0.25},
+				{Job: "api", Function: "runtime.gcBgMarkWorker", ProfileType: "cpu", Origin: "runtime", Share: 0.1},
 				{Job: "api", Function: "other", ProfileType: "alloc_space", Share: 0.5},
 				{Job: "cache", Function: "main.get", ProfileType: "cpu", Share: 1},
 				{Job: "gone", Function: "main.f", ProfileType: "cpu", Share: 1},
@@ -540,8 +541,9 @@ func TestHistoryFunctionRows(t *testing.T) {
 	procCPU := byKey[`process_cpu_seconds_total{instance="`+api+`",job="api"}`]
 	procAlloc := byKey[`go_memstats_alloc_bytes_total{instance="`+api+`",job="api"}`]
 	req := byKey[`http_requests_total{code="200",handler="/emoji",instance="`+api+`",job="api",method="get"}`]
-	if cpu == nil || alloc == nil || procCPU == nil || procAlloc == nil || req == nil {
-		t.Fatalf("cpu row %v, alloc row %v; have %v", cpu != nil, alloc != nil, slices.Sorted(maps.Keys(byKey)))
+	gc := byKey[`hotpath_profile_cpu_seconds_total{function="runtime.gcBgMarkWorker",instance="`+bridge+`",job="api",origin="runtime"}`]
+	if cpu == nil || gc == nil || alloc == nil || procCPU == nil || procAlloc == nil || req == nil {
+		t.Fatalf("cpu row %v, runtime row with its origin %v, alloc row %v; have %v", cpu != nil, gc != nil, alloc != nil, slices.Sorted(maps.Keys(byKey)))
 	}
 	n := len(cpu)
 	for _, c := range []struct {
@@ -583,8 +585,8 @@ func TestHistoryFunctionRows(t *testing.T) {
 			rows = append(rows, k)
 		}
 	}
-	if len(rows) != 2 {
-		t.Errorf("history rows %q, want only api's fmt.Fprintln (cpu) and other (alloc_space)", slices.Sorted(slices.Values(rows)))
+	if len(rows) != 3 {
+		t.Errorf("history rows %q, want only api's fmt.Fprintln and runtime.gcBgMarkWorker (cpu) and other (alloc_space)", slices.Sorted(slices.Values(rows)))
 	}
 }
 

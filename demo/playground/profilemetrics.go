@@ -93,10 +93,11 @@ type FunctionCosts struct {
 }
 
 // FunctionShare is one row of the bridge (a service's function, or its
-// `other`) and its share of the service's profile.
+// `other`) and its share of the service's profile. Origin is the row's
+// `origin` label ("runtime", "profiler"; "" for the service's own code).
 type FunctionShare struct {
-	Job, Function, ProfileType string
-	Share                      float64
+	Job, Function, ProfileType, Origin string
+	Share                              float64
 }
 
 // measureFunctionCosts reads the bridge's rows and their services' costs
@@ -114,8 +115,8 @@ func measureFunctionCosts(ctx context.Context, prom *promkit.Client, since time.
 		return err
 	}
 	for typ, metric := range profileCostMetrics {
-		err := query(fmt.Sprintf("sum by (job, function) (increase(%[1]s[%[2]s]))\n/ on (job) group_left ()\n(sum by (job) (increase(%[1]s[%[2]s])) > 0)", metric, r), func(s promkit.Sample) {
-			out.Rows = append(out.Rows, FunctionShare{Job: s.Metric["job"], Function: s.Metric["function"], ProfileType: typ, Share: s.Value})
+		err := query(fmt.Sprintf("sum by (job, function, origin) (increase(%[1]s[%[2]s]))\n/ on (job) group_left ()\n(sum by (job) (increase(%[1]s[%[2]s])) > 0)", metric, r), func(s promkit.Sample) {
+			out.Rows = append(out.Rows, FunctionShare{Job: s.Metric["job"], Function: s.Metric["function"], ProfileType: typ, Origin: s.Metric["origin"], Share: s.Value})
 		})
 		if err != nil {
 			return nil, err
