@@ -57,7 +57,7 @@ export function isPlumbing(name: string): boolean {
  * Pyroscope SDKs' delta profilers, async-profiler). Its cost is observability overhead, not code
  * the service's owner changes, and it moves with the profile's size rather than the requests.
  */
-export const PROFILER: RegExp =
+export const PROFILER =
   /^(runtime\/pprof|internal\/profile|net\/http\/pprof|github\.com\/google\/pprof\/profile|github\.com\/grafana\/pyroscope-go(\/[\w.-]+)*|github\.com\/pyroscope-io\/[\w/.-]+|one[./]profiler[./]\w+)[./]/;
 
 /** True when `name` is a frame of the profiler itself (see PROFILER). */
