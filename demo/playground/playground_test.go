@@ -506,9 +506,9 @@ func TestFreePortsNeverShareAPort(t *testing.T) {
 }
 
 // The bridge's rows get a history with the live scrape's labels (their
-// service's job, the function, its origin if any, the bridge's instance): each row's share of
-// its service's cost on the calibrated lines, scaled to the live cost per
-// request at the live rates, in whole profile samples.
+// service's job, the function, its origin if any, the bridge's instance):
+// each row's share of its service's cost on the calibrated lines, scaled to
+// the live cost per request at the live rates, in whole profile samples.
 func TestHistoryFunctionRows(t *testing.T) {
 	w := testWorld()
 	end := time.Date(2026, 1, 2, 15, 0, 0, 0, time.UTC)
