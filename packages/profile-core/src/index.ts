@@ -29,5 +29,6 @@ export * from './views/callTree';
 export * from './views/sandwich';
 export * from './views/formatCount';
 
-// the two windows the overlay compares and the baseline rule
+// the two windows the overlay compares and the baseline rule; a window's request count
 export * from './windows/windows';
+export * from './windows/requestCount';

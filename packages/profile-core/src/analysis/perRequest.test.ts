@@ -10,7 +10,6 @@ import {
   headline,
   perRequestSummary,
   perRequestTree,
-  requestsInWindow,
   RequestCounts,
 } from './perRequest';
 import { printlnAfter, printlnBefore } from '../testing/trees';
@@ -32,28 +31,6 @@ const arbTree = fc
     return b.build('ns');
   });
 const arbPositive = fc.double({ min: 1e-3, max: 1e9, noNaN: true, noDefaultInfinity: true });
-
-describe('requests in a window', () => {
-  it('is the mean rate over the window times its length; the point at its start belongs to the window before', () => {
-    // one point a minute over 4 minutes: (0, 240 s] holds 10, 30, 30, 10: mean 20 req/s x 240 s
-    const t = [0, 60_000, 120_000, 180_000, 240_000];
-    expect(requestsInWindow(t, [999, 10, 30, 30, 10], 0, 240_000)).toEqual({ ok: true, count: 4800 });
-  });
-
-  it('skips gaps, NaN and points outside the window', () => {
-    expect(requestsInWindow([0, 10_000, 20_000, 99_000], [NaN, 5, 5, 1000], 0, 20_000)).toEqual({ ok: true, count: 100 });
-  });
-
-  it('no samples and zero requests are messages, not Infinity', () => {
-    expect(requestsInWindow([0], [1], 10, 20)).toEqual({ ok: false, reason: 'no-samples', message: 'no request-rate samples in the window' });
-    const zero = requestsInWindow([0, 10], [0, 0], 0, 10);
-    expect(zero.ok).toBe(false);
-    expect(zero.ok ? '' : zero.message).toMatch(/zero requests/);
-    const d = decompose(100, 200, { baseline: zero, comparison: checkCount(5) });
-    expect(d).toEqual({ ok: false, message: 'Baseline: zero requests in the window: per request is undefined.' });
-    expect(decompose(0, 200, counts(1, 1)).ok).toBe(false);
-  });
-});
 
 describe('load vs per request', () => {
   it("the issue's example: CPU +180% = load +20% × per request +133%", () => {

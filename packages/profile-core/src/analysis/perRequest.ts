@@ -34,30 +34,6 @@ export function noCount(reason: NoCountReason, message: string = NO_COUNT_MESSAG
   return { ok: false, reason, message };
 }
 
-/**
- * Requests in a window from a request-rate series (req/s): the mean of the series' finite
- * points in (from, to] times the window's length in seconds. The mean rather than a sum of
- * steps: it does not depend on the query's step, and a gap lowers nothing. (from, to]: a rate
- * sample describes the time before it, so the point at the window's end belongs to it and
- * the point at its start to the window before.
- */
-export function requestsInWindow(times: ArrayLike<number>, rates: ArrayLike<number>, from: number, to: number): RequestCount {
-  let sum = 0;
-  let n = 0;
-  for (let i = 0; i < times.length; i++) {
-    const t = times[i];
-    const v = rates[i];
-    if (t > from && t <= to && Number.isFinite(v) && v >= 0) {
-      sum += v;
-      n++;
-    }
-  }
-  if (n === 0) {
-    return noCount('no-samples');
-  }
-  return checkCount((sum / n) * ((to - from) / 1000));
-}
-
 /** A count the arithmetic can divide by: finite and > 0. */
 export function checkCount(count: number | undefined): RequestCount {
   if (count === undefined || !Number.isFinite(count)) {
