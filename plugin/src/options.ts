@@ -104,7 +104,7 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       path: 'requestsRefId',
       name: 'Request-rate query',
       description:
-        "refId of the request rate (req/s, e.g. job:requests:rate5m). Its mean over a window times the window's length is the window's request count, for values per request. Empty: series with unit req/s.",
+        "refId of the request rate (req/s, e.g. job:requests:rate5m). Integrated over a window, it is the window's request count, for values per request; a range its query names (the 5m of rate5m, [5m]) is read, so a window right after a traffic step counts the whole step. Empty: series with unit req/s.",
       defaultValue: DEFAULT_OPTIONS.requestsRefId,
       settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('Series with unit req/s') },
       category: ['Queries'],

@@ -326,6 +326,29 @@ describe('OverlayPanel', () => {
       expect(screen.getByTestId(TEST_IDS.changesTable).querySelectorAll('tr[data-flagged="true"]').length).toBeGreaterThan(0);
     });
 
+    it("a traffic doubling read through the dashboard's 5-minute rate: the windows either side of the step count it whole", async () => {
+      // job:requests:rate5m at minute i: the requests of (i - 5, i], 10 req/s doubling to 20 at minute 30
+      const rate5m = Array.from({ length: 61 }, (_, i) => (i <= 30 ? 10 : i >= 35 ? 20 : 10 + 2 * (i - 30)));
+      const d = createDataFrame({
+        refId: 'D',
+        fields: [
+          { name: 'Time', type: FieldType.time, values: rate5m.map((_, i) => at(i)) },
+          { name: 'requests/s', type: FieldType.number, values: rate5m, config: { unit: 'reqps' } },
+        ],
+      });
+      act(() => locationService.replace(`/d/hotpath-service?hotpath-window=${at(30)}-${at(40)}&hotpath-baseline=${at(20)}-${at(30)}`));
+      standIn({ traffic: true });
+      const p = props([cpu(), alerts(), treeToFrame(printlnBefore(), { refId: 'C' }), d], { requestsRefId: 'D' });
+      const request = { ...p.data.request!, targets: [...p.data.request!.targets, { refId: 'D', expr: 'job:requests:rate5m{job="api"}' }] };
+      render(<OverlayPanel {...p} data={{ ...p.data, request }} />);
+      await settled();
+      clickView('Changes');
+      // the rate's mean over (30, 40] is 18 req/s: load +80% and per request +11%, a regression that is not there
+      const headline = screen.getByTestId(TEST_IDS.headline);
+      expect(headline).toHaveTextContent('Total +100% = load +100% × per request ~0%');
+      expect(headline).toHaveAttribute('data-driver', 'load');
+    });
+
     it('without a request series the panel says so and shows shares', async () => {
       setup();
       drag(40, 50);

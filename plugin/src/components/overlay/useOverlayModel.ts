@@ -182,10 +182,11 @@ function useRequestCounts(
   selection: TimeWindow | null,
   { siblings, instance, baseline, siblingLabel }: ReturnType<typeof useBaselineWindow>
 ) {
-  const requestSeries = useMemo(() => findRequestSeries(data?.series, opts.requestsRefId), [data?.series, opts.requestsRefId]);
+  const targets = data?.request?.targets;
+  const requestSeries = useMemo(() => findRequestSeries(data?.series, opts.requestsRefId, targets), [data?.series, opts.requestsRefId, targets]);
   const instanceSeries = useMemo(
-    () => (opts.instanceRequestsRefId ? findRequestSeries(data?.series, opts.instanceRequestsRefId) : requestSeries),
-    [data?.series, opts.instanceRequestsRefId, requestSeries]
+    () => (opts.instanceRequestsRefId ? findRequestSeries(data?.series, opts.instanceRequestsRefId, targets) : requestSeries),
+    [data?.series, opts.instanceRequestsRefId, targets, requestSeries]
   );
   const counts: RequestCounts = useMemo(() => {
     const all = (w: TimeWindow | null | undefined) => (w ? countRequests(requestSeries, w) : NO_WINDOW);
