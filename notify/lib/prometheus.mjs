@@ -1,6 +1,8 @@
 // The Prometheus reads of a message: the alert's recorded series over the last day (where the
 // incident started) and the request rate of both windows (per-request units). Prometheus's
 // HTTP API (GET /api/v1/query_range), which Thanos Query and Mimir answer too.
+import { rateRangeMs, requestsInWindow } from '@hotpath/profile-core';
+
 import { catalogueAlert } from './catalogue.mjs';
 import { labelSelector } from './pyroscope.mjs';
 
@@ -95,34 +97,22 @@ async function apiGet(baseUrl, path, params, timeoutMs) {
 }
 
 /**
- * The mean of a rate series' finite points in (from, to] times the window's seconds: the panel's
- * requestsInWindow (packages/profile-core/src/analysis/perRequest.ts), so a message's counts are the panel's.
- * undefined when the window has no point.
+ * The mean over a window of a rate series read from Prometheus ([[unix s, "v"], ...]), undefined
+ * when the window has no point: the panel's request count (profile-core's requestsInWindow, the
+ * range read from the expression), so a message's counts are the panel's, a window right after
+ * a traffic step included.
  */
-export function countInWindow(values, { from, to }) {
-  let sum = 0;
-  let n = 0;
-  for (const [t, v] of values) {
-    const ms = t < 1e11 ? t * 1000 : t;
-    const x = Number(v);
-    if (ms > from && ms <= to && Number.isFinite(x) && x >= 0) {
-      sum += x;
-      n++;
-    }
-  }
-  return n ? (sum / n) * ((to - from) / 1000) : undefined;
-}
-
-/** The mean of a series' finite points in (from, to], undefined when none. */
-export function meanInWindow(values, w) {
-  const c = countInWindow(values, w);
-  return c === undefined ? undefined : c / ((w.to - w.from) / 1000);
+export function meanInWindow(values, w, expr) {
+  const times = values.map(([t]) => t * 1000);
+  const c = requestsInWindow(times, values.map(([, v]) => Number(v)), w.from, w.to, rateRangeMs(expr));
+  // zero is a mean like any other here; only a window without a point has none
+  return c.ok ? c.count / ((w.to - w.from) / 1000) : c.reason === 'zero' ? 0 : undefined;
 }
 
 /** The mean of `expr` over one window, read at ~60 points; undefined when the window has none. */
 async function windowMean(baseUrl, expr, w, timeoutMs) {
   const values = await queryRange(baseUrl, expr, { start: w.from, end: w.to, stepS: Math.max(15, (w.to - w.from) / 1000 / 60) }, { timeoutMs });
-  return meanInWindow(values, w);
+  return meanInWindow(values, w, expr);
 }
 
 /**

@@ -60,6 +60,24 @@ describe('fetch', () => {
     assert.ok(prom.queries.some((q) => /^sum\(job:requests:rate5m\{job="api"\}\)$/.test(q.query)), JSON.stringify(prom.queries.map((q) => q.query)));
   });
 
+  it("a traffic step read through a 5-minute rate: the incident window's rate is the step's, not the ramp's mean", async () => {
+    const src = keep(await startProfileSource());
+    const a = alert();
+    const boundary = Date.parse(a.startsAt) - DEFAULTS.pendingMs;
+    // what Prometheus records for job:requests:rate5m when 40 req/s become 60 at the boundary:
+    // the mean of the 5 minutes before each point, a ramp over the first 5 minutes
+    const rate5m = (t) => 40 + 20 * Math.min(1, Math.max(0, (t - boundary) / (5 * MINUTE)));
+    const prom = keep(await startPrometheus([[/ratio_rate5m/, () => 0.004], [/requests:rate5m/, rate5m]]));
+    const f = await fetchDiffInputs(a, diffSubject(a, COPY), cfg({ profilesUrl: src.url, prometheusUrl: prom.url }), { now: Date.now() });
+    assert.equal(f.failure, undefined, f.failure?.message);
+    assert.ok(f.windows.incident.from >= boundary, JSON.stringify(f.windows));
+    // the points' mean over the 16-minute window from the boundary is 56.9 req/s: load +42%, and
+    // +5% per request that is not there; read at 16 s points, a range's end falls between two
+    // (one on the ramp), so within 0.5%
+    assert.ok(Math.abs(f.load.value.incident.rate - 60) < 0.3, String(f.load.value.incident.rate));
+    assert.ok(Math.abs(f.load.value.baseline.rate - 40) < 0.01, String(f.load.value.baseline.rate));
+  });
+
   it('without Prometheus: approximate windows, and the load says why it is missing', async () => {
     const src = keep(await startProfileSource());
     const a = alert();
