@@ -26,6 +26,7 @@ import { CHROMIUM, ROOT, requirePlugin, SNAPSHOT_CLI } from '@hotpath/headless/e
 import { CHROMIUM_ARGS } from '@hotpath/headless/harness.mjs';
 import { dragWindow, showView, shownWindows, stripGeometry, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
 import { TEST_IDS } from '@hotpath/headless/test-ids.mjs';
+import { rateRangeMs, requestsInWindow } from '@hotpath/profile-core';
 
 const USAGE = `usage:
   node demo/sandbox/demo-check.mjs --sandbox URL --service NAME --from MS --to MS [--baseline-from MS --baseline-to MS]
@@ -118,8 +119,8 @@ const iso = (t) => new Date(t).toISOString().replace('.000Z', 'Z');
 
 /**
  * The snapshot CLI's verdict on the same two windows: their profiles from the profile store,
- * their request counts from the request-rate series (the mean of job:requests:rate5m over the
- * window times its length, as the panel counts them), and summary.json's split. Needs
+ * their request counts from the request-rate series (job:requests:rate5m, counted as the panel
+ * counts it: profile-core's requestsInWindow), and summary.json's split. Needs
  * $HOTPATH_PROMETHEUS_URL and $HOTPATH_PROFILES_URL (demo-test sets them); undefined without.
  */
 async function snapshotSplit(c, shown, dir) {
@@ -136,13 +137,15 @@ async function snapshotSplit(c, shown, dir) {
     }
     const file = join(dir, `${name}.pb.gz`);
     writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-    const q = new URLSearchParams({ query: `job:requests:rate5m{job="${c.service}"}`, start: String(w.from / 1000), end: String(w.to / 1000), step: '15' });
+    const query = `job:requests:rate5m{job="${c.service}"}`;
+    const q = new URLSearchParams({ query, start: String(w.from / 1000), end: String(w.to / 1000), step: '15' });
     const body = await (await fetch(`${prom}/api/v1/query_range?${q}`)).json();
-    const values = (body.data?.result ?? []).flatMap((r) => r.values.map(([, v]) => Number(v)));
-    if (!values.length) {
-      throw new Error(`no job:requests:rate5m samples for ${c.service} in the ${name} window`);
+    const points = body.data?.result?.[0]?.values ?? [];
+    const count = requestsInWindow(points.map(([t]) => t * 1000), points.map(([, v]) => Number(v)), w.from, w.to, rateRangeMs(query));
+    if (!count.ok) {
+      throw new Error(`${c.service}'s ${name} window: ${count.message} (${query})`);
     }
-    return { file, requests: Math.round((values.reduce((a, b) => a + b, 0) / values.length) * ((w.to - w.from) / 1000)) };
+    return { file, requests: Math.round(count.count) };
   };
   const sel = await side('selection', shown.selection);
   const base = await side('baseline', shown.baseline);
