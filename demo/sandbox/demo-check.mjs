@@ -25,8 +25,8 @@ import { cli } from '@hotpath/headless/cli.mjs';
 import { CHROMIUM, ROOT, requirePlugin, SNAPSHOT_CLI } from '@hotpath/headless/env.mjs';
 import { CHROMIUM_ARGS } from '@hotpath/headless/harness.mjs';
 import { dragWindow, showView, shownWindows, stripGeometry, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
 import { TEST_IDS } from '@hotpath/headless/test-ids.mjs';
-import { rateRangeMs, requestsInWindow } from '@hotpath/profile-core';
 
 const USAGE = `usage:
   node demo/sandbox/demo-check.mjs --sandbox URL --service NAME --from MS --to MS [--baseline-from MS --baseline-to MS]
@@ -141,7 +141,8 @@ async function snapshotSplit(c, shown, dir) {
     const q = new URLSearchParams({ query, start: String(w.from / 1000), end: String(w.to / 1000), step: '15' });
     const body = await (await fetch(`${prom}/api/v1/query_range?${q}`)).json();
     const points = body.data?.result?.[0]?.values ?? [];
-    const count = requestsInWindow(points.map(([t]) => t * 1000), points.map(([, v]) => Number(v)), w.from, w.to, rateRangeMs(query));
+    const d = await dataLayer();
+    const count = d.requestsInWindow(points.map(([t]) => t * 1000), points.map(([, v]) => Number(v)), w.from, w.to, d.rateRangeMs(query));
     if (!count.ok) {
       throw new Error(`${c.service}'s ${name} window: ${count.message} (${query})`);
     }

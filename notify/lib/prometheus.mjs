@@ -1,10 +1,12 @@
 // The Prometheus reads of a message: the alert's recorded series over the last day (where the
 // incident started) and the request rate of both windows (per-request units). Prometheus's
 // HTTP API (GET /api/v1/query_range), which Thanos Query and Mimir answer too.
-import { rateRangeMs, requestsInWindow } from '@hotpath/profile-core';
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
 
 import { catalogueAlert } from './catalogue.mjs';
 import { labelSelector } from './pyroscope.mjs';
+
+const d = await dataLayer();
 
 /** A failure that makes the windows approximate; the message states it in one line. */
 export class PrometheusError extends Error {}
@@ -104,7 +106,7 @@ async function apiGet(baseUrl, path, params, timeoutMs) {
  */
 export function meanInWindow(values, w, expr) {
   const times = values.map(([t]) => t * 1000);
-  const c = requestsInWindow(times, values.map(([, v]) => Number(v)), w.from, w.to, rateRangeMs(expr));
+  const c = d.requestsInWindow(times, values.map(([, v]) => Number(v)), w.from, w.to, d.rateRangeMs(expr));
   // zero is a mean like any other here; only a window without a point has none
   return c.ok ? c.count / ((w.to - w.from) / 1000) : c.reason === 'zero' ? 0 : undefined;
 }

@@ -61,6 +61,9 @@ export async function startReplay(specs) {
 /** The ratio series steps 4x at the onset; the request rate stays at 100 req/s unless `rate` says. */
 export function prometheusRules() {
   const step = (onset, lo, hi) => (t) => (t < onset ? lo : hi);
+  // a request rate as Prometheus records it (job:requests:rate5m): each point the mean of the 5
+  // minutes before it, so a step in traffic is a 5-minute ramp
+  const rate5m = (onset, lo, hi) => (t) => lo + (hi - lo) * Math.min(1, Math.max(0, (t - onset) / (5 * MIN)));
   return [
     // the change each firing message prices (the catalogue's `change` query, narrowed to the
     // alert): the busy loop's fixed cores, the println regression's CPU beyond its model; no
@@ -68,7 +71,7 @@ export function prometheusRules() {
     [/^sum\(\(job:cpu_seconds:long_fixed[\s\S]*job="poller"/, () => 0.82],
     [/^sum\(\(\(\nquantile_over_time[\s\S]*job="api"/, () => 1.2],
     [/^sum\(\(/, () => undefined],
-    [/requests:rate5m\{job="doubled"/, step(ONSET.doubled, 100, 200)],
+    [/requests:rate5m\{job="doubled"/, rate5m(ONSET.doubled, 100, 200)],
     [/instance:requests:rate5m\{job="outlier", instance!="i1"/, () => 200],
     [/requests:rate5m/, () => 100],
     [/cpu_seconds:rate5m\{job="poller"/, step(ONSET.epoll, 0.03, 0.85)],
