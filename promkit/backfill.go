@@ -56,6 +56,7 @@ func (b *Backfill) Rules(ctx context.Context, start, end time.Time, ruleFiles ..
 	if err != nil {
 		return 0, err
 	}
+	start = ruleBlockStart(start)
 	for i, level := range levels {
 		began := time.Now()
 		path := filepath.Join(b.Dir, fmt.Sprintf("level-%02d.yaml", i+1))
@@ -71,6 +72,22 @@ func (b *Backfill) Rules(ctx context.Context, start, end time.Time, ruleFiles ..
 		}
 	}
 	return len(levels), nil
+}
+
+// ruleBlock is the block promtool cuts a rules backfill into (its default
+// --max-block-duration), from the Unix epoch.
+const ruleBlock = 2 * time.Hour
+
+// ruleBlockStart is the start of the rule block holding t. promtool evaluates
+// a group block by block from its start and stops at the first block that
+// has no evaluation time of the group in it: a start less than one interval
+// before a block's end (08:58 for a 5m group, the blocks ending at 09:00)
+// leaves that group, and every rule that reads it, without any history.
+// From the block's start each group has an evaluation in its first block;
+// the evaluations before the data find nothing and write nothing.
+func ruleBlockStart(t time.Time) time.Time {
+	ms := ruleBlock.Milliseconds()
+	return time.UnixMilli(t.UnixMilli() / ms * ms).UTC()
 }
 
 func abbreviate(xs []string, n int) string {
