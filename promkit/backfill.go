@@ -79,12 +79,13 @@ func (b *Backfill) Rules(ctx context.Context, start, end time.Time, ruleFiles ..
 const ruleBlock = 2 * time.Hour
 
 // ruleBlockStart is the start of the rule block holding t. promtool evaluates
-// a group block by block from its start and stops at the first block that
-// has no evaluation time of the group in it: a start less than one interval
-// before a block's end (08:58 for a 5m group, the blocks ending at 09:00)
-// leaves that group, and every rule that reads it, without any history.
-// From the block's start each group has an evaluation in its first block;
-// the evaluations before the data find nothing and write nothing.
+// a group block by block from its start and stops at a block that has no
+// evaluation time of the group in it (prometheus/prometheus#19714, open in
+// the pinned v0.309): a start less than one interval before a block's end
+// (07:58 for a 5m group, the block ending at 08:00) leaves that group, and
+// every rule that reads it, without any history. From the block's start each
+// group has an evaluation in its first block; the evaluations before the
+// data find nothing and write nothing.
 func ruleBlockStart(t time.Time) time.Time {
 	ms := ruleBlock.Milliseconds()
 	return time.UnixMilli(t.UnixMilli() / ms * ms).UTC()
