@@ -138,5 +138,6 @@ describe('the range of a rate expression', () => {
     expect(rateRangeMs('max_over_time(job:requests:rate5m[1h:1m])')).toBeUndefined();
     expect(rateRangeMs('avg_over_time(job:requests:rate5m[1h])')).toBeUndefined();
     expect(rateRangeMs('max_over_time(x[1h:1m])')).toBeUndefined();
+    expect(rateRangeMs('sum(irate(x[5m]))')).toBeUndefined();
   });
 });

@@ -19,8 +19,9 @@ const DURATION = '(?:\\d+(?:ms|[smhdwy]))+';
 // not `rate5m_sampled`
 const RANGES = new RegExp(`\\[(${DURATION})\\]|:[a-z_]*rate(${DURATION})(?![\\w:])`, 'g');
 // a subquery (`[1h:1m]`) makes a new series of the rate (its maximum, its mean), not a trailing
-// rate; a variable (`[$__rate_interval]`) is a range Grafana resolves out of the expression's sight
-const UNREADABLE = /\[[^\]]*[:$][^\]]*\]/;
+// rate; a variable (`[$__rate_interval]`) is a range Grafana resolves out of the expression's sight;
+// irate reads the last two samples of its range, not its whole range
+const UNREADABLE = /\[[^\]]*[:$][^\]]*\]|\birate\s*\(/;
 
 /** A Prometheus duration (`5m`, `1h30m`, `500ms`) in ms; undefined when it is not one. */
 export function durationMs(text: string): number | undefined {
@@ -37,7 +38,7 @@ export function durationMs(text: string): number | undefined {
 /**
  * The range a rate expression averages over, in ms: its range selectors' and recorded rates'
  * (`job:requests:rate5m`) one duration; undefined when it names none, several different ones (an
- * `avg_over_time` of a rate), or a range it cannot read (a subquery, a variable).
+ * `avg_over_time` of a rate), or a range it cannot read (a subquery, a variable, irate's).
  */
 export function rateRangeMs(expr: string | undefined): number | undefined {
   if (UNREADABLE.test(expr ?? '')) {
