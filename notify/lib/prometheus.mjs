@@ -104,7 +104,7 @@ async function apiGet(baseUrl, path, params, timeoutMs) {
  * range read from the expression), so a message's counts are the panel's, a window right after
  * a traffic step included.
  */
-export function meanInWindow(values, w, expr) {
+function meanInWindow(values, w, expr) {
   const times = values.map(([t]) => t * 1000);
   const c = d.requestsInWindow(times, values.map(([, v]) => Number(v)), w.from, w.to, d.rateRangeMs(expr));
   // zero is a mean like any other here; only a window without a point has none
