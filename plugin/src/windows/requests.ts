@@ -2,7 +2,8 @@
  * Where a window's request count comes from: the panel's request-rate series (req/s, e.g. the
  * service dashboard's `job:requests:rate5m` query, drawn on the strip) integrated over the
  * window. The series covers the dashboard range, so a window outside it (a day or a week
- * earlier, off the strip) has no count: the panel says so and shows shares. Pure: only types and field helpers from @grafana/data.
+ * earlier, off the strip) has no count: the panel says so and shows shares. Pure: only types
+ * and field helpers from @grafana/data.
  *
  * Which series: the one of the Request-rate query option (a refId), else every time series whose
  * unit is req/s (`reqps`, `rps`) or whose name says so ("requests/s", "req/s", "request rate").

@@ -15,6 +15,7 @@ import { checkCount, noCount, RequestCount } from '../analysis/perRequest';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, y: 31_536_000_000 };
 const DURATION = '(?:\\d+(?:ms|[smhdwy]))+';
+const WHOLE_DURATION = new RegExp(`^${DURATION}$`);
 // `[5m]` (a range selector) and the `rate5m` of a recording rule's name (level:metric:operations),
 // not `rate5m_sampled`
 const RANGES = new RegExp(`\\[(${DURATION})\\]|:[a-z_]*rate(${DURATION})(?![\\w:])`, 'g');
@@ -25,7 +26,7 @@ const UNREADABLE = /\[[^\]]*[:$][^\]]*\]|\birate\s*\(/;
 
 /** A Prometheus duration (`5m`, `1h30m`, `500ms`) in ms; undefined when it is not one. */
 export function durationMs(text: string): number | undefined {
-  if (!new RegExp(`^${DURATION}$`).test(text)) {
+  if (!WHOLE_DURATION.test(text)) {
     return undefined;
   }
   let ms = 0;
@@ -86,9 +87,9 @@ function valueAt(times: ArrayLike<number>, rates: ArrayLike<number>, t: number, 
     const f = (t - times[before]) / (times[after] - times[before]);
     return rates[before] + f * (rates[after] - rates[before]);
   }
-  const near = [before, hasAfter ? after : -1].filter((i) => i >= 0 && Math.abs(times[i] - t) <= rangeMs / 2);
-  near.sort((i, j) => Math.abs(times[i] - t) - Math.abs(times[j] - t));
-  return near.length ? rates[near[0]] : undefined;
+  const gap = (i: number) => (i >= 0 && i < times.length ? Math.abs(times[i] - t) : Infinity);
+  const nearer = gap(before) <= gap(after) ? before : after;
+  return gap(nearer) <= rangeMs / 2 ? rates[nearer] : undefined;
 }
 
 /** The window tiled by ranges (see the file's comment); undefined when a tile's end has no value. */
