@@ -17,9 +17,9 @@
 //             no service label, so such an alert reaches a service only
 //             through its pod), 'function' (service + function; the alert's
 //             profile_type label says which cost)
-//   profile   the profile that shows its cause, as a sample type of the
-//             Pyroscope profiles hotpath-notify reads ('cpu', 'alloc_space'),
-//             or null where the cause is no code path (the CPU quota)
+//   profile   the profile that shows its cause, one of `profiles` below
+//             ('cpu', 'alloc_space'), or null where the cause is no code path
+//             (the CPU quota)
 //   baseline  what the firing window is compared with: 'previous' (the same
 //             service before), 'siblings' (the other instances at the same
 //             time), 'dayEarlier' (the same window a day earlier: a fixed cost
@@ -52,9 +52,24 @@
 //             allocations and CPU per request)
 //   driver    what the panel's diff headline must blame ('per request' or
 //             'load'), or null when the check does not look at it
+// A profile (`profiles`), by the name an alert's `profile` and a function
+// alert's profile_type label give it:
+//   typeId(cfg)  its Pyroscope profile type id
+//             (`<name>:<sample type>:<sample unit>:<period type>:<period unit>`),
+//             a config knob where the dashboards show the same profile
+//   cost      what the messages call what it measures, after an amount
+//             ("12 ms CPU per request", "3 MiB allocated bytes per request")
+// hotpath-notify queries Pyroscope for each profile by its id and reads the
+// sample type and unit the id names (the generated `sampleType`, `unit`), so
+// an alert on another profile (inuse_space) is one entry here, no edit there.
 local series = import 'lib/series.libsonnet';
 
 {
+  profiles: {
+    cpu: { typeId(cfg):: cfg.profileTypeId, cost: 'CPU' },
+    alloc_space: { typeId(cfg):: cfg.allocProfileTypeId, cost: 'allocated bytes' },
+  },
+
   alerts: [
     {
       name: 'CPUPerRequestRegression',
@@ -222,7 +237,7 @@ local series = import 'lib/series.libsonnet';
   assert std.length(std.set(cat.alertNames)) == std.length(cat.alertNames) : 'catalogue: an alert is listed twice',
   assert std.all([
     oneOf(a.name + '.identity', a.identity, ['service', 'instance', 'upstream', 'container', 'function'])
-    && oneOf(a.name + '.profile', a.profile, ['cpu', 'alloc_space', null])
+    && oneOf(a.name + '.profile', a.profile, std.objectFields(cat.profiles) + [null])
     && oneOf(a.name + '.baseline', a.baseline, ['previous', 'siblings', 'dayEarlier', null])
     && oneOf(a.name + '.link', a.link, ['service', 'throttling'])
     && oneOf(a.name + '.costModel', a.costModel, ['cpu', 'alloc', null])
@@ -267,6 +282,20 @@ local series = import 'lib/series.libsonnet';
       }
       for a in cat.alerts
     ],
+    // each profile's type id, and the sample type and unit it names
+    profiles: {
+      [name]: {
+        local p = cat.profiles[name],
+        local id = p.typeId(cfg),
+        local parts = std.split(id, ':'),
+        assert std.length(parts) == 5 : 'profiles.%s: %s is not a Pyroscope profile type id (<name>:<sample type>:<sample unit>:<period type>:<period unit>)' % [name, id],
+        id: id,
+        sampleType: parts[1],
+        unit: parts[2],
+        cost: p.cost,
+      }
+      for name in std.objectFields(cat.profiles)
+    },
     // the prices of the money line, null when money is off
     money: (import 'lib/money.libsonnet')(cfg).catalogue,
     incidents: cat.incidents,

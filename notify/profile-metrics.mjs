@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { cli } from '@hotpath/headless/cli.mjs';
 import { flagReaders } from './lib/flags.mjs';
 import { BRIDGE_DEFAULTS, ProfileMetrics } from './lib/profile-metrics.mjs';
-import { PROFILE_TYPES } from './lib/pyroscope.mjs';
+import { PROFILE_TYPES } from './lib/catalogue.mjs';
 import { sanitize } from './lib/slack-limits.mjs';
 
 const USAGE = `usage: hotpath-profile-metrics --profiles URL [flags]

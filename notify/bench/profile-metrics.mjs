@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { ROOT } from '@hotpath/headless/env.mjs';
+
 import { parseDuration } from '../lib/flags.mjs';
+import { waitFor } from '../test/helpers.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,26 +44,13 @@ function start(argv, stream) {
   p.stderr.on('data', (d) => stream === 'stdout' && process.stderr.write(d));
   return { p, out: () => out };
 }
-async function until(fn, ms, what) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) {
-      return v;
-    }
-    if (Date.now() > end) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const loadAtStart = loadavg()[0];
 const fleet = start([join(ROOT, 'notify/bench/fleet-server.mjs'), args.services, args['median-ms']], 'stdout');
-const fleetUrl = await until(() => /^(http:\S+)/.exec(fleet.out())?.[1], 60_000, 'the stand-in');
+const fleetUrl = await waitFor(() => /^(http:\S+)/.exec(fleet.out())?.[1], 60_000, 'the stand-in');
 log(`stand-in of ${args.services} services at ${fleetUrl}, answers around ${args['median-ms']} ms`);
 const bridge = start([join(ROOT, 'notify/profile-metrics.mjs'), '--profiles', fleetUrl, '--listen', '127.0.0.1:0', '--interval', args.interval, '--lag', '0s', '--concurrency', args.concurrency, '--max-services', String(Math.max(2000, Number(args.services)))], 'stderr');
-const url = await until(() => /serving (http:\/\/\S+)\/metrics/.exec(bridge.out())?.[1], 60_000, 'the bridge');
+const url = await waitFor(() => /serving (http:\/\/\S+)\/metrics/.exec(bridge.out())?.[1], 60_000, 'the bridge');
 
 const TICK = Number((await import('node:child_process')).execSync('getconf CLK_TCK').toString()) || 100;
 const cpuSeconds = () => {
@@ -90,7 +79,7 @@ const scrape = async () => {
 };
 let rss = [];
 const sampler = setInterval(() => rss.push(memory().rss), 1000);
-const roundDone = async (after) => until(async () => ((s) => s.lastRound > after && s)(await scrape()), Math.max(intervalMs * 3, 600_000), 'a round');
+const roundDone = async (after) => waitFor(async () => ((s) => s.lastRound > after && s)(await scrape()), Math.max(intervalMs * 3, 600_000), 'a round');
 
 let s = await roundDone(0);
 log(`first round: ${s.roundSeconds.toFixed(1)} s, ${s.queries} queries, ${s.series} series`);

@@ -6,6 +6,13 @@ import { readFileSync } from 'node:fs';
 const CATALOGUE = JSON.parse(readFileSync(new URL('../../catalogue/catalogue.json', import.meta.url), 'utf8'));
 const ALERTS = new Map(CATALOGUE.alerts.map((a) => [a.name, a]));
 
+/**
+ * The profiles the alerts read, by the name an alert's profile (and a function alert's
+ * profile_type label) gives: { id (Pyroscope's profile type id), sampleType, unit (pprof's, as the
+ * id names it), cost (what the messages call what it measures) }.
+ */
+export const PROFILE_TYPES = CATALOGUE.profiles;
+
 /** The prices the rule pack was generated with ({ perCoreHour, currency, hoursPerMonth }), null when money is off. */
 export function cataloguePrices() {
   return CATALOGUE.money ?? null;

@@ -4,7 +4,7 @@
 // is for each alert); the price from the catalogue's `money`, the rule pack's price knobs. A pack
 // generated with costPerCoreHour 0 has no `money`: no money line at all.
 import { catalogueAlert, cataloguePrices } from './catalogue.mjs';
-import { alertSelector, alertSeries, queryInstant } from './prometheus.mjs';
+import { alertSelector, alertSeries, queryAtAlert } from './prometheus.mjs';
 
 /** The queries that price an alert's change, or undefined for an alert without one (or money off). */
 export function changeQueries(alert, prices = cataloguePrices()) {
@@ -41,17 +41,13 @@ export function priceChange({ cores, rate, change, prices }) {
  * Reads and prices a firing alert's change at `nowMs`; undefined for an alert without one (or
  * money off), { why } when Prometheus cannot say.
  */
-export async function changeCost(baseUrl, alert, { timeoutMs = 10_000, nowMs = Date.now(), prices = cataloguePrices() } = {}) {
+export async function changeCost(baseUrl, alert, { prices = cataloguePrices(), ...opts } = {}) {
   const q = changeQueries(alert, prices);
-  if (!q) {
-    return undefined;
+  const read = await queryAtAlert(baseUrl, alert, q && ((atS) => [q.cores(atS), q.requests]), 'no Prometheus (--prometheus) to price the change', opts);
+  if (!read?.values) {
+    return read;
   }
-  if (!baseUrl) {
-    return { why: 'no Prometheus (--prometheus) to price the change' };
-  }
-  const atS = Math.round((Date.parse(alert.startsAt) || nowMs) / 1000);
-  const opts = { timeMs: nowMs, timeoutMs };
-  const [cores, rate] = await Promise.all([queryInstant(baseUrl, q.cores(atS), opts), queryInstant(baseUrl, q.requests, opts)]);
+  const [cores, rate] = read.values;
   return priceChange({ cores, rate, change: q.change, prices });
 }
 

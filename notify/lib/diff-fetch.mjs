@@ -7,7 +7,8 @@ import { profileLabels } from './alert-identity.mjs';
 import { baselineOf, profileKind } from './catalogue.mjs';
 import { functionProfileKind } from './function-lead.mjs';
 import { PrometheusError, windowLoad } from './prometheus.mjs';
-import { labelSelector, PROFILE_TYPES, selectMergeProfile } from './pyroscope.mjs';
+import { PROFILE_TYPES } from './catalogue.mjs';
+import { labelSelector, selectMergeProfile } from './pyroscope.mjs';
 
 /**
  * What an alert's diff is about: its profile kind (undefined: no code path to show, e.g. a CPU

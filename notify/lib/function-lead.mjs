@@ -5,10 +5,10 @@
 // callees are the profile core's sandwich, the panel's own view.
 import { dataLayer } from '@hotpath/headless/data-node.mjs';
 
-import { catalogueAlert } from './catalogue.mjs';
+import { catalogueAlert, PROFILE_TYPES } from './catalogue.mjs';
 import { formatAmount, shortName } from './change-text.mjs';
 import { escape } from './mrkdwn.mjs';
-import { alertSelector, queryInstant } from './prometheus.mjs';
+import { alertSelector, queryAtAlert } from './prometheus.mjs';
 
 const d = await dataLayer();
 
@@ -44,17 +44,13 @@ export function functionProfileKind(alert, fallback) {
  * A firing function alert's cost per request before (its reference as the alert started) and now,
  * in the message's units; undefined for other alerts, { why } when Prometheus cannot say.
  */
-export async function functionCost(baseUrl, alert, { timeoutMs = 10_000, nowMs = Date.now() } = {}) {
+export async function functionCost(baseUrl, alert, opts = {}) {
   const f = functionSubject(alert);
-  if (!f) {
-    return undefined;
+  const read = await queryAtAlert(baseUrl, alert, f && ((atS) => [f.before(atS), f.now]), 'no Prometheus (--prometheus) to read its cost per request', opts);
+  if (!read?.values) {
+    return read;
   }
-  if (!baseUrl) {
-    return { why: 'no Prometheus (--prometheus) to read its cost per request' };
-  }
-  const atS = Math.round((Date.parse(alert.startsAt) || nowMs) / 1000);
-  const opts = { timeMs: nowMs, timeoutMs };
-  const [before, now] = await Promise.all([queryInstant(baseUrl, f.before(atS), opts), queryInstant(baseUrl, f.now, opts)]);
+  const [before, now] = read.values;
   if (!(before >= 0) || !(now >= 0)) {
     return { why: `Prometheus has no cost per request of ${f.name} before and now` };
   }
@@ -102,7 +98,8 @@ export function functionNeighbours(name, incident, baseline, requests) {
 
 /** The lead's lines: the function and its cost before and now, then its callers and callees. */
 export function functionLeadLines({ name, kind, cost, neighbours }) {
-  const what = kind === 'alloc_space' ? 'allocated bytes' : 'CPU';
+  // what the profile measures, and its unit, as the catalogue names them
+  const what = PROFILE_TYPES[kind]?.cost ?? kind;
   const fn = `\`${escape(shortName(name))}\``;
   const lines = [];
   if (cost && !cost.why) {
@@ -116,7 +113,7 @@ export function functionLeadLines({ name, kind, cost, neighbours }) {
     lines.push(`*Function ${fn}* (${what} per request)${cost?.why ? `: _${escape(cost.why)}._` : '.'}`);
   }
   if (neighbours) {
-    const u = neighbours.unit ?? (kind === 'alloc_space' ? 'bytes' : 'ns');
+    const u = neighbours.unit ?? d.grafanaUnit(PROFILE_TYPES[kind]?.unit ?? '');
     const list = (rows) => rows.map((r) => `\`${escape(shortName(r.name))}\` ${formatAmount(r.now, u)} (was ${formatAmount(r.before, u)})`).join(', ') || 'none';
     const per = neighbours.perRequest ? ' per request' : ' in the window';
     lines.push(`Called by${per}: ${list(neighbours.callers)}.`, `Calls${per}: ${list(neighbours.callees)}.`);

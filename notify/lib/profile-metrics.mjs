@@ -7,8 +7,8 @@
 // (still one query), up to maxCatchUpMs, so a short outage of the source loses nothing.
 import { bridgeMetrics, COST_METRICS, failureReason, OTHER } from './bridge-metrics.mjs';
 import { functionCosts, rowOrigin } from './function-costs.mjs';
-import { PROFILE_TYPES, quote, selectMergeProfile } from './pyroscope.mjs';
-import { labelValues } from './pyroscope-labels.mjs';
+import { PROFILE_TYPES } from './catalogue.mjs';
+import { labelValues, quote, selectMergeProfile } from './pyroscope.mjs';
 import { DAY_MS, ENTRY_DEFAULTS, StickyTopSet } from './top-set.mjs';
 
 export const BRIDGE_DEFAULTS = {

@@ -66,6 +66,24 @@ export async function queryInstant(baseUrl, expr, { timeMs, timeoutMs = 10_000 }
   return Number.isFinite(v) ? v : undefined;
 }
 
+/**
+ * A firing alert's figures, read together at nowMs: `exprs(atS)` gives their instant queries
+ * from the alert's start (unix s: a query reads what the rules recorded when it began). Returns
+ * undefined when there is nothing to read (no exprs), { why: noPrometheus } without Prometheus,
+ * else { values } in the queries' order (undefined where a query has no sample).
+ */
+export async function queryAtAlert(baseUrl, alert, exprs, noPrometheus, { timeoutMs = 10_000, nowMs = Date.now() } = {}) {
+  if (!exprs) {
+    return undefined;
+  }
+  if (!baseUrl) {
+    return { why: noPrometheus };
+  }
+  const atS = Math.round((Date.parse(alert.startsAt) || nowMs) / 1000);
+  const opts = { timeMs: nowMs, timeoutMs };
+  return { values: await Promise.all(exprs(atS).map((e) => queryInstant(baseUrl, e, opts))) };
+}
+
 /** GET /api/v1/query at timeMs; returns every series of the answer ([{ metric, value }]). */
 export async function queryVector(baseUrl, expr, { timeMs, timeoutMs = 10_000 }) {
   const data = await apiGet(baseUrl, 'query', { query: expr, time: String(timeMs / 1000) }, timeoutMs);

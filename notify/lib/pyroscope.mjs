@@ -1,21 +1,28 @@
-// A client of Pyroscope's querier API: SelectMergeProfile over the Connect protocol (unary POST,
-// binary protobuf both ways), as Pyroscope's own clients call it (api/querier/v1/querier.proto):
+// The one client of Pyroscope's querier API, over the Connect protocol (unary POST), as Pyroscope's
+// own clients and Grafana's Pyroscope datasource call it (api/querier/v1/querier.proto):
 //
 //   POST <base>/querier.v1.QuerierService/SelectMergeProfile
 //   Content-Type: application/proto, Connect-Protocol-Version: 1
 //   body: SelectMergeProfileRequest { 1: profile_typeID, 2: label_selector, 3: start, 4: end (unix ms) }
 //   200: google.v1.Profile, the pprof message (not gzipped); an error: JSON { code, message }.
 //
-// The playground's profile-store answers the same endpoint (demo/profilestore/querier.go).
+//   POST <base>/querier.v1.QuerierService/LabelValues
+//   Content-Type: application/json (the JSON codec: the answer is a list of strings, and Connect
+//   servers accept both codecs on the same path)
+//   body: types.v1.LabelValuesRequest { name, matchers, start, end } -> LabelValuesResponse { names }
+//
+// Both calls go one way (call()): the same headers, one timeout over the headers and the whole
+// body (a source that stalls after its headers is as down as one that never answers), every body
+// read as it streams in and cancelled at its size bound (a source never makes the receiver buffer
+// more than the bound), and failures as a SourceError of one line, which the message shows in the
+// picture's place. The playground's profile-store answers both (demo/profilestore/querier.go).
 import { decodeProfile } from './decode.mjs';
 
 export const SELECT_MERGE_PROFILE = '/querier.v1.QuerierService/SelectMergeProfile';
+export const LABEL_VALUES = '/querier.v1.QuerierService/LabelValues';
 
-/** Pyroscope's profile type IDs for what hotpath alerts are about. */
-export const PROFILE_TYPES = {
-  cpu: { id: 'process_cpu:cpu:nanoseconds:cpu:nanoseconds', sampleType: 'cpu' },
-  alloc_space: { id: 'memory:alloc_space:bytes:space:bytes', sampleType: 'alloc_space' },
-};
+/** The most of an error answer read for its message (a proxy's page can be large). */
+const ERROR_BYTES = 64 << 10;
 
 /** A failure the message states in one line (the picture's place). */
 export class SourceError extends Error {}
@@ -56,70 +63,125 @@ export function labelSelector(labels, notEqual = {}) {
   return `{${[...Object.entries(labels).map(([k, v]) => `${k}=${quote(v)}`), ...Object.entries(notEqual).map(([k, v]) => `${k}!=${quote(v)}`)].join(', ')}}`;
 }
 
-/** Reads a response body of at most maxBytes (a longer one is cancelled, not buffered). */
-async function readBounded(res, maxBytes) {
+/**
+ * Reads a response body as it streams in, up to maxBytes: { bytes, whole }. A longer body is
+ * cancelled at the bound, `whole` false and `bytes` what arrived up to it (an error answer's start
+ * is still worth quoting); one that declares a longer length is cancelled before a byte is read,
+ * unless `keepStart` asks for its start.
+ */
+export async function readBounded(res, maxBytes, { keepStart = false } = {}) {
   const declared = Number(res.headers.get('content-length'));
-  if (declared > maxBytes) {
-    await res.body?.cancel().catch(() => {});
-    return undefined;
-  }
   const chunks = [];
   let size = 0;
-  for await (const c of res.body ?? []) {
-    size += c.length;
-    if (size > maxBytes) {
-      await res.body.cancel().catch(() => {});
-      return undefined;
+  if (keepStart || !(declared > maxBytes)) {
+    for await (const c of res.body ?? []) {
+      chunks.push(c);
+      size += c.length;
+      if (size > maxBytes) {
+        break;
+      }
     }
-    chunks.push(c);
   }
-  return Buffer.concat(chunks);
+  const whole = size <= maxBytes && !(declared > maxBytes);
+  if (!whole) {
+    await res.body?.cancel().catch(() => {});
+  }
+  return { bytes: Buffer.concat(chunks).subarray(0, maxBytes), whole };
+}
+
+/** An error answer in one line: a Connect error's code and message, else the body's start. */
+function answerError(status, bytes, call) {
+  let detail = bytes.toString('utf8', 0, 300);
+  try {
+    const err = JSON.parse(bytes.toString('utf8'));
+    if (err.code || err.message) {
+      detail = `${err.code}: ${err.message}`;
+    }
+  } catch {
+    // not a Connect error body (a proxy's page): keep its start
+  }
+  return new SourceError(`profile source answered ${status}${call ? ` to ${call}` : ''}: ${detail.replace(/\s+/g, ' ').trim()}`);
+}
+
+/**
+ * One Connect call: POSTs `body` to `path` and reads the answer within maxBytes, all within
+ * timeoutMs. Returns the answer's bytes; throws SourceError when the source is down or slow, answers
+ * an error, or more than maxBytes (`what` names the answer there).
+ */
+async function call(baseUrl, path, { contentType, body, timeoutMs, maxBytes, headers, what, callName }) {
+  let res;
+  let read;
+  try {
+    res = await fetch(baseUrl.replace(/\/$/, '') + path, {
+      method: 'POST',
+      headers: { 'content-type': contentType, 'connect-protocol-version': '1', 'connect-timeout-ms': String(timeoutMs), ...headers },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // the same timeout covers the body
+    read = res.ok ? await readBounded(res, maxBytes) : await readBounded(res, ERROR_BYTES, { keepStart: true });
+  } catch (e) {
+    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
+    throw new SourceError(`profile source ${baseUrl} unreachable: ${why}`);
+  }
+  if (!res.ok) {
+    throw answerError(res.status, read.bytes, callName);
+  }
+  if (!read.whole) {
+    throw new SourceError(`${what} exceeds the ${maxBytes}-byte limit`);
+  }
+  return read.bytes;
 }
 
 /**
  * Fetches the merged profile; returns decode.mjs's { bytes, samples, total, read } (read: the
- * tree of `sampleType`). Throws SourceError with a
- * one-line reason for everything the message should say instead of a picture: the source is
- * down or slow (before or after its headers), it answered an error, too much (maxBytes, on the
- * wire and inflated), something that takes longer than decodeTimeoutMs to decode, or the window
- * holds no samples. The answer is inflated and decoded in a worker thread (decode.mjs).
+ * tree of `sampleType`). Throws SourceError with a one-line reason for everything the message
+ * should say instead of a picture: the source is down or slow (before or after its headers), it
+ * answered an error, too much (maxBytes, on the wire and inflated), something that takes longer
+ * than decodeTimeoutMs to decode, or the window holds no samples. The answer is inflated and
+ * decoded in a worker thread (decode.mjs).
  */
 export async function selectMergeProfile(baseUrl, { profileTypeID, labelSelector, start, end }, { sampleType, timeoutMs = 20_000, maxBytes = 64 << 20, decodeTimeoutMs = 20_000, headers = {} } = {}) {
-  const url = baseUrl.replace(/\/$/, '') + SELECT_MERGE_PROFILE;
-  const unreachable = (e) => {
-    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
-    return new SourceError(`profile source ${baseUrl} unreachable: ${why}`);
-  };
-  let res;
-  let body;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/proto', 'connect-protocol-version': '1', 'connect-timeout-ms': String(timeoutMs), ...headers },
-      body: encodeSelectMergeProfile({ profileTypeID, labelSelector, start, end }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    // the same timeout covers the body: a source that stalls after its headers is as down as one that never answers
-    body = await readBounded(res, maxBytes);
-  } catch (e) {
-    throw unreachable(e);
-  }
-  if (!res.ok) {
-    let detail = (body ?? Buffer.alloc(0)).toString('utf8', 0, 300);
-    try {
-      const err = JSON.parse(detail);
-      detail = `${err.code}: ${err.message}`;
-    } catch {
-      // not a Connect error body (a proxy's page): keep its start
-    }
-    throw new SourceError(`profile source answered ${res.status}: ${detail.replace(/\s+/g, ' ').trim()}`);
-  }
-  if (body === undefined) {
-    throw new SourceError(`profile answer exceeds the ${maxBytes}-byte limit`);
-  }
+  const body = await call(baseUrl, SELECT_MERGE_PROFILE, {
+    contentType: 'application/proto',
+    body: encodeSelectMergeProfile({ profileTypeID, labelSelector, start, end }),
+    timeoutMs,
+    maxBytes,
+    headers,
+    what: 'profile answer',
+  });
   try {
     return await decodeProfile(body, { sampleType, maxBytes, timeoutMs: decodeTimeoutMs });
   } catch (e) {
     throw new SourceError(`profile source answered something unusable: ${e.message}`);
   }
+}
+
+/**
+ * The values of label `name` seen between start and end (unix ms), sorted and distinct. Throws
+ * SourceError in one line when the source is down, slow (timeoutMs, headers and body), answers an
+ * error or more than maxBytes.
+ */
+export async function labelValues(baseUrl, { name, start, end, matchers = [] }, { timeoutMs = 20_000, maxBytes = 16 << 20, headers = {} } = {}) {
+  const bytes = await call(baseUrl, LABEL_VALUES, {
+    contentType: 'application/json',
+    // int64 fields as JSON strings, as protojson writes them
+    body: JSON.stringify({ name, matchers, start: String(start), end: String(end) }),
+    timeoutMs,
+    maxBytes,
+    headers,
+    what: 'label values answer',
+    callName: 'LabelValues',
+  });
+  const text = bytes.toString('utf8');
+  let names;
+  try {
+    names = JSON.parse(text).names ?? [];
+  } catch {
+    throw new SourceError(`profile source answered LabelValues with something that is not JSON: ${text.slice(0, 100)}`);
+  }
+  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
+    throw new SourceError('profile source answered LabelValues without a list of names');
+  }
+  return [...new Set(names)].sort();
 }

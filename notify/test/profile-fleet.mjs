@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
-import { LABEL_VALUES } from '../lib/pyroscope-labels.mjs';
+import { PROFILE_TYPES } from '../lib/catalogue.mjs';
+import { LABEL_VALUES } from '../lib/pyroscope.mjs';
 import { listen, readJSON } from './helpers.mjs';
 import { selectMergeRequest } from './select-request.mjs';
 
@@ -17,7 +18,7 @@ export const FLEET_PROFILES = {
   alloc_space: readFileSync(fixturePath('gzip-incident.heap.pb.gz')),
 };
 
-const TYPE_OF = { 'process_cpu:cpu:nanoseconds:cpu:nanoseconds': 'cpu', 'memory:alloc_space:bytes:space:bytes': 'alloc_space' };
+const TYPE_OF = Object.fromEntries(Object.entries(PROFILE_TYPES).map(([type, p]) => [p.id, type]));
 
 /**
  * @param {object} o

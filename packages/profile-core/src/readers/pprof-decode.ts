@@ -333,10 +333,13 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 }
 
 /**
- * gunzip within `max`: gzip's trailer states the size (mod 2^32); when it is within the limit,
- * one gunzipSync into a buffer of that size (2x faster than streaming); when it is not (a bomb,
- * or a truncated file whose last bytes are no trailer), a streaming inflate that stops at the
- * limit. Either way a missing or wrong trailer is pprof's "unexpected EOF".
+ * gunzip within `max`, never holding more than `max` inflated bytes: gzip's trailer states the
+ * size (ISIZE, mod 2^32). Within the limit: one gunzipSync into a buffer of that size (2x faster
+ * than streaming), which fflate never grows (a stream longer than its trailer says is cut there,
+ * and refused). Above it, or without one (a bomb, or a truncated file whose last bytes are no
+ * trailer), the stream cannot be the size it says: it is inflated in slices and only counted,
+ * kept nowhere, to tell a bomb (past the limit: too large) from a file cut short (pprof's
+ * "unexpected EOF", as for a wrong trailer).
  */
 function gunzipCapped(bytes: Uint8Array, max: number): Uint8Array {
   const n = bytes.length;
@@ -348,21 +351,23 @@ function gunzipCapped(bytes: Uint8Array, max: number): Uint8Array {
     }
     return raw;
   }
-  const chunks: Uint8Array[] = [];
+  // No answer can come of this stream, only which error: inflated in slices (one push inflates
+  // at most what its slice can) and counted, kept nowhere, until it passes the limit or ends
   let size = 0;
   const g = new Gunzip((chunk) => {
     size += chunk.length;
     if (size > max) {
       throw tooLarge(size, max, 'decompressed (and more)');
     }
-    chunks.push(chunk);
   });
-  g.push(bytes, true);
-  if (isize !== size >>> 0) {
-    throw new Error('unexpected EOF');
+  for (let at = 0; at < n; at += GUNZIP_SLICE) {
+    g.push(bytes.subarray(at, at + GUNZIP_SLICE), at + GUNZIP_SLICE >= n);
   }
-  return concat(chunks, size);
+  throw new Error('unexpected EOF');
 }
+
+/** Compressed bytes inflated at a time where the trailer does not bound the stream: 8 KiB in, 8.3 MiB out at most. */
+const GUNZIP_SLICE = 1 << 10;
 
 function tooLarge(n: number, max: number, what = '') {
   const mb = (v: number) => `${Math.round((v / 1048576) * 10) / 10} MiB`;

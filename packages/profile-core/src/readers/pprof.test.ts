@@ -187,6 +187,20 @@ describe('pprofToTree refuses what pprof refuses, in one line', () => {
     const bomb = gzipSync(new Uint8Array(3 * 1048576));
     expect(oneLine(() => decodePprof(bomb, { maxBytes: 1048576 }))).toMatch(/^the profile is [0-9.]+ MiB decompressed \(and more\), above the 1 MiB hotpath reads/);
   });
+
+  it('a gzip whose trailer lies: inflated into the size it says, no further; a cut one is truncated, not a bomb', () => {
+    const bomb = gzipSync(new Uint8Array(3 * 1048576));
+    // says 1 KiB: its first KiB (zeros) is what is read, and refused as pprof
+    const says1k = bomb.slice();
+    new DataView(says1k.buffer).setUint32(says1k.length - 4, 1024, true);
+    expect(oneLine(() => decodePprof(says1k, { maxBytes: 1048576 }))).toMatch(/^unrecognized profile format/);
+    // cut short, its last bytes read as a size above the limit: inflated, counted, and found short
+    const raw = tiny([{ v: [1, 10] }]);
+    const cut = gzipSync(raw).subarray(0, -4);
+    const max = Math.max(raw.length, cut.length);
+    expect(new DataView(cut.buffer, cut.byteOffset).getUint32(cut.length - 4, true)).toBeGreaterThan(max);
+    expect(oneLine(() => decodePprof(cut, { maxBytes: max }))).toMatch(/^not a valid gzip-compressed pprof profile \(decompressing profile: unexpected EOF/);
+  });
 });
 
 describe('signed values', () => {
