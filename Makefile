@@ -96,6 +96,10 @@ test-demo-units: ## Go unit tests of the playground (demo/): services, store, lo
 fixtures: ## recapture tests/fixtures/*.pb.gz from demo/incidents (fails if a story does not reproduce)
 	@cd demo && go run ./cmd/capture-fixtures -out ../tests/fixtures
 
+.PHONY: runtime-fixtures
+runtime-fixtures: ## recapture tests/fixtures/runtimes: one order service per runtime (CPython, Java, Node.js, Ruby), baseline and incident, under the profiler the registries serve for it (RUNTIMES='python java' for some)
+	@tests/fixtures/runtimes/capture/capture.sh $(RUNTIMES)
+
 # ---- panel plugin (plugin/, tests/browser/) ----------------------------------
 
 # One npm workspace at the root (package.json): the profile core (packages/profile-core), the
