@@ -109,7 +109,7 @@ export function isRuntimeThread(name: string): boolean {
  * carry perf's "_[k]" mark.
  */
 export const VM_ENTRY =
-  /^((InterpreterRuntime|SharedRuntime|OptoRuntime|Runtime1|JavaCalls|InstanceKlass|InstanceKlass|Deoptimization|LinkResolver|MemAllocator|CollectedHeap|G1CollectedHeap|ObjectSynchronizer|ObjectMonitor|SafepointMechanism|SafepointSynchronize|JvmtiExport)::\w+|JVM_\w+|Unsafe_\w+|entry_SYSCALL_64\w*|do_syscall_64|__(x64|arm64|ia32)_sys_\w+|el0t_64_sync\w*|el0_svc\w*|asm_(exc|sysvec|common_interrupt)_\w+|exc_page_fault|ret_from_fork\w*)(_\[k\])?$|(_| )\[k\]$/;
+  /^((InterpreterRuntime|SharedRuntime|OptoRuntime|Runtime1|JavaCalls|InstanceKlass|InstanceKlass|Deoptimization|LinkResolver|MemAllocator|CollectedHeap|G1CollectedHeap|ObjectSynchronizer|ObjectMonitor|SafepointMechanism|SafepointSynchronize|JvmtiExport)::\w+|JVM_\w+|Unsafe_\w+|MHN_\w+|jni_\w+|entry_SYSCALL_64\w*|do_syscall_64|__(x64|arm64|ia32)_sys_\w+|el0t_64_sync\w*|el0_svc\w*|asm_(exc|sysvec|common_interrupt)_\w+|exc_page_fault|ret_from_fork\w*)(_\[k\])?$|(_| )\[k\]$/;
 
 /** True when `name` is where code enters a runtime or the kernel (see VM_ENTRY). */
 export function isVmEntry(name: string): boolean {
@@ -156,7 +156,7 @@ export function attributeSelf(tree: Tree, plumbing: (name: string) => boolean = 
   // per node: the runtime thread's starting frame above it (-1: none), and whether it is beneath
   // an entry into a runtime or the kernel
   const thread = new Int32Array(tree.size).fill(-1);
-  const entered = new Uint8Array(tree.size);
+  const entered = new Int32Array(tree.size).fill(-1);
   const memo = (f: (name: string) => boolean) => {
     const cache = new Map<number, boolean>();
     return (i: number) => {
@@ -177,10 +177,13 @@ export function attributeSelf(tree: Tree, plumbing: (name: string) => boolean = 
     const p = tree.parent[i];
     if (i > 0) {
       thread[i] = p > 0 && thread[p] >= 0 ? thread[p] : isThread(i) ? i : -1;
-      entered[i] = (p > 0 && entered[p] === 1) || isEntry(i) ? 1 : 0;
+      entered[i] = p > 0 && entered[p] >= 0 ? entered[p] : isEntry(i) ? i : -1;
     }
-    // the root (index 0, "total") is no function: owner -1 means "no caller outside plumbing"
-    owner[i] = i === 0 ? -1 : thread[i] >= 0 ? thread[i] : !isP(i) && !entered[i] ? i : p > 0 ? owner[p] : -1;
+    // the root (index 0, "total") is no function: owner -1 means "no caller outside plumbing";
+    // beneath an entry with no caller above it (a stack the profiler could not walk past the
+    // runtime), the entry frame itself, which is named as the runtime's
+    const up = p > 0 ? owner[p] : -1;
+    owner[i] = i === 0 ? -1 : thread[i] >= 0 ? thread[i] : !isP(i) && entered[i] < 0 ? i : up >= 0 ? up : entered[i] >= 0 ? entered[i] : -1;
     const o = owner[i];
     if (o < 0 || o === i) {
       continue;
