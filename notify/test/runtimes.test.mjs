@@ -76,9 +76,9 @@ describe('one replayed incident per runtime', () => {
         const line = m.payload.text.split('\n').find((l) => /^1\. /.test(l));
         assert.ok(line.includes(r.culprit), `${r.runtime}: ${line}`);
         assert.match(line, PER_REQUEST, r.runtime);
-        // the runtime's rows come after every row of code, whatever their size
-        const firstRuntime = m.changes.findIndex((c) => d.isPlumbing(c.function));
-        const lastCode = m.changes.findLastIndex((c) => !d.isPlumbing(c.function));
+        // the runtime's and the profiler's rows come after every row of code, whatever their size
+        const firstRuntime = m.changes.findIndex((c) => d.originOf(c.function));
+        const lastCode = m.changes.findLastIndex((c) => !d.originOf(c.function));
         assert.ok(firstRuntime === -1 || firstRuntime > lastCode, `${r.runtime}: ${m.changes.map((c) => c.function).join(', ')}`);
         process.stdout.write(`# ${r.runtime} (${r.stored.split('#')[0]}): ${line}\n`);
       }

@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { fromAscii } from '../testing/ascii';
-import { attributeSelf, callPathOf, isPlumbing, isProfiler, isRuntimeThread, isVmEntry, mainVia } from './attribution';
+import { attributeSelf, callPathOf, isPlumbing, isProfiler, isRuntimeThread, isVmEntry, mainVia, originOf } from './attribution';
 import { diffTrees } from './mergeDiff';
 import { changesByUnit, checkCount } from './perRequest';
 import { pprofToTree } from '../readers/pprof';
@@ -164,17 +164,27 @@ describe('runtimes beyond Go: the captured incidents of tests/fixtures/runtimes'
   ];
   const read = (f: string) => pprofToTree(fixture(`runtimes/${f}.cpu.pb.gz`), 'cpu').tree;
 
-  it.each(cases)('%s: the first change per request is the culprit; the runtime\'s own work ranks as runtime, never first', (_rt, file, culprit, runtimeRows) => {
+  it.each(cases)('%s: the first change, either way, per request or share, is the culprit; the runtime\'s own rows rank after every row of code', (_rt, file, culprit, runtimeRows) => {
     const diff = diffTrees(read(`${file}-baseline`), read(`${file}-incident`));
     const a = attributeSelf(diff);
-    const rows = changesByUnit(a.tree, 'per-request', { baseline: checkCount(1000), comparison: checkCount(1000) }).filter((r) => r.perRequestDelta! > 0);
-    const code = rows.filter((r) => !isPlumbing(r.name)).sort((x, y) => y.perRequestDelta! - x.perRequestDelta!);
-    expect(code[0].name).toBe(culprit);
-    for (const n of runtimeRows) {
-      const r = rows.find((x) => x.name === n);
-      expect([n, r !== undefined && isPlumbing(n)]).toEqual([n, true]);
+    for (const unit of ['per-request', 'share'] as const) {
+      const rows = changesByUnit(a.tree, unit, { baseline: checkCount(1000), comparison: checkCount(1000) });
+      expect([unit, rows[0].name]).toEqual([unit, culprit]);
+      const lastCode = rows.map((r) => originOf(r.name) === undefined).lastIndexOf(true);
+      expect(rows.slice(0, lastCode + 1).filter((r) => originOf(r.name) !== undefined).map((r) => r.name)).toEqual([]);
+      for (const n of runtimeRows) {
+        expect([n, originOf(n), rows.findIndex((x) => x.name === n) > lastCode]).toEqual([n, 'runtime', true]);
+      }
     }
-    // the negative case: without attribution, CPython's time in its own C functions stays on them
+    // the negative cases: a runtime's own row changed more than the culprit did, so ranking by the
+    // size of the change alone would put it first (V8's idle time fell as the CPU filled)
+    if (file.startsWith('node')) {
+      const rows = changesByUnit(diff, 'share');
+      const idle = rows.find((r) => r.name === '(idle)')!;
+      expect(-idle.shareDelta).toBeGreaterThan(rows[0].shareDelta);
+      expect([rows[0].name, originOf('(idle)')]).toEqual([culprit, 'runtime']);
+    }
+    // without attribution, CPython's time in its own C functions stays on them
     if (file.startsWith('python')) {
       const plain = changesByUnit(diff, 'per-request', { baseline: checkCount(1000), comparison: checkCount(1000) });
       expect(plain.find((r) => r.name === 'unicode_repr (libpython3.11.so.1.0)')!.perRequestDelta!).toBeGreaterThan(0);

@@ -8,7 +8,6 @@
  * Only `self` (and `selfRight`) move; the tree keeps its shape and its totals, so the result is
  * for the tables (self by function), not for drawing.
  */
-import { changesByUnit, RequestCounts, UnitChangeRow, ValueUnit } from './perRequest';
 import { isDiff, Tree } from '../tree/tree';
 
 /**
@@ -130,6 +129,18 @@ export function isProfiler(name: string): boolean {
   return PROFILER.test(name);
 }
 
+/**
+ * Whose work a frame is when it is not the service's code: "runtime" for a runtime's, libc's or
+ * the kernel's (isPlumbing), "profiler" for the profiler's own (isProfiler); undefined for code.
+ * The bridge labels its rows with it (origin=), and the changes rank such rows after the code.
+ */
+export type Origin = 'runtime' | 'profiler';
+
+/** The origin of a frame's name (see Origin); undefined when it is the service's code. */
+export function originOf(name: string): Origin | undefined {
+  return isPlumbing(name) ? 'runtime' : isProfiler(name) ? 'profiler' : undefined;
+}
+
 /** The self values moved onto one function, by the plumbing frame they came from. */
 export interface Via {
   /** plumbing frame -> [baseline, comparison] self moved from it (comparison 0 on a plain tree) */
@@ -144,46 +155,60 @@ export interface Attribution {
 }
 
 /**
- * Moves each plumbing frame's self to its nearest ancestor that is not plumbing. A plumbing frame
- * with no such ancestor (a GC worker, the scheduler, a thread's entry) keeps its self: there is no
- * caller to charge, and that work is itself the answer.
+ * Per node of `tree`, the node its self is charged to: itself for code; for plumbing, its nearest
+ * ancestor that is not plumbing; beneath a runtime thread's starting frame, that frame; beneath an
+ * entry into a runtime or the kernel with no caller above it (a stack the profiler could not walk
+ * past the runtime), the entry frame itself, which is named as the runtime's; -1 for plumbing with
+ * no such caller (a GC worker, the scheduler, a thread's entry): that work is itself the answer.
+ * Nodes are in preorder (a parent before its children), so one pass sees each parent first.
  */
-export function attributeSelf(tree: Tree, plumbing: (name: string) => boolean = isPlumbing, runtimeThread: (name: string) => boolean = isRuntimeThread, entry: (name: string) => boolean = isVmEntry): Attribution {
-  const diff = isDiff(tree);
-  const self = Float64Array.from(tree.self);
-  const selfRight = diff ? Float64Array.from(tree.selfRight) : undefined;
+export function ownersOf(tree: Tree, plumbing: (name: string) => boolean = isPlumbing, runtimeThread: (name: string) => boolean = isRuntimeThread, entry: (name: string) => boolean = isVmEntry): Int32Array {
   const owner = new Int32Array(tree.size);
-  // per node: the runtime thread's starting frame above it (-1: none), and whether it is beneath
-  // an entry into a runtime or the kernel
+  // per node: the runtime thread's starting frame above it (-1: none), and the entry into a
+  // runtime or the kernel it is beneath (-1: none)
   const thread = new Int32Array(tree.size).fill(-1);
   const entered = new Int32Array(tree.size).fill(-1);
-  const memo = (f: (name: string) => boolean) => {
-    const cache = new Map<number, boolean>();
-    return (i: number) => {
-      const id = tree.nameId[i];
-      let v = cache.get(id);
-      if (v === undefined) {
-        v = f(tree.names[id]);
-        cache.set(id, v);
-      }
-      return v;
-    };
-  };
-  const isP = memo(plumbing);
-  const isThread = memo(runtimeThread);
-  const isEntry = memo(entry);
-  const via = new Map<string, Via>();
+  const isP = byName(tree, plumbing);
+  const isThread = byName(tree, runtimeThread);
+  const isEntry = byName(tree, entry);
   for (let i = 0; i < tree.size; i++) {
     const p = tree.parent[i];
     if (i > 0) {
       thread[i] = p > 0 && thread[p] >= 0 ? thread[p] : isThread(i) ? i : -1;
       entered[i] = p > 0 && entered[p] >= 0 ? entered[p] : isEntry(i) ? i : -1;
     }
-    // the root (index 0, "total") is no function: owner -1 means "no caller outside plumbing";
-    // beneath an entry with no caller above it (a stack the profiler could not walk past the
-    // runtime), the entry frame itself, which is named as the runtime's
+    // the root (index 0, "total") is no function: owner -1 means "no caller outside plumbing"
     const up = p > 0 ? owner[p] : -1;
     owner[i] = i === 0 ? -1 : thread[i] >= 0 ? thread[i] : !isP(i) && entered[i] < 0 ? i : up >= 0 ? up : entered[i] >= 0 ? entered[i] : -1;
+  }
+  return owner;
+}
+
+/** `f` of each node's name, computed once per name. */
+function byName(tree: Tree, f: (name: string) => boolean): (i: number) => boolean {
+  const cache = new Map<number, boolean>();
+  return (i: number) => {
+    const id = tree.nameId[i];
+    let v = cache.get(id);
+    if (v === undefined) {
+      v = f(tree.names[id]);
+      cache.set(id, v);
+    }
+    return v;
+  };
+}
+
+/**
+ * Moves each plumbing frame's self to the node ownersOf charges it to. A plumbing frame with no
+ * caller to charge (a GC worker, the scheduler, a thread's entry) keeps its self.
+ */
+export function attributeSelf(tree: Tree, plumbing: (name: string) => boolean = isPlumbing, runtimeThread: (name: string) => boolean = isRuntimeThread, entry: (name: string) => boolean = isVmEntry): Attribution {
+  const diff = isDiff(tree);
+  const self = Float64Array.from(tree.self);
+  const selfRight = diff ? Float64Array.from(tree.selfRight) : undefined;
+  const owner = ownersOf(tree, plumbing, runtimeThread, entry);
+  const via = new Map<string, Via>();
+  for (let i = 1; i < tree.size; i++) {
     const o = owner[i];
     if (o < 0 || o === i) {
       continue;
@@ -207,6 +232,25 @@ export function attributeSelf(tree: Tree, plumbing: (name: string) => boolean = 
     via.set(to, v);
   }
   return { tree: { ...tree, self, selfRight }, via };
+}
+
+/**
+ * The names of `tree` whose self is the service's code's work: a frame of code, or a runtime
+ * frame charged to code (runtime.memclrNoHeapPointers beneath compress/flate.NewWriter: where that
+ * code's CPU was burnt). The others' self is a runtime's own work with no code to charge (V8's
+ * (idle) and (program), a GC or JIT thread) or the profiler's: not what the service's owner changes.
+ */
+export function serviceCodeNames(tree: Tree): Set<string> {
+  const owner = ownersOf(tree);
+  const isCode = byName(tree, (n) => originOf(n) === undefined);
+  const out = new Set<string>();
+  for (let i = 1; i < tree.size; i++) {
+    const o = owner[i];
+    if ((tree.self[i] !== 0 || (tree.selfRight?.[i] ?? 0) !== 0) && o >= 0 && isCode(o)) {
+      out.add(tree.names[tree.nameId[i]]);
+    }
+  }
+  return out;
 }
 
 /**
@@ -253,29 +297,4 @@ export function callPathOf(tree: Tree, name: string, plumbing: (name: string) =>
     }
   }
   return path;
-}
-
-/**
- * The changes table with attribution: rows of the attributed tree (changesByUnit) and, per
- * function that received runtime or libc time, the frame it came through.
- */
-export function attributedChanges(diff: Tree, unit: ValueUnit, requests?: RequestCounts): { rows: UnitChangeRow[]; via: Map<string, string> } {
-  const a = attributeSelf(diff);
-  const rows = changesByUnit(a.tree, unit, requests);
-  const via = new Map<string, string>();
-  for (const r of rows) {
-    if (!a.via.has(r.name)) {
-      continue;
-    }
-    let moved = 0;
-    for (const [b, c] of a.via.get(r.name)!.from.values()) {
-      moved += isDiff(diff) ? c - b : b;
-    }
-    const own = (isDiff(diff) ? r.comparisonSelf - r.baselineSelf : r.baselineSelf) - moved;
-    const v = mainVia(a, r.name, own);
-    if (v) {
-      via.set(r.name, v);
-    }
-  }
-  return { rows, via };
 }
