@@ -51,7 +51,7 @@ export const PLUMBING: Array<{ runtime: string; pattern: RegExp }> = [
   // V8's CPU profile: the time outside JavaScript as its own root frames ((program), (idle)), and
   // @datadog/pprof's frames for the process's other threads (the GC's helpers, the compiler, libuv).
   { runtime: 'Node.js', pattern: /^(\((program|idle|root)\)|Node\.js|Non JS threads activity)$/ },
-  // Python and Ruby: the interpreters' own C entry points.
+  // Python: the interpreter's own C entry points.
   { runtime: 'Python', pattern: /^(_?Py[A-Z_]\w*|_PyEval_\w+|<built-in method \w+>)$/ },
   // CPython's C internals as a native or eBPF profiler names them without their library: the eval
   // loop, the object protocol's slots and the cyclic GC, which runs inside the frame that allocated.
@@ -59,8 +59,17 @@ export const PLUMBING: Array<{ runtime: string; pattern: RegExp }> = [
     runtime: 'Python',
     pattern: /^(gc_collect\w*|collect_with_callback|subtract_refs|move_unreachable|visit_\w+|(dict|list|tuple|unicode|long|float|set|frame|func|method|type|object|bytes|subtype|code|cfunction|vectorcall)_(repr|dealloc|traverse|vectorcall\w*|richcompare|hash|new|clear|subscript|iternext|call)|_Py_\w+)$/,
   },
-  // rbspy names a C function it cannot symbolize "(unknown) [c function]".
-  { runtime: 'Ruby', pattern: /^(rb_|vm_|ruby_|\(garbage collection\))|\[c function\]$/ },
+  // Ruby: rbspy (Pyroscope's Ruby SDK) names a method written in C "String#upcase [c function]"
+  // ("(unknown) [c function]" when it cannot read the name): the VM's work for the Ruby method that
+  // called it. The GC's frames as stackprof names them.
+  { runtime: 'Ruby', pattern: /\[c function\]$|^\((garbage collection|marking|sweeping)\)$/ },
+  // libruby's C functions as an eBPF profiler symbolizes them: from the exported symbols of a
+  // distribution's stripped libruby (rb_*, ruby_*, Onigmo's onig*, the st hash table, fibers'
+  // coroutine_transfer), and with debug symbols the interpreter loop, the GC and the object space.
+  {
+    runtime: 'Ruby',
+    pattern: /^(rb_|vm_|ruby_)|^((onig|onigenc|gc|objspace|newobj|heap_page)_\w+|garbage_collect\w*|match_at|coroutine_transfer|st_(lookup|insert2?|add_direct|delete\w*|foreach\w*|update|init_\w+|free_table|numhash|hash\w*))$/,
+  },
 ];
 
 /**
