@@ -162,6 +162,7 @@ describe('runtimes beyond Go: the captured incidents of tests/fixtures/runtimes'
     ['JVM (async-profiler)', 'java/orders', 'Orders.signResponse', ['CompileBroker::compiler_thread_loop', 'GangWorker::loop']],
     ['Node.js (@datadog/pprof)', 'node/orders', 'validateEveryField', ['Garbage Collection']],
     ['Ruby (rbspy)', 'ruby/records', 'parse_every_field', []],
+    ['.NET (perf with CoreCLR\'s perf map)', 'dotnet/orders', 'Orders::SignResponse(uint8[])', ['TieredCompilationManager::StaticOptimizeMethodsCallback (libcoreclr.so)']],
   ];
   const read = (f: string) => pprofToTree(fixture(`runtimes/${f}.cpu.pb.gz`), 'cpu').tree;
 
@@ -229,18 +230,19 @@ describe('runtimes beyond Go: the captured incidents of tests/fixtures/runtimes'
       '(garbage collection)', '(marking)', '(sweeping)', 'rb_str_upcase', 'rb_wb_protected_newobj_of', 'rb_vm_exec', 'onig_search', 'onigenc_unicode_case_map', 'match_at', 'st_lookup',
       'coroutine_transfer', 'vm_exec_core', 'gc_sweep_step', 'gc_marks_rest', 'garbage_collect', 'newobj_slowpath', 'objspace_xmalloc0', 'v8::internal::Heap::CollectGarbage', '(program)', '(idle)', 'Non JS threads activity',
       'jlong_disjoint_arraycopy', '_new_array_nozero_Java', 'G1CollectedHeap::attempt_allocation_slow', 'InterpreterRuntime::resolve_invoke',
-      'WKS::gc_heap::garbage_collect', 'SVR::gc_heap::mark_phase', 'ThePreStub', 'CILJit::compileMethod', '|lm:[native] GC |ns: |ct: |cg: |fn:Garbage Collector |fg: |sg:(?)',
+      'WKS::gc_heap::garbage_collect', 'SVR::gc_heap::mark_phase', 'ThePreStub', 'JIT_NewS_MP_FastPortable (libcoreclr.so)', 'Compiler::compCompile (libclrjit.so)', '[unknown] (System.Private.CoreLib.dll)', 'CILJit::compileMethod', '|lm:[native] GC |ns: |ct: |cg: |fn:Garbage Collector |fg: |sg:(?)',
       'entry_SYSCALL_64_after_hwframe', 'do_syscall_64', '__x64_sys_write', 'tcp_sendmsg_[k]', 'asm_exc_page_fault',
     ];
     for (const n of plumbing) {
       expect([n, isPlumbing(n)]).toEqual([n, true]);
     }
-    const code = ['log_order_debug (orders.py)', 'scanner_call (_json.c)', 'JSONDecoder.decode (json/decoder.py)', 'Orders.signResponse', 'validateEveryField', 'deflate (libz.so.1)', 'MyApp.Handlers.OrderHandler.Handle', 'tcp_sendmsg', 'parse_every_field', 'block in parse_every_field', 'Fluent::Plugin::Output#emit_events', 'rbac_check', 'gcd', 'stats_lookup', 'first_match_at'];
+    const code = ['log_order_debug (orders.py)', 'scanner_call (_json.c)', 'JSONDecoder.decode (json/decoder.py)', 'Orders.signResponse', 'validateEveryField', 'deflate (libz.so.1)', 'MyApp.Handlers.OrderHandler.Handle', 'Orders::SignResponse(uint8[])', 'System.Text.StringBuilder::Append(string)', 'tcp_sendmsg', 'parse_every_field', 'block in parse_every_field', 'Fluent::Plugin::Output#emit_events', 'rbac_check', 'gcd', 'stats_lookup', 'first_match_at'];
     for (const n of code) {
       expect([n, isPlumbing(n)]).toEqual([n, false]);
     }
-    expect(['CompileBroker::compiler_thread_loop', 'GangWorker::loop', 'VMThread::run', 'WKS::gc_heap::gc_thread_stub'].every(isRuntimeThread)).toBe(true);
-    expect(isVmEntry('entry_SYSCALL_64') && isVmEntry('do_syscall_64_[k]') && !isVmEntry('Orders.main')).toBe(true);
+    expect(['CompileBroker::compiler_thread_loop', 'GangWorker::loop', 'VMThread::run', 'WKS::gc_heap::gc_thread_stub', 'WKS::gc_heap::bgc_thread_function (libcoreclr.so)', 'TieredCompilationManager::OptimizeMethodsCallback (libcoreclr.so)'].every(isRuntimeThread)).toBe(true);
+    expect(['Orders::SignResponse(uint8[])', 'ThreadpoolMgr::WorkerThreadStart (libcoreclr.so)', 'main (orders.py)'].some(isRuntimeThread)).toBe(false);
+    expect(isVmEntry('entry_SYSCALL_64') && isVmEntry('do_syscall_64_[k]') && isVmEntry('do_syscall_64 ([kernel.kallsyms])') && !isVmEntry('Orders.main')).toBe(true);
   });
 
   it('Ruby under an eBPF profiler: libruby\'s functions and its GC beneath a Ruby method are charged to it; beneath none they are Ruby\'s own', () => {
