@@ -57,12 +57,13 @@ fmt: tools ## format every jsonnet and Go file in place
 NODE_TEST := node --test --test-force-exit --test-timeout=600000
 
 .PHONY: lint
-lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet of the Go modules, references that resolve (tools/lint-references.sh), no alert name outside the catalogue (tools/lint-catalogue.mjs), a runbook section for every alert (tools/lint-runbook.mjs), a comment on every recording rule (tools/lint-recorded.mjs), every folder with code named in docs/architecture.md (tools/lint-architecture.mjs), and those lints' own test (the plugin's eslint is in test-plugin)
+lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet of the Go modules, references that resolve (tools/lint-references.sh), no alert name outside the catalogue (tools/lint-catalogue.mjs), a runbook section for every alert (tools/lint-runbook.mjs), a comment on every recording rule (tools/lint-recorded.mjs), every folder with code named in docs/architecture.md (tools/lint-architecture.mjs), every knob in one area file of jsonnet/config/ (tools/lint-knobs.mjs), and those lints' own test (the plugin's eslint is in test-plugin)
 	@tools/lint-references.sh
 	@node tools/lint-catalogue.mjs
 	@node tools/lint-runbook.mjs
 	@node tools/lint-recorded.mjs
 	@node tools/lint-architecture.mjs
+	@node tools/lint-knobs.mjs
 	@$(NODE_TEST) --test-reporter=dot tools/lint.test.mjs
 	@jsonnetfmt --test $(JSONNET_FILES) || { echo "jsonnetfmt: run 'make fmt'" >&2; exit 1; }
 	@for f in $(JSONNET_FILES); do jsonnet-lint -J jsonnet "$$f"; done
