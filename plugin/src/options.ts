@@ -2,7 +2,7 @@ import { DataFrame, FieldOverrideContext, PanelOptionsEditorBuilder, SelectableV
 
 import { choices } from './choices';
 import { DIFF_SCHEMES, DiffScheme } from './render/colors';
-import { GRAPH_MODES, GraphMode } from './render/layout';
+import { GRAPH_MODE_NAMES, GRAPH_MODES, GraphMode } from './components/types';
 import { BASELINE_MODES, BaselineMode } from '@hotpath/profile-core';
 
 export interface HotpathOptions {
@@ -154,10 +154,7 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       name: 'Layout',
       defaultValue: DEFAULT_OPTIONS.graphMode,
       settings: {
-        options: choices(GRAPH_MODES, {
-          icicle: { label: 'Icicle (root on top)' },
-          flame: { label: 'Flame (root at the bottom)' },
-        }),
+        options: GRAPH_MODES.map((value) => ({ value, label: GRAPH_MODE_NAMES[value].long })),
       },
       category: ['Flame graph'],
     })

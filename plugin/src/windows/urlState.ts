@@ -21,8 +21,9 @@ import type { UrlQueryMap } from '@grafana/data';
 import { BASELINE_MODES, BaselineMode, isWindow, TimeWindow, VALUE_UNITS, ValueUnit } from '@hotpath/profile-core';
 
 
-export const VIEWS = ['flame', 'diff', 'side', 'changes'] as const;
-export type ViewKind = (typeof VIEWS)[number];
+import { VIEWS, ViewKind } from '../components/types';
+
+export type { ViewKind };
 
 export const URL_KEYS = {
   window: 'hotpath-window',

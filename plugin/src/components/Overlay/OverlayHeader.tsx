@@ -3,17 +3,11 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { Button, Input, LinkButton, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 
 import { choices } from '../../choices';
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { BASELINE_MODES, BaselineMode, VALUE_UNITS, ValueUnit } from '@hotpath/profile-core';
-import { UrlState, VIEWS, ViewKind } from '../../windows/urlState';
+import { UrlState } from '../../windows/urlState';
 import { UNIT_LABELS } from '../format';
-
-const VIEW_OPTIONS = choices(VIEWS, {
-  flame: { label: 'Flame graph', description: 'The selected window (or the dashboard range)' },
-  diff: { label: 'Diff', description: 'The selected window against its baseline' },
-  side: { label: 'Side by side', description: 'Baseline and selection next to each other' },
-  changes: { label: 'Changes', description: 'The functions whose share changed most' },
-});
+import { VIEW_OPTIONS, ViewKind } from '../types';
 
 const MODE_OPTIONS = choices(BASELINE_MODES, {
   auto: { label: 'Auto', description: 'Same length, before the anomaly (or the selection)' },

@@ -2,7 +2,7 @@ import { css } from '@emotion/css';
 import { PanelProps } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
 import { isDiff } from '@hotpath/profile-core';
 import { ErrorView } from './ErrorView';

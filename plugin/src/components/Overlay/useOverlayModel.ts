@@ -9,7 +9,8 @@ import { DRILLDOWN_APP, drilldownUrl, exploreUrl, LinkQuery } from '../../window
 import { findProfileTarget, linkQuery, profileQuery, profileQueryProblem, QueryProblem } from '../../windows/query';
 import { countRequests, findRequestSeries } from '../../windows/requests';
 import { anomalyWindows, readStripData } from '../../windows/series';
-import { UrlState, VIEWS, ViewKind } from '../../windows/urlState';
+import { UrlState } from '../../windows/urlState';
+import { VIEWS, ViewKind } from '../types';
 import { PROFILE_ERROR_TITLES } from './ErrorView';
 
 import { rangeTruncation, tableSide, useExactTables } from './exactTables';
