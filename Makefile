@@ -124,7 +124,7 @@ test-plugin: $(NPM_STAMP) $(CORE_DIST) ## the profile core's and the plugin's ty
 .PHONY: test-browser
 test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, diff, the overlay's windows, the sandbox and demo-check on a fake playground
 	@tools/install-chromium.sh
-	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs
+	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs tests/browser/endpoints.test.mjs
 
 .PHONY: bench-plugin
 bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/flamegraph 13.0.1 on Grafana 13.2's modules, React 19) on five frame shapes, 10k/200k/1M; writes tests/browser/BENCHMARK.md
