@@ -238,6 +238,13 @@ FUNCTIONS_FLAGS ?=
 bench-functions: tools ## FunctionCostPerRequestRegression beside the service regression alerts on a generated fleet with per-minute synthetic profiles and the bridge's set (one function, existing or new, adding +5/10/20% to its service's CPU or allocations per request), by service size; writes tests/bench/RESULTS-functions.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-functions.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchFunctions' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(FUNCTIONS_FLAGS)
 
+.PHONY: bench-endpoints
+# ENDPOINTS_FLAGS: -endpoint-per-cell N (services per regression size and per mix size, default 6),
+# -endpoint-clean N (default 6); KEEP=DIR keeps the backfilled data there.
+ENDPOINTS_FLAGS ?=
+bench-endpoints: tools ## EndpointCostPerRequestRegression beside the service regression alerts on a generated fleet of services with 2-6 routes whose mix moves daily: route regressions adding +2/5/10/20% to the service's CPU per request, mix changes of +10/20/50% (no code changed), clean services; writes tests/bench/RESULTS-endpoints.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-endpoints.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchEndpoints' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(ENDPOINTS_FLAGS)
+
 .PHONY: bench-rules
 bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series; writes tests/bench/RESULTS-rules.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules
