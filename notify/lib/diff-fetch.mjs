@@ -6,6 +6,7 @@ import { dataLayer } from '@hotpath/headless/data-node.mjs';
 
 import { chooseWindows } from './alert-windows.mjs';
 import { profileLabels } from './alert-identity.mjs';
+import { ebpfSelector } from './service-names.mjs';
 import { baselineOf, catalogueEndpoints, profileKind } from './catalogue.mjs';
 import { endpointSubject } from './endpoint-lead.mjs';
 import { functionProfileKind } from './function-lead.mjs';
@@ -69,7 +70,7 @@ export async function fetchDiffInputs(alert, subject, cfg, { now, lap = () => {}
     return { windows, reason: 'the alert has no job label to select its profiles by' };
   }
   const { instance, ...service } = labels;
-  const selectors = { incident: labelSelector(labels), baseline: siblings ? labelSelector(service, { instance }) : labelSelector(labels) };
+  let selectors = { incident: labelSelector(labels), baseline: siblings ? labelSelector(service, { instance }) : labelSelector(labels) };
   if (subject.endpoint) {
     // an endpoint alert compares its endpoint's samples: its raw label values, from the windows'
     // profile grouped by the endpoint labels (the whole profile when it has none of them)
@@ -84,6 +85,17 @@ export async function fetchDiffInputs(alert, subject, cfg, { now, lap = () => {}
   const round = () => Promise.all([q(windows.incident, selectors.incident), q(windows.baseline, selectors.baseline), loadOf(alert, windows, siblings, cfg)]);
   try {
     let [incident, baseline, load] = await round();
+    // no profiles under the job's own name: the eBPF profilers' ("ebpf/<namespace>/<container>");
+    // their profiles carry no instance, so an instance's alert keeps its own selectors
+    if (!(incident.samples > 0) && !(baseline.samples > 0) && !instance) {
+      const ebpf = ebpfSelector(labels.service_name, labels.namespace);
+      const tried = selectors;
+      selectors = { incident: ebpf, baseline: ebpf };
+      [incident, baseline, load] = await round();
+      if (!(incident.samples > 0) && !(baseline.samples > 0)) {
+        selectors = tried;
+      }
+    }
     // no profiles a day earlier (a profile source that keeps less): the next windows in turn
     const first = windows.reason.split(':')[0];
     for (const f of windows.fallback ?? []) {

@@ -14,8 +14,9 @@
 import { bridgeMetrics, COST_METRICS, failureReason, OTHER } from './bridge-metrics.mjs';
 import { endpointCosts, ENDPOINT_LABELS, OTHER_ENDPOINT, UNLABELLED_ENDPOINT } from './endpoint-costs.mjs';
 import { functionCosts, rowOrigin } from './function-costs.mjs';
-import { PROFILE_TYPES, quote, selectMergeProfile } from './pyroscope.mjs';
+import { PROFILE_TYPES, selectMergeProfile } from './pyroscope.mjs';
 import { labelValues, selectSeries } from './pyroscope-labels.mjs';
+import { matcher, serviceOfName } from './service-names.mjs';
 import { DAY_MS, ENTRY_DEFAULTS, StickyTopSet } from './top-set.mjs';
 
 export const BRIDGE_DEFAULTS = {
@@ -34,6 +35,9 @@ export const BRIDGE_DEFAULTS = {
   maxBytes: 64 << 20,
   types: ['cpu', 'alloc_space'],
   forgetAfterMs: DAY_MS,
+  // the profile label that names a service: service_name (the SDKs', Alloy's eBPF profiler's, the
+  // OpenTelemetry profiler's with service.name), or another (k8s.deployment.name) whose values are jobs
+  serviceLabel: 'service_name',
 };
 
 /**
@@ -66,6 +70,8 @@ export class ProfileMetrics {
    *   service_name values; without it they are Pyroscope's LabelValues of service_name over the
    *   last interval), now() (the clock, ms), select (the profile query, for tests: selectMergeProfile's shape),
    *   selectSeries (the endpoint query, likewise)
+   *   A service_name is charged to the job it names (service-names.mjs: "ebpf/shop/api" is job api);
+   *   one that names none (Pyroscope's unknown_service:...) is skipped and counted.
    */
   constructor(cfg) {
     this.cfg = { ...BRIDGE_DEFAULTS, now: Date.now, select: selectMergeProfile, selectSeries, ...cfg };
@@ -87,7 +93,7 @@ export class ProfileMetrics {
       return this.cfg.services;
     }
     try {
-      this.listed = await labelValues(this.cfg.profilesUrl, { name: 'service_name', start: end - Math.max(this.cfg.intervalMs, this.cfg.maxCatchUpMs), end }, { timeoutMs: this.cfg.timeoutMs });
+      this.listed = await labelValues(this.cfg.profilesUrl, { name: this.cfg.serviceLabel, start: end - Math.max(this.cfg.intervalMs, this.cfg.maxCatchUpMs), end }, { timeoutMs: this.cfg.timeoutMs });
     } catch (e) {
       this.discoveryErrors.inc();
       this.log(`listing services failed, keeping the last list of ${this.listed.length}: ${e.message}`);
@@ -108,7 +114,16 @@ export class ProfileMetrics {
       }
     }
     this.capped = all.length > names.length ? all.length : undefined;
-    const jobs = names.flatMap((name) => this.cfg.types.map((type) => ({ name, type })));
+    const named = names.filter((name) => this.jobOf(name) !== undefined);
+    if (named.length < names.length) {
+      this.skipped.inc({ reason: 'unnamed' }, names.length - named.length);
+      const unnamed = names.filter((n) => !named.includes(n)).join(', ');
+      if (this.unnamed !== unnamed) {
+        this.log(`no service in ${unnamed}: skipped (point --service-label at a label that names the workload, as k8s.deployment.name)`);
+      }
+      this.unnamed = unnamed;
+    }
+    const jobs = named.flatMap((name) => this.cfg.types.map((type) => ({ name, type })));
     for (const { name } of jobs) {
       this.serviceState(name).lastSeen = end;
     }
@@ -133,10 +148,15 @@ export class ProfileMetrics {
     this.lastRound.set(done / 1000);
   }
 
+  /** The job a listed name is charged to; undefined when it names no service. */
+  jobOf(name) {
+    return this.cfg.serviceLabel === 'service_name' ? serviceOfName(name)?.job : name || undefined;
+  }
+
   serviceState(name) {
     let s = this.services.get(name);
     if (!s) {
-      s = { types: {} };
+      s = { types: {}, job: this.jobOf(name) };
       this.services.set(name, s);
     }
     return s;
@@ -158,7 +178,7 @@ export class ProfileMetrics {
     const pt = PROFILE_TYPES[type];
     let answer;
     try {
-      answer = await this.cfg.select(this.cfg.profilesUrl, { profileTypeID: pt.id, labelSelector: `{service_name=${quote(name)}}`, start, end }, { sampleType: pt.sampleType, timeoutMs: this.cfg.timeoutMs, maxBytes: this.cfg.maxBytes, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
+      answer = await this.cfg.select(this.cfg.profilesUrl, { profileTypeID: pt.id, labelSelector: `{${matcher(this.cfg.serviceLabel, name)}}`, start, end }, { sampleType: pt.sampleType, timeoutMs: this.cfg.timeoutMs, maxBytes: this.cfg.maxBytes, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
     } catch (e) {
       this.queryDuration.observe({ profile_type: type }, (performance.now() - t0) / 1000);
       this.queryErrors.inc({ profile_type: type, reason: failureReason(e.message) });
@@ -178,10 +198,10 @@ export class ProfileMetrics {
     } else {
       st.empty = false;
     }
-    this.addCosts(name, type, st, total, byFunction, end);
+    this.addCosts(this.serviceState(name).job, type, st, total, byFunction, end);
   }
 
-  /** Adds the window's costs: each member of the top set its own, `other` the rest of the total. */
+  /** Adds the window's costs to the job's counters: each member of the top set its own, `other` the rest of the total. */
   addCosts(name, type, st, total, byFunction, now) {
     const counter = this.cost[type];
     const scale = COST_METRICS[type].scale;
@@ -218,7 +238,7 @@ export class ProfileMetrics {
     }
     let answer;
     try {
-      answer = await this.cfg.selectSeries(this.cfg.profilesUrl, { profileTypeID: PROFILE_TYPES[type].id, labelSelector: `{service_name=${quote(name)}}`, start, end, groupBy: labels, stepS: (end - start) / 1000 }, { timeoutMs: this.cfg.timeoutMs });
+      answer = await this.cfg.selectSeries(this.cfg.profilesUrl, { profileTypeID: PROFILE_TYPES[type].id, labelSelector: `{${matcher(this.cfg.serviceLabel, name)}}`, start, end, groupBy: labels, stepS: (end - start) / 1000 }, { timeoutMs: this.cfg.timeoutMs });
     } catch (e) {
       this.endpointQueryErrors.inc({ profile_type: type, reason: failureReason(e.message) });
       this.log(`${name} ${type} by endpoint: ${e.message}; its window is asked again next round`);
@@ -229,11 +249,11 @@ export class ProfileMetrics {
     // a service whose profiles never had samples exports no endpoint rows; one without endpoint
     // labels exports `unlabelled`, its whole profile
     if (total > 0 || st.series > 0) {
-      this.addEndpointCosts(name, type, st, total, byEndpoint, unlabelled, end);
+      this.addEndpointCosts(s.job, type, st, total, byEndpoint, unlabelled, end);
     }
   }
 
-  /** Adds the window's endpoint costs: each member of the top set its own, `unlabelled`, and `other` the rest. */
+  /** Adds the window's endpoint costs to the job's counters: each member of the top set its own, `unlabelled`, and `other` the rest. */
   addEndpointCosts(name, type, st, total, byEndpoint, unlabelled, now) {
     const counter = this.endpointCost[type];
     const scale = COST_METRICS[type].scale;
@@ -260,12 +280,12 @@ export class ProfileMetrics {
       }
       for (const [type, st] of Object.entries(s.types)) {
         for (const f of [...st.set.members.keys(), OTHER]) {
-          this.cost[type].remove(rowLabels(name, f));
+          this.cost[type].remove(rowLabels(s.job, f));
         }
       }
       for (const [type, st] of Object.entries(s.endpoints ?? {})) {
         for (const e of [...st.set.members.keys(), OTHER_ENDPOINT, UNLABELLED_ENDPOINT]) {
-          this.endpointCost[type].remove({ job: name, endpoint: e });
+          this.endpointCost[type].remove({ job: s.job, endpoint: e });
         }
       }
       this.services.delete(name);
