@@ -98,7 +98,7 @@ fixtures: ## recapture tests/fixtures/*.pb.gz from demo/incidents (fails if a st
 	@cd demo && go run ./cmd/capture-fixtures -out ../tests/fixtures
 
 .PHONY: runtime-fixtures
-runtime-fixtures: ## recapture tests/fixtures/runtimes: one order service per runtime (CPython, Java, Node.js, Ruby), baseline and incident, under the profiler the registries serve for it (RUNTIMES='python java' for some)
+runtime-fixtures: ## recapture tests/fixtures/runtimes: one order service per runtime (CPython, Java, Node.js, Ruby, .NET), baseline and incident, under the profiler the registries serve for it (RUNTIMES='python java' for some)
 	@tests/fixtures/runtimes/capture/capture.sh $(RUNTIMES)
 
 # ---- panel plugin (plugin/, tests/browser/) ----------------------------------
@@ -139,8 +139,9 @@ bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/fla
 # ---- pprof conformance ----------------------------------------------------------
 
 .PHONY: test-pprof
-test-pprof: $(CORE_DIST) ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table
+test-pprof: $(CORE_DIST) ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table; the runtime fixtures' converter (topprof) naming perf's frames
 	@$(NODE_TEST) tests/pprof/
+	@cd tests/fixtures/runtimes/capture/topprof && go test $(GO_TEST_FLAGS) ./...
 
 .PHONY: bench-snapshot
 bench-snapshot: plugin ## the snapshot CLI on a ~425k-node pprof, file to PNG + JSON, stage by stage; writes its section of tests/browser/BENCHMARK.md
