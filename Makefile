@@ -97,6 +97,10 @@ test-demo-units: ## Go unit tests of the playground (demo/): services, store, lo
 fixtures: ## recapture tests/fixtures/*.pb.gz from demo/incidents (fails if a story does not reproduce)
 	@cd demo && go run ./cmd/capture-fixtures -out ../tests/fixtures
 
+.PHONY: runtime-fixtures
+runtime-fixtures: ## recapture tests/fixtures/runtimes: one order service per runtime (CPython, Java, Node.js, Ruby, .NET), baseline and incident, under the profiler the registries serve for it (RUNTIMES='python java' for some)
+	@tests/fixtures/runtimes/capture/capture.sh $(RUNTIMES)
+
 # ---- panel plugin (plugin/, tests/browser/) ----------------------------------
 
 # One npm workspace at the root (package.json): the profile core (packages/profile-core), the
@@ -125,7 +129,7 @@ test-plugin: $(NPM_STAMP) $(CORE_DIST) ## the profile core's and the plugin's ty
 .PHONY: test-browser
 test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, diff, the overlay's windows, the sandbox and demo-check on a fake playground
 	@tools/install-chromium.sh
-	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs
+	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs tests/browser/runtimes.test.mjs tests/browser/endpoints.test.mjs
 
 .PHONY: bench-plugin
 bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/flamegraph 13.0.1 on Grafana 13.2's modules, React 19) on five frame shapes, 10k/200k/1M; writes tests/browser/BENCHMARK.md
@@ -135,8 +139,9 @@ bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/fla
 # ---- pprof conformance ----------------------------------------------------------
 
 .PHONY: test-pprof
-test-pprof: $(CORE_DIST) ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table
+test-pprof: $(CORE_DIST) ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table; the runtime fixtures' converter (topprof) naming perf's frames
 	@$(NODE_TEST) tests/pprof/
+	@cd tests/fixtures/runtimes/capture/topprof && go test $(GO_TEST_FLAGS) ./...
 
 .PHONY: bench-snapshot
 bench-snapshot: plugin ## the snapshot CLI on a ~425k-node pprof, file to PNG + JSON, stage by stage; writes its section of tests/browser/BENCHMARK.md
@@ -238,6 +243,13 @@ bench-detection: tools ## the regression alerts' detection rate, time to detect 
 FUNCTIONS_FLAGS ?=
 bench-functions: tools ## FunctionCostPerRequestRegression beside the service regression alerts on a generated fleet with per-minute synthetic profiles and the bridge's set (one function, existing or new, adding +5/10/20% to its service's CPU or allocations per request), by service size; writes tests/bench/RESULTS-functions.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-functions.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchFunctions' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(FUNCTIONS_FLAGS)
+
+.PHONY: bench-endpoints
+# ENDPOINTS_FLAGS: -endpoint-per-cell N (services per regression size and per mix size, default 6),
+# -endpoint-clean N (default 6); KEEP=DIR keeps the backfilled data there.
+ENDPOINTS_FLAGS ?=
+bench-endpoints: tools ## EndpointCostPerRequestRegression beside the service regression alerts on a generated fleet of services with 2-6 routes whose mix moves daily: route regressions adding +2/5/10/20% to the service's CPU per request, mix changes of +10/20/50% (no code changed), clean services; writes tests/bench/RESULTS-endpoints.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-endpoints.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchEndpoints' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(ENDPOINTS_FLAGS)
 
 .PHONY: bench-rules
 bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series; writes tests/bench/RESULTS-rules.md

@@ -18,6 +18,10 @@ const USAGE = `usage: hotpath-profile-metrics --profiles URL [flags]
   --listen ADDR         where Prometheus scrapes GET /metrics (default 127.0.0.1:9096)
   --services A,B        read these service_name values (default: Pyroscope's LabelValues of
                         service_name, listed again every round)
+  --service-label L     the profile label that names a service (default service_name: the SDKs'
+                        application name, or Alloy's eBPF "ebpf/<namespace>/<container>", counted
+                        under job=<container>); another label's values are jobs as they are, for the
+                        OpenTelemetry eBPF profiler without service.name: k8s.deployment.name
   --max-services N      read at most N services a round, by name (default ${BRIDGE_DEFAULTS.maxServices}); the rest are counted skipped
   --interval DURATION   one query per service and profile type this often (default 1m)
   --lag DURATION        each window ends this long before now: profiles still being ingested (default 30s)
@@ -29,6 +33,11 @@ const USAGE = `usage: hotpath-profile-metrics --profiles URL [flags]
                         its day's cost to rank it (default ${BRIDGE_DEFAULTS.entryShare}); must equal the rules'
                         functionEntryShare, which the function alert judges a new function by
   --entry-window DURATION   the time constant of that short cost (default 10m)
+  --endpoint-labels L,L the profile labels that name a sample's endpoint, most specific first (default
+                        ${BRIDGE_DEFAULTS.endpointLabels.join(',')}: the rule pack's endpointProfileLabels); one more
+                        query per service and type (SelectSeries grouped by them); '' for none
+  --endpoint-top-k N    endpoints with a series of their own per service and type (default ${BRIDGE_DEFAULTS.endpointTopK});
+                        the rest add up in endpoint="other", the samples without a label in "unlabelled"
   --types T,T           profile types (default ${BRIDGE_DEFAULTS.types.join(',')}; of ${Object.keys(PROFILE_TYPES).join(', ')})
   --concurrency N       queries at once (default ${BRIDGE_DEFAULTS.concurrency})
   --fetch-timeout DURATION   one query (default 20s); --decode-timeout DURATION (default 20s)
@@ -38,6 +47,7 @@ const { args, fail } = cli('hotpath-profile-metrics', USAGE, {
   profiles: { type: 'string', default: process.env.HOTPATH_PROFILES_URL },
   listen: { type: 'string', default: '127.0.0.1:9096' },
   services: { type: 'string' },
+  'service-label': { type: 'string', default: BRIDGE_DEFAULTS.serviceLabel },
   'max-services': { type: 'string', default: String(BRIDGE_DEFAULTS.maxServices) },
   interval: { type: 'string', default: '1m' },
   lag: { type: 'string', default: '30s' },
@@ -45,6 +55,8 @@ const { args, fail } = cli('hotpath-profile-metrics', USAGE, {
   'top-k': { type: 'string', default: String(BRIDGE_DEFAULTS.topK) },
   'entry-share': { type: 'string', default: String(BRIDGE_DEFAULTS.entryShare) },
   'entry-window': { type: 'string', default: '10m' },
+  'endpoint-labels': { type: 'string', default: BRIDGE_DEFAULTS.endpointLabels.join(',') },
+  'endpoint-top-k': { type: 'string', default: String(BRIDGE_DEFAULTS.endpointTopK) },
   types: { type: 'string', default: BRIDGE_DEFAULTS.types.join(',') },
   concurrency: { type: 'string', default: String(BRIDGE_DEFAULTS.concurrency) },
   'fetch-timeout': { type: 'string', default: '20s' },
@@ -91,8 +103,11 @@ const bridge = new ProfileMetrics({
   topK: count('top-k'),
   entryShare: fraction('entry-share'),
   entryWindowMs,
+  endpointLabels: list(args['endpoint-labels']),
+  endpointTopK: count('endpoint-top-k'),
   concurrency: count('concurrency'),
   maxServices: count('max-services'),
+  serviceLabel: args['service-label'],
   timeoutMs: duration('fetch-timeout'),
   decodeTimeoutMs: duration('decode-timeout'),
   maxBytes: count('max-mb') << 20,
@@ -117,7 +132,7 @@ const server = createServer(async (req, res) => {
 });
 server.on('error', (e) => fail(`listen on ${args.listen}: ${e.message}`, 1));
 server.listen(Number(port), host, () => {
-  log(`serving http://${host}:${server.address().port}/metrics; profiles from ${args.profiles} every ${args.interval}; ${services ? `${services.length} service(s) listed` : 'services from Pyroscope'}; top ${args['top-k']} functions per service and type`);
+  log(`serving http://${host}:${server.address().port}/metrics; profiles from ${args.profiles} every ${args.interval}; ${services ? `${services.length} service(s) listed` : 'services from Pyroscope'}; top ${args['top-k']} functions per service and type; endpoints by ${args['endpoint-labels'] || '(none)'}`);
   bridge.start();
 });
 

@@ -4,6 +4,18 @@
 /** How many changes a message lists. */
 export const TOP_N = 5;
 
+// The recorded series' units as the messages print them (formatAmount's units).
+const SERIES_UNITS = { seconds: { unit: 'ns', scale: 1e9 }, bytes: { unit: 'bytes', scale: 1 } };
+
+/**
+ * Values of a recorded series (seconds, bytes) in the messages' units: { ...values scaled, unit }.
+ * Pure; a unit of no conversion stays as it is.
+ */
+export function inMessageUnits(values, seriesUnit) {
+  const u = SERIES_UNITS[seriesUnit] ?? { unit: seriesUnit, scale: 1 };
+  return { ...Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v * u.scale])), unit: u.unit };
+}
+
 /**
  * A per-request amount in a unit people read: 349 µs, 1.2 ms, 2.1 s for ns; B, KiB, MiB for bytes.
  */

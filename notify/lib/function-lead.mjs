@@ -5,15 +5,13 @@
 // callees are the profile core's sandwich, the panel's own view.
 import { dataLayer } from '@hotpath/headless/data-node.mjs';
 
-import { catalogueAlert, PROFILE_TYPES } from './catalogue.mjs';
+import { PROFILE_TYPES } from './catalogue.mjs';
 import { formatAmount, shortName } from './change-text.mjs';
+import { costSubject, subjectCost } from './cost-subject.mjs';
 import { escape } from './mrkdwn.mjs';
-import { alertSelector, queryAtAlert } from './prometheus.mjs';
 
 const d = await dataLayer();
 
-// the recorded series' units as the messages print them (formatAmount's)
-const UNITS = { seconds: { unit: 'ns', scale: 1e9 }, bytes: { unit: 'bytes', scale: 1 } };
 // how many callers and callees the lead names
 export const NEIGHBOURS = 3;
 
@@ -22,14 +20,7 @@ export const NEIGHBOURS = 3;
  * alert (or a function alert without a function or a known profile_type label).
  */
 export function functionSubject(alert) {
-  const l = alert.labels ?? {};
-  const a = catalogueAlert(l.alertname);
-  const q = a?.functionCost?.[l.profile_type];
-  if (!q || !l.function) {
-    return undefined;
-  }
-  const fill = (expr, atS) => expr.replaceAll('{{selector}}', alertSelector(l, a.seriesLabels)).replaceAll('{{at}}', String(atS));
-  return { name: l.function, kind: l.profile_type, unit: q.unit, before: (atS) => fill(q.before, atS), now: fill(q.now, 0) };
+  return costSubject(alert, 'functionCost', 'function');
 }
 
 /**
@@ -45,17 +36,8 @@ export function functionProfileKind(alert, fallback) {
  * in the message's units; undefined for other alerts, { why } when Prometheus cannot say.
  */
 export async function functionCost(baseUrl, alert, opts = {}) {
-  const f = functionSubject(alert);
-  const read = await queryAtAlert(baseUrl, alert, f && ((atS) => [f.before(atS), f.now]), 'no Prometheus (--prometheus) to read its cost per request', opts);
-  if (!read?.values) {
-    return read;
-  }
-  const [before, now] = read.values;
-  if (!(before >= 0) || !(now >= 0)) {
-    return { why: `Prometheus has no cost per request of ${f.name} before and now` };
-  }
-  const u = UNITS[f.unit] ?? { unit: f.unit, scale: 1 };
-  return { before: before * u.scale, now: now * u.scale, unit: u.unit };
+  // a reference of 0 is the rules' mark of a function new among its service's rows
+  return subjectCost(baseUrl, alert, functionSubject(alert), { ...opts, zeroBefore: true });
 }
 
 /** The direct children of a sandwich side's root (its callers or callees): name -> value. */

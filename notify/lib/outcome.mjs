@@ -8,9 +8,8 @@
 // The PromQL comes from the catalogue, generated with the rule pack's own cost model, so the
 // receiver never restates the model.
 import { catalogueAlert } from './catalogue.mjs';
+import { inMessageUnits } from './change-text.mjs';
 import { alertSelector, queryInstant } from './prometheus.mjs';
-
-const UNITS = { seconds: { unit: 'ns', scale: 1e9 }, bytes: { unit: 'bytes', scale: 1 } };
 
 /** The catalogue's outcome queries of an alert, or undefined for an alert without a cost model. */
 export function outcomeQueries(alert) {
@@ -36,8 +35,7 @@ export function judgeOutcome({ before, now, threshold, factor, firedAtMs, endedA
   }
   const ratio = now / before;
   const limit = Math.min(factor, threshold > 0 ? threshold : factor);
-  const u = UNITS[unit] ?? { unit, scale: 1 };
-  const base = { since: new Date(firedAtMs).toISOString(), before: before * u.scale, now: now * u.scale, unit: u.unit, ratio, limit };
+  const base = { since: new Date(firedAtMs).toISOString(), ...inMessageUnits({ before, now }, unit), ratio, limit };
   if (ratio < limit) {
     return { kind: 'recovered', ...base };
   }

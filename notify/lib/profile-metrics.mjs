@@ -5,10 +5,18 @@
 // `other`: top-set.mjs), which Prometheus scrapes from /metrics. The windows follow each other without gap or overlap, so a
 // counter's increase is the profile's total; a failed query leaves its window to the next one
 // (still one query), up to maxCatchUpMs, so a short outage of the source loses nothing.
+//
+// By endpoint: a second query per service and type, the same window's series grouped by the
+// endpoint labels (SelectSeries; Pyroscope keeps each set of pprof sample labels as a series),
+// split by the profile core's reader (endpoint-costs.mjs) into each endpoint's cost, and added to
+// counters per service and endpoint (the top K endpoints, `other`, and `unlabelled`: the samples
+// without an endpoint label), with windows of their own (the two queries fail apart).
 import { bridgeMetrics, COST_METRICS, failureReason, OTHER } from './bridge-metrics.mjs';
+import { endpointCosts, ENDPOINT_LABELS, OTHER_ENDPOINT, UNLABELLED_ENDPOINT } from './endpoint-costs.mjs';
 import { functionCosts, rowOrigin } from './function-costs.mjs';
 import { PROFILE_TYPES } from './catalogue.mjs';
-import { labelValues, quote, selectMergeProfile } from './pyroscope.mjs';
+import { labelValues, selectMergeProfile, selectSeries } from './pyroscope.mjs';
+import { matcher, serviceOfName } from './service-names.mjs';
 import { DAY_MS, ENTRY_DEFAULTS, StickyTopSet } from './top-set.mjs';
 
 export const BRIDGE_DEFAULTS = {
@@ -17,6 +25,9 @@ export const BRIDGE_DEFAULTS = {
   maxCatchUpMs: 10 * 60_000,
   topK: 20,
   ...ENTRY_DEFAULTS,
+  // the profile labels that name an endpoint, most specific first ([]: no endpoint rows)
+  endpointLabels: ENDPOINT_LABELS,
+  endpointTopK: 20,
   concurrency: 16,
   maxServices: 2000,
   timeoutMs: 20_000,
@@ -24,6 +35,9 @@ export const BRIDGE_DEFAULTS = {
   maxBytes: 64 << 20,
   types: ['cpu', 'alloc_space'],
   forgetAfterMs: DAY_MS,
+  // the profile label that names a service: service_name (the SDKs', Alloy's eBPF profiler's, the
+  // OpenTelemetry profiler's with service.name), or another (k8s.deployment.name) whose values are jobs
+  serviceLabel: 'service_name',
 };
 
 /**
@@ -54,10 +68,13 @@ export class ProfileMetrics {
   /**
    * @param {object} cfg BRIDGE_DEFAULTS plus profilesUrl, log(line), and services (a fixed list of
    *   service_name values; without it they are Pyroscope's LabelValues of service_name over the
-   *   last interval), now() (the clock, ms), select (the profile query, for tests: selectMergeProfile's shape)
+   *   last interval), now() (the clock, ms), select (the profile query, for tests: selectMergeProfile's shape),
+   *   selectSeries (the endpoint query, likewise)
+   *   A service_name is charged to the job it names (service-names.mjs: "ebpf/shop/api" is job api);
+   *   one that names none (Pyroscope's unknown_service:...) is skipped and counted.
    */
   constructor(cfg) {
-    this.cfg = { ...BRIDGE_DEFAULTS, now: Date.now, select: selectMergeProfile, ...cfg };
+    this.cfg = { ...BRIDGE_DEFAULTS, now: Date.now, select: selectMergeProfile, selectSeries, ...cfg };
     for (const t of this.cfg.types) {
       if (!PROFILE_TYPES[t]) {
         throw new Error(`unknown profile type ${t}: want ${Object.keys(PROFILE_TYPES).join(' or ')}`);
@@ -76,7 +93,7 @@ export class ProfileMetrics {
       return this.cfg.services;
     }
     try {
-      this.listed = await labelValues(this.cfg.profilesUrl, { name: 'service_name', start: end - Math.max(this.cfg.intervalMs, this.cfg.maxCatchUpMs), end }, { timeoutMs: this.cfg.timeoutMs });
+      this.listed = await labelValues(this.cfg.profilesUrl, { name: this.cfg.serviceLabel, start: end - Math.max(this.cfg.intervalMs, this.cfg.maxCatchUpMs), end }, { timeoutMs: this.cfg.timeoutMs });
     } catch (e) {
       this.discoveryErrors.inc();
       this.log(`listing services failed, keeping the last list of ${this.listed.length}: ${e.message}`);
@@ -97,29 +114,49 @@ export class ProfileMetrics {
       }
     }
     this.capped = all.length > names.length ? all.length : undefined;
-    const jobs = names.flatMap((name) => this.cfg.types.map((type) => ({ name, type })));
+    const named = names.filter((name) => this.jobOf(name) !== undefined);
+    if (named.length < names.length) {
+      this.skipped.inc({ reason: 'unnamed' }, names.length - named.length);
+      const unnamed = names.filter((n) => !named.includes(n)).join(', ');
+      if (this.unnamed !== unnamed) {
+        this.log(`no service in ${unnamed}: skipped (point --service-label at a label that names the workload, as k8s.deployment.name)`);
+      }
+      this.unnamed = unnamed;
+    }
+    const jobs = named.flatMap((name) => this.cfg.types.map((type) => ({ name, type })));
     for (const { name } of jobs) {
       this.serviceState(name).lastSeen = end;
     }
-    await eachLimited(jobs, this.cfg.concurrency, ({ name, type }) => this.readOne(name, type, end));
+    await eachLimited(jobs, this.cfg.concurrency, async ({ name, type }) => {
+      await this.readOne(name, type, end);
+      await this.readEndpoints(name, type, end);
+    });
     this.forgetGone(end);
     this.servicesGauge.set(names.length);
     for (const t of this.cfg.types) {
       let n = 0;
+      let e = 0;
       for (const s of this.services.values()) {
         n += s.types[t]?.series ?? 0;
+        e += s.endpoints?.[t]?.series ?? 0;
       }
       this.seriesGauge.set({ profile_type: t }, n);
+      this.endpointSeriesGauge.set({ profile_type: t }, e);
     }
     const done = this.cfg.now();
     this.roundDuration.set((done - started) / 1000);
     this.lastRound.set(done / 1000);
   }
 
+  /** The job a listed name is charged to; undefined when it names no service. */
+  jobOf(name) {
+    return this.cfg.serviceLabel === 'service_name' ? serviceOfName(name)?.job : name || undefined;
+  }
+
   serviceState(name) {
     let s = this.services.get(name);
     if (!s) {
-      s = { types: {} };
+      s = { types: {}, job: this.jobOf(name) };
       this.services.set(name, s);
     }
     return s;
@@ -141,7 +178,7 @@ export class ProfileMetrics {
     const pt = PROFILE_TYPES[type];
     let answer;
     try {
-      answer = await this.cfg.select(this.cfg.profilesUrl, { profileTypeID: pt.id, labelSelector: `{service_name=${quote(name)}}`, start, end }, { sampleType: pt.sampleType, timeoutMs: this.cfg.timeoutMs, maxBytes: this.cfg.maxBytes, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
+      answer = await this.cfg.select(this.cfg.profilesUrl, { profileTypeID: pt.id, labelSelector: `{${matcher(this.cfg.serviceLabel, name)}}`, start, end }, { sampleType: pt.sampleType, timeoutMs: this.cfg.timeoutMs, maxBytes: this.cfg.maxBytes, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
     } catch (e) {
       this.queryDuration.observe({ profile_type: type }, (performance.now() - t0) / 1000);
       this.queryErrors.inc({ profile_type: type, reason: failureReason(e.message) });
@@ -161,10 +198,10 @@ export class ProfileMetrics {
     } else {
       st.empty = false;
     }
-    this.addCosts(name, type, st, total, byFunction, end);
+    this.addCosts(this.serviceState(name).job, type, st, total, byFunction, end);
   }
 
-  /** Adds the window's costs: each member of the top set its own, `other` the rest of the total. */
+  /** Adds the window's costs to the job's counters: each member of the top set its own, `other` the rest of the total. */
   addCosts(name, type, st, total, byFunction, now) {
     const counter = this.cost[type];
     const scale = COST_METRICS[type].scale;
@@ -183,6 +220,58 @@ export class ProfileMetrics {
     st.series = st.set.members.size + 1;
   }
 
+  /**
+   * The window's cost by endpoint (one SelectSeries grouped by the endpoint labels); its answer,
+   * or its failure, is counted, never thrown. Its windows follow each other as readOne's do.
+   */
+  async readEndpoints(name, type, end) {
+    const labels = this.cfg.endpointLabels;
+    if (!labels?.length) {
+      return;
+    }
+    const s = this.serviceState(name);
+    s.endpoints ??= {};
+    const st = (s.endpoints[type] ??= { until: end - this.cfg.intervalMs, set: new StickyTopSet({ k: this.cfg.endpointTopK, entryShare: this.cfg.entryShare, entryWindowMs: this.cfg.entryWindowMs }), series: 0 });
+    const start = Math.max(st.until, end - this.cfg.maxCatchUpMs);
+    if (end <= start) {
+      return;
+    }
+    let answer;
+    try {
+      answer = await this.cfg.selectSeries(this.cfg.profilesUrl, { profileTypeID: PROFILE_TYPES[type].id, labelSelector: `{${matcher(this.cfg.serviceLabel, name)}}`, start, end, groupBy: labels, stepS: (end - start) / 1000 }, { timeoutMs: this.cfg.timeoutMs });
+    } catch (e) {
+      this.endpointQueryErrors.inc({ profile_type: type, reason: failureReason(e.message) });
+      this.log(`${name} ${type} by endpoint: ${e.message}; its window is asked again next round`);
+      return;
+    }
+    st.until = end;
+    const { total, byEndpoint, unlabelled } = endpointCosts(answer, labels);
+    // a service whose profiles never had samples exports no endpoint rows; one without endpoint
+    // labels exports `unlabelled`, its whole profile
+    if (total > 0 || st.series > 0) {
+      this.addEndpointCosts(s.job, type, st, total, byEndpoint, unlabelled, end);
+    }
+  }
+
+  /** Adds the window's endpoint costs to the job's counters: each member of the top set its own, `unlabelled`, and `other` the rest. */
+  addEndpointCosts(name, type, st, total, byEndpoint, unlabelled, now) {
+    const counter = this.endpointCost[type];
+    const scale = COST_METRICS[type].scale;
+    const { removed } = st.set.update(byEndpoint, now, total);
+    for (const e of removed) {
+      counter.remove({ job: name, endpoint: e });
+    }
+    let rest = total - unlabelled;
+    for (const e of st.set.members.keys()) {
+      const v = byEndpoint.get(e) ?? 0;
+      rest -= v;
+      counter.inc({ job: name, endpoint: e }, v * scale);
+    }
+    counter.inc({ job: name, endpoint: OTHER_ENDPOINT }, Math.max(0, rest) * scale);
+    counter.inc({ job: name, endpoint: UNLABELLED_ENDPOINT }, unlabelled * scale);
+    st.series = st.set.members.size + 2;
+  }
+
   /** A service no longer listed for forgetAfterMs loses its series (and its state). */
   forgetGone(now) {
     for (const [name, s] of this.services) {
@@ -191,7 +280,12 @@ export class ProfileMetrics {
       }
       for (const [type, st] of Object.entries(s.types)) {
         for (const f of [...st.set.members.keys(), OTHER]) {
-          this.cost[type].remove(rowLabels(name, f));
+          this.cost[type].remove(rowLabels(s.job, f));
+        }
+      }
+      for (const [type, st] of Object.entries(s.endpoints ?? {})) {
+        for (const e of [...st.set.members.keys(), OTHER_ENDPOINT, UNLABELLED_ENDPOINT]) {
+          this.endpointCost[type].remove({ job: s.job, endpoint: e });
         }
       }
       this.services.delete(name);

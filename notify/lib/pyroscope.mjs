@@ -6,10 +6,15 @@
 //   body: SelectMergeProfileRequest { 1: profile_typeID, 2: label_selector, 3: start, 4: end (unix ms) }
 //   200: google.v1.Profile, the pprof message (not gzipped); an error: JSON { code, message }.
 //
-//   POST <base>/querier.v1.QuerierService/LabelValues
-//   Content-Type: application/json (the JSON codec: the answer is a list of strings, and Connect
-//   servers accept both codecs on the same path)
-//   body: types.v1.LabelValuesRequest { name, matchers, start, end } -> LabelValuesResponse { names }
+//   POST <base>/querier.v1.QuerierService/LabelValues and .../SelectSeries
+//   Content-Type: application/json (the JSON codec: the answers are lists of strings and numbers,
+//   and Connect servers accept both codecs on the same path)
+//   LabelValues: types.v1.LabelValuesRequest { name, matchers, start, end } -> { names }
+//   SelectSeries: { profileTypeID, labelSelector, start, end, groupBy, step, aggregation } ->
+//     { series: [{ labels: [{ name, value }], points: [{ value, timestamp }] }] }: a profile's
+//     cost grouped by labels. Pyroscope keeps each distinct set of pprof sample labels as a series
+//     of its own, so grouping by the endpoint labels splits a profile by endpoint; the samples
+//     without any come back as one group without them.
 //
 // Both calls go one way (call()): the same headers, one timeout over the headers and the whole
 // body (a source that stalls after its headers is as down as one that never answers), every body
@@ -20,6 +25,7 @@ import { decodeProfile } from './decode.mjs';
 
 export const SELECT_MERGE_PROFILE = '/querier.v1.QuerierService/SelectMergeProfile';
 export const LABEL_VALUES = '/querier.v1.QuerierService/LabelValues';
+export const SELECT_SERIES = '/querier.v1.QuerierService/SelectSeries';
 
 /** The most of an error answer read for its message (a proxy's page can be large). */
 const ERROR_BYTES = 64 << 10;
@@ -158,30 +164,44 @@ export async function selectMergeProfile(baseUrl, { profileTypeID, labelSelector
 }
 
 /**
+ * A call with the JSON codec: `body` as JSON, the answer parsed. Throws SourceError as call()
+ * does, and when the answer is not JSON; `callName` names the call in those lines.
+ */
+async function callJSON(baseUrl, path, callName, body, { timeoutMs, maxBytes, headers }) {
+  const bytes = await call(baseUrl, path, { contentType: 'application/json', body: JSON.stringify(body), timeoutMs, maxBytes, headers, what: `${callName} answer`, callName });
+  const text = bytes.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SourceError(`profile source answered ${callName} with something that is not JSON: ${text.slice(0, 100)}`);
+  }
+}
+
+/**
  * The values of label `name` seen between start and end (unix ms), sorted and distinct. Throws
  * SourceError in one line when the source is down, slow (timeoutMs, headers and body), answers an
- * error or more than maxBytes.
+ * error, more than maxBytes or not a list of names.
  */
 export async function labelValues(baseUrl, { name, start, end, matchers = [] }, { timeoutMs = 20_000, maxBytes = 16 << 20, headers = {} } = {}) {
-  const bytes = await call(baseUrl, LABEL_VALUES, {
-    contentType: 'application/json',
-    // int64 fields as JSON strings, as protojson writes them
-    body: JSON.stringify({ name, matchers, start: String(start), end: String(end) }),
-    timeoutMs,
-    maxBytes,
-    headers,
-    what: 'label values answer',
-    callName: 'LabelValues',
-  });
-  const text = bytes.toString('utf8');
-  let names;
-  try {
-    names = JSON.parse(text).names ?? [];
-  } catch {
-    throw new SourceError(`profile source answered LabelValues with something that is not JSON: ${text.slice(0, 100)}`);
-  }
+  // int64 fields as JSON strings, as protojson writes them
+  const answer = await callJSON(baseUrl, LABEL_VALUES, 'LabelValues', { name, matchers, start: String(start), end: String(end) }, { timeoutMs, maxBytes, headers });
+  const names = answer?.names ?? [];
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
     throw new SourceError('profile source answered LabelValues without a list of names');
   }
   return [...new Set(names)].sort();
+}
+
+/**
+ * The profile's series grouped by `groupBy` between start and end (unix ms), each step of `stepS`
+ * seconds the sum of its samples (the profile core's seriesGroups reads it). Throws SourceError
+ * as labelValues does.
+ */
+export async function selectSeries(baseUrl, { profileTypeID, labelSelector, start, end, groupBy, stepS }, { timeoutMs = 20_000, maxBytes = 16 << 20, headers = {} } = {}) {
+  const body = { profileTypeID, labelSelector, start: String(start), end: String(end), groupBy, step: stepS, aggregation: 'TIME_SERIES_AGGREGATION_TYPE_SUM' };
+  const answer = await callJSON(baseUrl, SELECT_SERIES, 'SelectSeries', body, { timeoutMs, maxBytes, headers });
+  if (answer === null || typeof answer !== 'object' || (answer.series !== undefined && !Array.isArray(answer.series))) {
+    throw new SourceError('profile source answered SelectSeries without a list of series');
+  }
+  return answer;
 }

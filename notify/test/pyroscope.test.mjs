@@ -73,7 +73,7 @@ describe('labelValues', () => {
     const s = await source((req, res) => (written = endlessNames(res)));
     try {
       const t0 = Date.now();
-      await assert.rejects(labelValues(s.url, window, { maxBytes: 1 << 20 }), (e) => e instanceof SourceError && e.message === 'label values answer exceeds the 1048576-byte limit');
+      await assert.rejects(labelValues(s.url, window, { maxBytes: 1 << 20 }), (e) => e instanceof SourceError && e.message === 'LabelValues answer exceeds the 1048576-byte limit');
       const sent = await written;
       // the server stops when the client goes away: what it wrote is the bound and what the
       // socket buffers held, not the 256 MiB it would have sent
@@ -88,7 +88,7 @@ describe('labelValues', () => {
     let written;
     const s = await source((req, res) => (written = endlessNames(res, { limit: 1 << 30, headers: { 'content-length': String(1 << 30) } })));
     try {
-      await assert.rejects(labelValues(s.url, window, { maxBytes: 1 << 20 }), { message: 'label values answer exceeds the 1048576-byte limit' });
+      await assert.rejects(labelValues(s.url, window, { maxBytes: 1 << 20 }), { message: 'LabelValues answer exceeds the 1048576-byte limit' });
       assert.ok((await written) < 16 << 20, 'the body was cancelled, not read');
     } finally {
       await s.close();

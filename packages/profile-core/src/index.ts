@@ -20,6 +20,7 @@ export * from './analysis/mergeDiff';
 export * from './analysis/topTable';
 export * from './analysis/perRequest';
 export * from './analysis/attribution';
+export * from './analysis/attributedChanges';
 export * from './analysis/truncation';
 export * from './analysis/summary';
 
@@ -32,3 +33,6 @@ export * from './views/formatCount';
 // the two windows the overlay compares and the baseline rule; a window's request count
 export * from './windows/windows';
 export * from './windows/requestCount';
+
+// a profile split by endpoint (its route labels, normalised to the rule pack's template)
+export * from './endpoints/endpoints';

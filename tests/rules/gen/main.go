@@ -48,6 +48,7 @@ func suites() []*suite {
 		moneySuite(),
 		moneyOffSuite(),
 		functionsSuite(),
+		endpointsSuite(),
 	}
 }
 

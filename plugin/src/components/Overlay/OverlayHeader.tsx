@@ -1,4 +1,5 @@
 import { css } from '@emotion/css';
+import { ReactNode } from 'react';
 import { GrafanaTheme2 } from '@grafana/data';
 import { Button, Input, LinkButton, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 
@@ -39,13 +40,15 @@ interface Props {
   siblingLabel: string;
   hasSelection: boolean;
   links?: { explore: string; drilldown?: string };
+  /** the endpoint picker (EndpointPicker), when the panel has endpoint labels */
+  endpointPicker?: ReactNode;
   onUpdate: (patch: Partial<UrlState>) => void;
   onClear: () => void;
 }
 
 /** The overlay's header: view, unit and baseline mode, the sibling to compare, and the links out. */
 export function OverlayHeader(props: Props) {
-  const { height, view, disabledViews, unit, perRequestMissing, unitNotice, mode, defaultMode, instance, siblingLabel, hasSelection, links, onUpdate, onClear } = props;
+  const { height, view, disabledViews, unit, perRequestMissing, unitNotice, mode, defaultMode, instance, siblingLabel, hasSelection, links, endpointPicker, onUpdate, onClear } = props;
   const styles = useStyles2(getStyles);
   const setInstance = (value: string) => onUpdate({ instance: value.trim() || undefined });
   return (
@@ -76,6 +79,7 @@ export function OverlayHeader(props: Props) {
           />
         </div>
       )}
+      {endpointPicker}
       <span className={styles.spacer} />
       {hasSelection && (
         <Button size="sm" variant="secondary" fill="text" icon="times" onClick={onClear} data-testid={TEST_IDS.clearSelection}>

@@ -9,7 +9,7 @@ import { formatDeltaIn, formatIn, UNIT_LABELS } from '../format';
 import { getTableStyles } from './TopTable';
 
 interface Props {
-  /** ranked by |delta| in `unit` (changesByUnit) */
+  /** the service's code first, each part ranked by |delta| in `unit` (changesByUnit) */
   rows: UnitChangeRow[];
   /** the unit the table ranks by and shows the two sides in */
   unit: ValueUnit;
@@ -33,9 +33,9 @@ const columnsFor = (rows: UnitChangeRow[]) => (rows.some((r) => r.perRequestDelt
 
 /**
  * "Biggest changes": functions ranked by the change of their self value in the panel's unit,
- * comparison minus baseline, with the change in every unit alongside (per request, absolute,
- * share), so load and efficiency can be told apart per function. Only flagged changes are
- * coloured (see changesByUnit).
+ * comparison minus baseline, the service's code first (a runtime's own work and the profiler's
+ * after it), with the change in every unit alongside (per request, absolute, share), so load and
+ * efficiency can be told apart per function. Only flagged changes are coloured (see changesByUnit).
  */
 export const ChangesTable = memo(function ChangesTable({ rows: plain, unit, profileUnit, onSelect, selected, limit = 100, diff, requests }: Props) {
   const styles = useStyles2(getTableStyles);
