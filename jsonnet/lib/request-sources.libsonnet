@@ -1,6 +1,6 @@
 // The request counters hotpath knows by name: what each tool exports, as the
 // sources requestSources takes (metric, selector, and which of its labels name
-// the service, its namespace, instance and pod). config.libsonnet's
+// the service, its namespace, instance and pod). config/requests-cpu.libsonnet's
 // requestsFrom turns each on with one line; a service several of them see is
 // counted from the first in `precedence` (docs/runbook.md, "Where request
 // counts and CPU come from", says why in that order).
