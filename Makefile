@@ -138,7 +138,7 @@ test-plugin: $(NPM_STAMP) $(CORE_DIST) ## the profile core's and the plugin's ty
 .PHONY: test-browser
 test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, diff, the overlay's windows, the sandbox and demo-check on a fake playground
 	@tools/install-chromium.sh
-	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs tests/browser/runtimes.test.mjs
+	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs tests/browser/runtimes.test.mjs tests/browser/endpoints.test.mjs
 
 .PHONY: bench-plugin
 bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/flamegraph 13.0.1 on Grafana 13.2's modules, React 19) on five frame shapes, 10k/200k/1M; writes tests/browser/BENCHMARK.md
@@ -253,6 +253,13 @@ bench-detection: tools ## the regression alerts' detection rate, time to detect 
 FUNCTIONS_FLAGS ?=
 bench-functions: tools ## FunctionCostPerRequestRegression beside the service regression alerts on a generated fleet with per-minute synthetic profiles and the bridge's set (one function, existing or new, adding +5/10/20% to its service's CPU or allocations per request), by service size; writes tests/bench/RESULTS-functions.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-functions.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchFunctions' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(FUNCTIONS_FLAGS)
+
+.PHONY: bench-endpoints
+# ENDPOINTS_FLAGS: -endpoint-per-cell N (services per regression size and per mix size, default 6),
+# -endpoint-clean N (default 6); KEEP=DIR keeps the backfilled data there.
+ENDPOINTS_FLAGS ?=
+bench-endpoints: tools ## EndpointCostPerRequestRegression beside the service regression alerts on a generated fleet of services with 2-6 routes whose mix moves daily: route regressions adding +2/5/10/20% to the service's CPU per request, mix changes of +10/20/50% (no code changed), clean services; writes tests/bench/RESULTS-endpoints.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-endpoints.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchEndpoints' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(ENDPOINTS_FLAGS)
 
 .PHONY: bench-rules
 bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series; writes tests/bench/RESULTS-rules.md

@@ -1,7 +1,7 @@
 // hotpath-service.json: one service, read top to bottom as the investigation
 // of "why is this service burning CPU?". Each row answers one question and
 // rules out one cause before the next: load, one instance, an upstream, CFS
-// throttling, allocations, and finally where in the code.
+// throttling, allocations, which endpoint, and finally where in the code.
 local dashboard = import '../lib/dashboard.libsonnet';
 local p = import '../lib/panel.libsonnet';
 local series = import '../lib/series.libsonnet';
@@ -18,11 +18,12 @@ local series = import '../lib/series.libsonnet';
       local selector = cfg.profileLabelSelector % cfg;
       local money = (import 'money.libsonnet')(cfg, $.hotpathQueries.money);
       local functions = (import 'functions.libsonnet')(cfg, $.hotpathQueries.functions);
+      local endpoints = (import 'endpoints.libsonnet')(cfg, $.hotpathQueries.endpoints);
 
       d.dashboard(
         'service',
         'hotpath: service',
-        'Why is this service burning CPU? Top to bottom: load or efficiency, one instance or all, upstream, throttling, allocations, where in the code.',
+        'Why is this service burning CPU? Top to bottom: load or efficiency, one instance or all, upstream, throttling, allocations, which endpoint, where in the code.',
         [
           p.row('1. Load or efficiency?'),
           p.timeseries(
@@ -169,7 +170,8 @@ local series = import '../lib/series.libsonnet';
             w=8,
           ),
 
-          p.row('6. Where in the code?'),
+        ] + endpoints.panels + [
+          p.row('7. Where in the code?'),
           p.plugin(
             'hotpath-overlay-panel',
             'CPU per request with its flame graph',
@@ -182,12 +184,15 @@ local series = import '../lib/series.libsonnet';
               prom(q.requests, 'requests/s'),
               prom(q.cpu, 'CPU cores'),
               prom(q.instanceRequests, '{{%s}} requests/s' % cfg.instanceLabel),
+              prom(q.endpointRequests, '{{endpoint}} requests/s'),
             ],
             // Which query feeds which part (plugin/src/options.ts): the strip draws A, D
             // and E, shades the windows where B (the hotpath alerts) is on, and the
             // panel re-runs C for each selected window. D counts each window's requests
             // (values per request); F, one rate per instance, counts them for the
-            // siblings baseline (an instance against the others).
+            // siblings baseline (an instance against the others); G, one rate per
+            // endpoint, for the endpoint filter (the profile labels of
+            // endpointProfileLabels narrow both windows to one endpoint's samples).
             {
               profileRefId: 'C',
               seriesRefIds: ['A', 'D', 'E'],
@@ -196,10 +201,12 @@ local series = import '../lib/series.libsonnet';
               requestsRefId: 'D',
               instanceRequestsRefId: 'F',
               siblingLabel: cfg.instanceLabel,
+              endpointLabels: std.join(',', cfg.endpointProfileLabels),
+              endpointRequestsRefId: 'G',
             },
             h=22,
           ) {
-            fieldConfig+: { overrides+: [p.byRefId('D', { unit: 'reqps' }), p.byRefId('E', { unit: 'short' }), p.byRefId('F', { unit: 'reqps' })] },
+            fieldConfig+: { overrides+: [p.byRefId('D', { unit: 'reqps' }), p.byRefId('E', { unit: 'short' }), p.byRefId('F', { unit: 'reqps' }), p.byRefId('G', { unit: 'reqps' })] },
           },
         ] + functions.panels + [
           // Grafana's own flame graph panels, for a Grafana without the
@@ -222,7 +229,7 @@ local series = import '../lib/series.libsonnet';
             ),
           ]),
         ],
-        d.variables(series.requests, multiService=false) + [functions.variable],
+        d.variables(series.requests, multiService=false) + [functions.variable, endpoints.variable],
         [
           d.annotation('hotpath alerts', q.alerts),
           d.annotation('CFS throttling of this service', q.throttlingAlerts, 'orange'),

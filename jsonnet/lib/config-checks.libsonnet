@@ -72,6 +72,19 @@ local alertKeys(knob, m) =
     ]),
 
     assert std.all([
+      local unknown = std.setDiff(std.set(std.objectFields(r)), std.set(['metric', 'selector', 'routeLabel', 'serviceLabel']));
+      local routeLabels = if std.isArray(std.get(r, 'routeLabel', null)) then r.routeLabel else [std.get(r, 'routeLabel', '')];
+      (std.isObject(r) && std.get(r, 'metric', '') != '' || error 'endpointRequestSources: every source needs a metric, got %s' % str(r))
+      && (std.all([std.isString(l) && l != '' for l in routeLabels]) && routeLabels != [] || error 'endpointRequestSources: %s needs a routeLabel, the label that holds its route (a list of labels is joined with "/")' % r.metric)
+      && (unknown == [] || error 'endpointRequestSources: %s has %s, not a field of a source (metric, selector, routeLabel, serviceLabel): it would be ignored' % [r.metric, std.join(', ', unknown)])
+      for r in c.endpointRequestSources
+    ]),
+    assert c.endpointRegressionMinShare > 0 && c.endpointRegressionMinShare < 1
+           : 'endpointRegressionMinShare is %s: want a share of the service between 0 and 1, e.g. 0.03' % c.endpointRegressionMinShare,
+    assert std.length(c.endpointProfileLabels) > 0 && std.all([std.isString(l) && l != '' for l in c.endpointProfileLabels])
+           : 'endpointProfileLabels: want at least one profile label name, e.g. span_name',
+
+    assert std.all([
       local unknown = std.setDiff(std.set(std.objectFields(v)), std.set(['metric', 'selector', 'versionLabel', 'versionRegex', 'serviceLabel', 'joinOnPod']));
       (std.isObject(v) && std.get(v, 'metric', '') != '' || error 'versionSources: every source needs a metric, got %s' % str(v))
       && (unknown == [] || error 'versionSources: %s has %s, not a field of a source (metric, selector, versionLabel, versionRegex, serviceLabel, joinOnPod): it would be ignored' % [v.metric, std.join(', ', unknown)])

@@ -187,7 +187,20 @@ func dayOneWithout(key string) string {
 	const goRuntime = "Go's runtime metrics: no Go service (another runtime's: allocMetric, heapMetric, gcDurationMetric)"
 	const serviceGraph = "a service graph (Tempo's or Alloy's, from traces) or staticUpstreams"
 	const allocProfiles = "allocation profiles: an eBPF profiler samples CPU only"
+	const endpoints = "profiles by endpoint: an eBPF profiler's samples carry no route (endpointProfileLabels), nor do the sidecars count per route (endpointRequestSources)"
 	return map[string]string{
+		"hotpath-service.json Endpoints: CPU per request (top 10) / A":             endpoints,
+		"hotpath-service.json Endpoints: the request mix / A":                      endpoints,
+		"hotpath-service.json Endpoints or mix? / A":                               endpoints,
+		"hotpath-service.json Endpoints or mix? / B":                               endpoints,
+		"hotpath-service.json Endpoints or mix? / C":                               endpoints,
+		"hotpath-service.json Endpoints: bytes allocated per request (top 10) / A": endpoints,
+		"hotpath-service.json The named endpoint: CPU per request / A":             endpoints,
+		"hotpath-service.json The named endpoint: CPU per request / B":             endpoints,
+		"hotpath-service.json The named endpoint: bytes allocated per request / A": endpoints,
+		"hotpath-service.json The named endpoint: bytes allocated per request / B": endpoints,
+		"hotpath-service.json CPU per request with its flame graph / G":            endpoints,
+		"hotpath-service.json variable endpoint":                                   endpoints,
 		"hotpath-service.json Bytes allocated per request vs baseline / A":         goRuntime,
 		"hotpath-service.json Bytes allocated per request vs baseline / B":         goRuntime,
 		"hotpath-service.json Allocation rate / A":                                 goRuntime,

@@ -49,6 +49,7 @@ func suites() []*suite {
 		moneySuite(),
 		moneyOffSuite(),
 		functionsSuite(),
+		endpointsSuite(),
 	}
 }
 

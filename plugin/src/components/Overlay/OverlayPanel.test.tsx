@@ -3,7 +3,7 @@ import { config, locationService, setDataSourceSrv } from '@grafana/runtime';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Observable } from 'rxjs';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
 import { diffTrees, treeToFrame } from '@hotpath/profile-core';
 import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testing';

@@ -2,7 +2,7 @@ import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { Button, useStyles2 } from '@grafana/ui';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { WindowProfile, WindowSlot } from '../../windows/fetcher';
 import { Baseline, TimeWindow } from '@hotpath/profile-core';
 
