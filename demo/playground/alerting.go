@@ -32,8 +32,8 @@ const (
 
 // NotifyDir is where hotpath-notify writes its messages (messages.jsonl,
 // one folder per alert); SlackFile what the Slack sink received.
-func (o *Orchestrator) NotifyDir() string { return o.StatePath("notify", "messages") }
-func (o *Orchestrator) SlackFile() string { return o.StatePath("notify", "slack.jsonl") }
+func (p *Processes) NotifyDir() string { return p.StatePath("notify", "messages") }
+func (p *Processes) SlackFile() string { return p.StatePath("notify", "slack.jsonl") }
 
 // alertmanagerConfig routes every alert to hotpath-notify, one group per
 // alert (a message per alert is what the receiver sends anyway), quickly.
@@ -58,38 +58,38 @@ receivers:
 // Options.Notify it does nothing; when a piece does not come up, the
 // playground says why and runs without alerts delivered (demo-test's check
 // then fails, saying so).
-func (o *Orchestrator) startAlerting(ctx context.Context) error {
-	if len(o.Opt.Notify) == 0 {
-		o.AlertingOff = "not started (-notify '')"
+func (p *Processes) startAlerting(ctx context.Context) error {
+	if len(p.Opt.Notify) == 0 {
+		p.AlertingOff = "not started (-notify '')"
 		return nil
 	}
-	err := o.Step("alerting: Alertmanager -> hotpath-notify -> a folder and a Slack-compatible sink", func() error {
-		if _, err := os.Stat(o.tool("alertmanager")); err != nil {
-			return fmt.Errorf("%s is missing: run `make tools`", o.tool("alertmanager"))
+	err := p.Step("alerting: Alertmanager -> hotpath-notify -> a folder and a Slack-compatible sink", func() error {
+		if _, err := os.Stat(p.tool("alertmanager")); err != nil {
+			return fmt.Errorf("%s is missing: run `make tools`", p.tool("alertmanager"))
 		}
-		p := o.World.Ports
-		sinkAddr, notifyAddr, amAddr := fmt.Sprintf("127.0.0.1:%d", p.SlackSink), fmt.Sprintf("127.0.0.1:%d", p.Notify), fmt.Sprintf("127.0.0.1:%d", p.Alertmanager)
-		_ = os.RemoveAll(o.StatePath("notify"))
-		if err := os.MkdirAll(o.NotifyDir(), 0o755); err != nil {
+		ports := p.World.Ports
+		sinkAddr, notifyAddr, amAddr := fmt.Sprintf("127.0.0.1:%d", ports.SlackSink), fmt.Sprintf("127.0.0.1:%d", ports.Notify), fmt.Sprintf("127.0.0.1:%d", ports.Alertmanager)
+		_ = os.RemoveAll(p.StatePath("notify"))
+		if err := os.MkdirAll(p.NotifyDir(), 0o755); err != nil {
 			return err
 		}
-		sink, err := o.Sup.Start("slack-sink", false, nil, Expand(o.Opt.NotifySink, "{addr}", sinkAddr, "{out}", o.SlackFile())...)
+		sink, err := p.Sup.Start("slack-sink", false, nil, Expand(p.Opt.NotifySink, "{addr}", sinkAddr, "{out}", p.SlackFile())...)
 		if err != nil {
 			return err
 		}
 		if err := promkit.WaitHTTP(ctx, sink, "http://"+sinkAddr+"/", 20*time.Second); err != nil {
 			return fmt.Errorf("slack-sink: %w", err)
 		}
-		argv := Expand(o.Opt.Notify, "{profiles}", fmt.Sprintf("http://127.0.0.1:%d", p.Profiles), "{prometheus}", o.World.rulesURL(), "{addr}", notifyAddr,
-			"{out}", o.NotifyDir(), "{slack}", "http://"+sinkAddr+"/", "{pending}", o.Opt.NotifyPending.String())
-		notify, err := o.Sup.Start("hotpath-notify", false, nil, argv...)
+		argv := Expand(p.Opt.Notify, "{profiles}", fmt.Sprintf("http://127.0.0.1:%d", ports.Profiles), "{prometheus}", p.World.rulesURL(), "{addr}", notifyAddr,
+			"{out}", p.NotifyDir(), "{slack}", "http://"+sinkAddr+"/", "{pending}", p.Opt.NotifyPending.String())
+		notify, err := p.Sup.Start("hotpath-notify", false, nil, argv...)
 		if err != nil {
 			return err
 		}
 		if err := promkit.WaitHTTP(ctx, notify, "http://"+notifyAddr+"/-/healthy", 60*time.Second); err != nil {
 			return fmt.Errorf("hotpath-notify: %w", err)
 		}
-		dir := o.StatePath("alertmanager")
+		dir := p.StatePath("alertmanager")
 		_ = os.RemoveAll(dir)
 		if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 			return err
@@ -98,7 +98,7 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 		if err := os.WriteFile(cfg, []byte(alertmanagerConfig(notifyAddr)), 0o644); err != nil {
 			return err
 		}
-		am, err := o.Sup.Start("alertmanager", false, nil, o.tool("alertmanager"), "--config.file="+cfg,
+		am, err := p.Sup.Start("alertmanager", false, nil, p.tool("alertmanager"), "--config.file="+cfg,
 			"--storage.path="+filepath.Join(dir, "data"), "--web.listen-address="+amAddr, "--cluster.listen-address=")
 		if err != nil {
 			return err
@@ -106,28 +106,28 @@ func (o *Orchestrator) startAlerting(ctx context.Context) error {
 		if err := promkit.WaitHTTP(ctx, am, "http://"+amAddr+"/-/ready", 30*time.Second); err != nil {
 			return fmt.Errorf("alertmanager: %w", err)
 		}
-		o.World.Alertmanager = amAddr
-		o.AlertmanagerAt = "http://" + amAddr
-		o.Logf("    %-10s %s (routes every alert to hotpath-notify)", "alertmgr", o.AlertmanagerAt)
-		o.Logf("    %-10s http://%s: messages in %s and the Slack sink's %s", "notify", notifyAddr, o.NotifyDir(), o.SlackFile())
+		p.World.Alertmanager = amAddr
+		p.AlertmanagerAt = "http://" + amAddr
+		p.Logf("    %-10s %s (routes every alert to hotpath-notify)", "alertmgr", p.AlertmanagerAt)
+		p.Logf("    %-10s http://%s: messages in %s and the Slack sink's %s", "notify", notifyAddr, p.NotifyDir(), p.SlackFile())
 		return nil
 	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return err
 		}
-		o.AlertingOff = firstLine(err.Error())
-		o.Logf("    NOTE: running without alert delivery: %v", err)
+		p.AlertingOff = firstLine(err.Error())
+		p.Logf("    NOTE: running without alert delivery: %v", err)
 	}
 	return nil
 }
 
 // alertPathOff reports whether a process is part of an alert path that did
 // not come up (the playground runs on without it, saying so).
-func (o *Orchestrator) alertPathOff(name string) bool {
+func (p *Processes) alertPathOff(name string) bool {
 	switch name {
 	case "slack-sink", "hotpath-notify", "alertmanager":
-		return o.AlertingOff != ""
+		return p.AlertingOff != ""
 	}
 	return false
 }

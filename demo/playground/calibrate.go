@@ -95,114 +95,136 @@ type snapshot struct {
 // service's job; cg is nil without cgroups.
 func Calibrate(ctx context.Context, w *World, sup *Supervisor, loadgen string, cg *cgroup.Manager, groups map[string]string, settle, measure time.Duration, logf func(string, ...any)) (*Calibration, error) {
 	began := time.Now()
-	targets := w.LoadTargets()
-	type rates struct{ lo, hi float64 }
-	rs := make([]rates, len(targets))
-	for i, t := range targets {
+	c := &calibrator{w: w, sup: sup, loadgen: loadgen, cg: cg, groups: groups, targets: w.LoadTargets(), phase: settle + measure}
+	for _, t := range c.targets {
 		lo, hi, err := loHi(t.Rate)
 		if err != nil {
 			return nil, err
 		}
-		rs[i] = rates{lo, hi}
+		c.rates = append(c.rates, [2]float64{lo, hi})
 	}
-	phase := settle + measure
-	ctx, cancel := context.WithTimeout(ctx, 2*phase+30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 2*c.phase+30*time.Second)
 	defer cancel()
-	// The calibration load comes from the load generator the live phase
-	// runs, with the same client: one run at the low rates, one at the high.
-	runLoad := func(hi bool) (*Proc, error) {
-		argv := []string{loadgen, "-duration", (phase + 10*time.Second).String(), "-report", "0"}
-		for i, t := range targets {
-			r := rs[i].lo
-			if hi {
-				r = rs[i].hi
-			}
-			argv = append(argv, "-target", fmt.Sprintf("%s=%s@%g", t.Name, t.URL, r))
-		}
-		name := "loadgen-calibration-low"
-		if hi {
-			name = "loadgen-calibration-high"
-		}
-		return sup.Start(name, false, nil, argv...)
-	}
-	var current *Proc
-	defer func() {
-		if current != nil {
-			sup.Stop(current, 5*time.Second)
-		}
-	}()
-	var err error
-	if current, err = runLoad(false); err != nil {
+	snaps, err := c.measure(ctx, settle, logf)
+	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
-
-	snap := func() (snapshot, error) {
-		s := snapshot{at: time.Now(), metrics: map[string][]promkit.Metric{}, cgroups: map[string]cgroup.Stat{}}
-		for _, svc := range w.Services {
-			for _, in := range svc.Instances {
-				m, err := promkit.Scrape(ctx, in.URL()+"/metrics")
-				if err != nil {
-					return s, fmt.Errorf("calibration: %s: %w", svc.Job, err)
-				}
-				s.metrics[in.Addr()] = m
-			}
-		}
-		if cg != nil {
-			for name := range groups {
-				g, err := cg.Open(name)
-				if err != nil {
-					return s, err
-				}
-				st, err := g.Stat()
-				if err != nil {
-					return s, err
-				}
-				s.cgroups[name] = st
-			}
-		}
-		return s, nil
+	cal := &Calibration{Instances: map[string]*InstanceCost{}, Periods: map[string]Cost{}}
+	reqRate := cal.fitInstances(w, snaps, logf)
+	if api, cache := reqRate["api"], reqRate["cache"]; api[0]+api[1] > 0 {
+		cal.UpstreamShare = (cache[0] + cache[1]) / (api[0] + api[1])
 	}
-	waitUntil := func(d time.Duration) error {
+	cal.fitPeriods(groups, reqRate, snaps, logf)
+	cal.Took = time.Since(began)
+	return cal, nil
+}
+
+// calibrator runs the calibration's load and reads what it costs.
+type calibrator struct {
+	w       *World
+	sup     *Supervisor
+	loadgen string
+	cg      *cgroup.Manager
+	groups  map[string]string
+	targets []LoadTarget
+	rates   [][2]float64 // each target's low and high rate
+	phase   time.Duration
+}
+
+// load starts the load generator the live phase runs, with the same
+// client, at every target's low or high rate.
+func (c *calibrator) load(hi bool) (*Proc, error) {
+	argv := []string{c.loadgen, "-duration", (c.phase + 10*time.Second).String(), "-report", "0"}
+	name, which := "loadgen-calibration-low", 0
+	if hi {
+		name, which = "loadgen-calibration-high", 1
+	}
+	for i, t := range c.targets {
+		argv = append(argv, "-target", fmt.Sprintf("%s=%s@%g", t.Name, t.URL, c.rates[i][which]))
+	}
+	return c.sup.Start(name, false, nil, argv...)
+}
+
+// measure runs the low rates, then the high ones, and takes a snapshot
+// when each has settled and when each phase ends.
+func (c *calibrator) measure(ctx context.Context, settle time.Duration, logf func(string, ...any)) ([4]snapshot, error) {
+	var snaps [4]snapshot
+	current, err := c.load(false)
+	if err != nil {
+		return snaps, err
+	}
+	defer func() {
+		if current != nil { // nil when the high rates' load did not start
+			c.sup.Stop(current, 5*time.Second)
+		}
+	}()
+	start := time.Now()
+	for i, at := range []time.Duration{settle, c.phase, c.phase + settle, 2 * c.phase} {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Until(start.Add(d))):
-			return nil
+			return snaps, fmt.Errorf("calibration: %w", ctx.Err())
+		case <-time.After(time.Until(start.Add(at))):
 		}
-	}
-	var snaps [4]snapshot
-	for i, at := range []time.Duration{settle, phase, phase + settle, 2 * phase} {
-		if err := waitUntil(at); err != nil {
-			return nil, fmt.Errorf("calibration: %w", err)
+		if snaps[i], err = c.snapshot(ctx); err != nil {
+			return snaps, err
 		}
-		s, err := snap()
-		if err != nil {
-			return nil, err
-		}
-		snaps[i] = s
 		if i == 1 {
-			sup.Stop(current, 5*time.Second)
-			if current, err = runLoad(true); err != nil {
-				return nil, err
+			c.sup.Stop(current, 5*time.Second)
+			if current, err = c.load(true); err != nil {
+				return snaps, err
 			}
-			start = time.Now().Add(-phase)
+			start = time.Now().Add(-c.phase)
 		}
 		logf("  calibration: %s rates measured", [...]string{"low: settled,", "low", "high: settled,", "high"}[i])
 	}
+	return snaps, nil
+}
 
-	cal := &Calibration{Instances: map[string]*InstanceCost{}, Periods: map[string]Cost{}}
+// snapshot scrapes every instance's /metrics and reads every cgroup's cpu.stat.
+func (c *calibrator) snapshot(ctx context.Context) (snapshot, error) {
+	s := snapshot{at: time.Now(), metrics: map[string][]promkit.Metric{}, cgroups: map[string]cgroup.Stat{}}
+	for _, svc := range c.w.Services {
+		for _, in := range svc.Instances {
+			m, err := promkit.Scrape(ctx, in.URL()+"/metrics")
+			if err != nil {
+				return s, fmt.Errorf("calibration: %s: %w", svc.Job, err)
+			}
+			s.metrics[in.Addr()] = m
+		}
+	}
+	if c.cg == nil {
+		return s, nil
+	}
+	for name := range c.groups {
+		g, err := c.cg.Open(name)
+		if err != nil {
+			return s, err
+		}
+		if s.cgroups[name], err = g.Stat(); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// fitInstances fits every instance's cost lines between the low phase
+// (snaps 0 to 1) and the high one (2 to 3); it returns each job's request
+// rate in both, summed over its instances.
+func (cal *Calibration) fitInstances(w *World, snaps [4]snapshot, logf func(string, ...any)) map[string][2]float64 {
 	perSec := func(a, b snapshot, addr, name string) float64 {
 		return (Sum(b.metrics[addr], name) - Sum(a.metrics[addr], name)) / b.at.Sub(a.at).Seconds()
+	}
+	both := func(addr, name string) (float64, float64) {
+		return perSec(snaps[0], snaps[1], addr, name), perSec(snaps[2], snaps[3], addr, name)
 	}
 	reqRate := map[string][2]float64{} // by job, summed over instances
 	for _, svc := range w.Services {
 		for _, in := range svc.Instances {
 			a := in.Addr()
-			r1, r2 := perSec(snaps[0], snaps[1], a, "http_requests_total"), perSec(snaps[2], snaps[3], a, "http_requests_total")
-			c1, c2 := perSec(snaps[0], snaps[1], a, "process_cpu_seconds_total"), perSec(snaps[2], snaps[3], a, "process_cpu_seconds_total")
-			m1, m2 := perSec(snaps[0], snaps[1], a, "go_memstats_alloc_bytes_total"), perSec(snaps[2], snaps[3], a, "go_memstats_alloc_bytes_total")
-			e1, e2 := perSec(snaps[0], snaps[1], a, "traces_service_graph_request_total"), perSec(snaps[2], snaps[3], a, "traces_service_graph_request_total")
+			r1, r2 := both(a, "http_requests_total")
+			c1, c2 := both(a, "process_cpu_seconds_total")
+			m1, m2 := both(a, "go_memstats_alloc_bytes_total")
+			e1, e2 := both(a, "traces_service_graph_request_total")
 			ic := &InstanceCost{
 				Job: svc.Job, Instance: a, Rates: [2]float64{r1, r2},
 				CPU: fit(r1, c1, r2, c2), Alloc: fit(r1, m1, r2, m2),
@@ -218,12 +240,15 @@ func Calibrate(ctx context.Context, w *World, sup *Supervisor, loadgen string, c
 				svc.Job, a, r1, r2, ic.CPU.Fixed, ic.CPU.PerRequest*1e3, ic.Alloc.Fixed/1e3, ic.Alloc.PerRequest/1e3)
 		}
 	}
-	if api, cache := reqRate["api"], reqRate["cache"]; api[0]+api[1] > 0 {
-		cal.UpstreamShare = (cache[0] + cache[1]) / (api[0] + api[1])
-	}
+	return reqRate
+}
+
+// fitPeriods fits each cgroup's CFS periods per second against its
+// service's request rate.
+func (cal *Calibration) fitPeriods(groups map[string]string, reqRate map[string][2]float64, snaps [4]snapshot, logf func(string, ...any)) {
+	secs := func(a, b snapshot) float64 { return b.at.Sub(a.at).Seconds() }
 	for name, job := range groups {
 		r := reqRate[job]
-		secs := func(a, b snapshot) float64 { return b.at.Sub(a.at).Seconds() }
 		p1 := float64(snaps[1].cgroups[name].Periods-snaps[0].cgroups[name].Periods) / secs(snaps[0], snaps[1])
 		p2 := float64(snaps[3].cgroups[name].Periods-snaps[2].cgroups[name].Periods) / secs(snaps[2], snaps[3])
 		cal.Periods[name] = fit(r[0], p1, r[1], p2)
@@ -231,6 +256,4 @@ func Calibrate(ctx context.Context, w *World, sup *Supervisor, loadgen string, c
 		t2 := snaps[3].cgroups[name].ThrottledPeriods - snaps[2].cgroups[name].ThrottledPeriods
 		logf("  cgroup %-15s CFS periods %.1f/s at %.1f req/s, %.1f/s at %.1f req/s (throttled periods: %d, %d)", name, p1, r[0], p2, r[1], t1, t2)
 	}
-	cal.Took = time.Since(began)
-	return cal, nil
 }

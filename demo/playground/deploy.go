@@ -142,28 +142,28 @@ func (w *World) Deploy(ctx context.Context, story string) (*Rollout, string, err
 }
 
 // Deploy rolls out the story's new version (World.Deploy).
-func (o *Orchestrator) Deploy(ctx context.Context, story string) (*Rollout, string, error) {
-	return o.World.Deploy(ctx, story)
+func (inc *Incidents) Deploy(ctx context.Context, story string) (*Rollout, string, error) {
+	return inc.World.Deploy(ctx, story)
 }
 
 // startKubeState starts the kube-state-metrics stand-in with the world's pods.
-func (o *Orchestrator) startKubeState(ctx context.Context) error {
-	pods := o.World.Pods()
+func (p *Processes) startKubeState(ctx context.Context) error {
+	pods := p.World.Pods()
 	if len(pods) == 0 {
 		return nil
 	}
-	argv := []string{o.bin("kube-state-exporter"), "-listen", o.World.KubeStateAddr()}
+	argv := []string{p.bin("kube-state-exporter"), "-listen", p.World.KubeStateAddr()}
 	for _, c := range pods {
 		argv = append(argv, "-container", c.ID()+"="+c.Image)
 	}
-	proc, err := o.Sup.Start("kube-state-exporter", false, nil, argv...)
+	proc, err := p.Sup.Start("kube-state-exporter", false, nil, argv...)
 	if err != nil {
 		return err
 	}
-	if err := promkit.WaitHTTP(ctx, proc, "http://"+o.World.KubeStateAddr()+"/metrics", 20*time.Second); err != nil {
+	if err := promkit.WaitHTTP(ctx, proc, "http://"+p.World.KubeStateAddr()+"/metrics", 20*time.Second); err != nil {
 		return fmt.Errorf("kube-state-exporter: %w", err)
 	}
-	o.Logf("    %-10s http://%s/metrics (kube_pod_container_info of %d pods)", "kube-state", o.World.KubeStateAddr(), len(pods))
+	p.Logf("    %-10s http://%s/metrics (kube_pod_container_info of %d pods)", "kube-state", p.World.KubeStateAddr(), len(pods))
 	return nil
 }
 

@@ -68,126 +68,177 @@ type histSeries struct {
 }
 
 // series builds every series of the history, in memory (a day at 15s is
-// 5760 points per series, about 60 series).
+// 5760 points per series, about 60 series). The noise is drawn in one fixed
+// order (requests, the services' counters, the bridge's rows), so a seed gives
+// one history.
 func (h *History) series() ([]histSeries, error) {
-	n := int(h.Length / h.Step)
-	times := make([]time.Time, n)
-	for k := range n {
-		times[k] = h.End.Add(-time.Duration(n-k) * h.Step)
+	b := &historyBuilder{h: h, n: int(h.Length / h.Step), step: h.Step.Seconds(), rng: rand.New(rand.NewPCG(h.Seed, 42)),
+		reqPerStep: map[string][]float64{}, jobReq: map[string][]float64{}, cpuPerStep: map[string][]float64{}}
+	if err := b.requests(); err != nil {
+		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(h.Seed, 42))
-	noisy := func(v, sd float64) float64 { return math.Max(0, v*(1+sd*rng.NormFloat64())) }
+	for _, svc := range h.World.Services {
+		if err := b.service(svc); err != nil {
+			return nil, err
+		}
+	}
+	b.out = append(b.out, h.functionSeries(b.reqPerStep, b.rng)...)
+	b.cadvisor()
+	// kube-state-metrics: each pod's image as it runs at the start.
+	for _, s := range h.World.PodInfo() {
+		b.gauge(withTarget(s, KubeStateJob, h.World.KubeStateAddr(), nil), s.Value)
+	}
+	return b.out, nil
+}
 
-	// Requests per step of every instance, and per job.
-	reqPerStep := map[string][]float64{}
-	jobReq := map[string][]float64{}
+// historyBuilder holds what the history's series are built from as they are
+// built: the requests per step, by instance and by job, and the CPU per step
+// by job (cAdvisor's usage).
+type historyBuilder struct {
+	h          *History
+	n          int     // points per series
+	step       float64 // seconds
+	rng        *rand.Rand
+	reqPerStep map[string][]float64 // by instance
+	jobReq     map[string][]float64
+	cpuPerStep map[string][]float64 // by job
+	out        []histSeries
+}
+
+func (b *historyBuilder) noisy(v, sd float64) float64 {
+	return math.Max(0, v*(1+sd*b.rng.NormFloat64()))
+}
+
+// counter adds a counter that grows by perStep(k) at each point k.
+func (b *historyBuilder) counter(key string, perStep func(k int) float64) {
+	vals := make([]float64, b.n)
+	total := 0.0
+	for k := range b.n {
+		total += perStep(k)
+		vals[k] = total
+	}
+	b.out = append(b.out, histSeries{key, vals})
+}
+
+// gauge adds a series that keeps the value v.
+func (b *historyBuilder) gauge(key string, v float64) {
+	vals := make([]float64, b.n)
+	for k := range vals {
+		vals[k] = v
+	}
+	b.out = append(b.out, histSeries{key, vals})
+}
+
+// withTarget is a sample's series key with the labels the live scrape gives
+// it: the target's extra labels, its own, then job and instance.
+func withTarget(s promkit.Metric, job, instance string, extra map[string]string) string {
+	l := map[string]string{}
+	for k, v := range extra {
+		l[k] = v
+	}
+	for k, v := range s.Labels {
+		l[k] = v
+	}
+	l["job"], l["instance"] = job, instance
+	return s.Name + "{" + promkit.FormatLabels(l) + "}"
+}
+
+// requests fills the requests per step of every instance (its load shape
+// times the day/night curve) and per job; the cache serves the api's calls.
+func (b *historyBuilder) requests() error {
+	h := b.h
+	times := make([]time.Time, b.n)
+	for k := range b.n {
+		times[k] = h.End.Add(-time.Duration(b.n-k) * h.Step)
+	}
 	for _, t := range h.World.LoadTargets() {
 		in := t.Service.Instances[t.Instance].Addr()
-		xs := make([]float64, n)
+		xs := make([]float64, b.n)
 		for k, at := range times {
 			r, err := shapeAt(t.Rate, at.Sub(h.LoadStart))
 			if err != nil {
-				return nil, err
+				return err
 			}
-			xs[k] = noisy(r*Diurnal(h.End.Sub(at)), 0.05) * h.Step.Seconds()
+			xs[k] = b.noisy(r*Diurnal(h.End.Sub(at)), 0.05) * b.step
 		}
-		reqPerStep[in] = xs
-		jr := jobReq[t.Service.Job]
+		b.reqPerStep[in] = xs
+		jr := b.jobReq[t.Service.Job]
 		if jr == nil {
-			jr = make([]float64, n)
+			jr = make([]float64, b.n)
 		}
 		for k := range xs {
 			jr[k] += xs[k]
 		}
-		jobReq[t.Service.Job] = jr
+		b.jobReq[t.Service.Job] = jr
 	}
-	// The cache serves the api's calls.
-	if cache := h.World.Service("cache"); cache != nil && jobReq["api"] != nil {
-		xs := make([]float64, n)
-		for k, v := range jobReq["api"] {
+	if cache := h.World.Service("cache"); cache != nil && b.jobReq["api"] != nil {
+		xs := make([]float64, b.n)
+		for k, v := range b.jobReq["api"] {
 			xs[k] = v * h.Cal.UpstreamShare / float64(len(cache.Instances))
 		}
 		for _, in := range cache.Instances {
-			reqPerStep[in.Addr()] = xs
+			b.reqPerStep[in.Addr()] = xs
 		}
-		jobReq["cache"] = xs
+		b.jobReq["cache"] = xs
 	}
+	return nil
+}
 
-	var out []histSeries
-	counter := func(key string, perStep func(k int) float64) {
-		vals := make([]float64, n)
-		total := 0.0
-		for k := range n {
-			total += perStep(k)
-			vals[k] = total
+// service adds the counters of each of a service's instances through its
+// calibrated cost lines, and sums its CPU per step.
+func (b *historyBuilder) service(svc *Service) error {
+	jc := make([]float64, b.n)
+	for _, in := range svc.Instances {
+		ic := b.h.Cal.Instances[in.Addr()]
+		if ic == nil {
+			return fmt.Errorf("no calibration for %s %s", svc.Job, in.Addr())
 		}
-		out = append(out, histSeries{key, vals})
+		req := b.reqPerStep[in.Addr()]
+		if req == nil {
+			return fmt.Errorf("no requests for %s %s", svc.Job, in.Addr())
+		}
+		cpu := make([]float64, b.n)
+		for k := range b.n {
+			cpu[k] = b.noisy(ic.CPU.At(req[k]/b.step)*b.step, 0.03)
+			jc[k] += cpu[k]
+		}
+		b.instance(svc, in, ic, req, cpu)
 	}
-	gauge := func(key string, v float64) {
-		vals := make([]float64, n)
-		for k := range vals {
-			vals[k] = v
-		}
-		out = append(out, histSeries{key, vals})
-	}
-	withTarget := func(s promkit.Metric, job, instance string, extra map[string]string) string {
-		l := map[string]string{}
-		for k, v := range extra {
-			l[k] = v
-		}
-		for k, v := range s.Labels {
-			l[k] = v
-		}
-		l["job"], l["instance"] = job, instance
-		return s.Name + "{" + promkit.FormatLabels(l) + "}"
-	}
-	cpuPerStep := map[string][]float64{} // by job, for cAdvisor's usage
-	step := h.Step.Seconds()
-	for _, svc := range h.World.Services {
-		jc := make([]float64, n)
-		for _, in := range svc.Instances {
-			ic := h.Cal.Instances[in.Addr()]
-			if ic == nil {
-				return nil, fmt.Errorf("no calibration for %s %s", svc.Job, in.Addr())
-			}
-			req := reqPerStep[in.Addr()]
-			if req == nil {
-				return nil, fmt.Errorf("no requests for %s %s", svc.Job, in.Addr())
-			}
-			cpu := make([]float64, n)
-			for k := range n {
-				cpu[k] = noisy(ic.CPU.At(req[k]/step)*step, 0.03)
-				jc[k] += cpu[k]
-			}
-			// The busiest request series gets the traffic; others stay flat.
-			var main string
-			best := -1.0
-			for _, s := range Named(ic.Samples, "http_requests_total") {
-				if s.Value > best {
-					main, best = s.Key(), s.Value
-				}
-			}
-			for _, s := range ic.Samples {
-				key := withTarget(s, svc.Job, in.Addr(), svc.Labels)
-				switch s.Name {
-				case "http_requests_total":
-					if s.Key() == main {
-						counter(key, func(k int) float64 { return req[k] })
-					}
-				case "process_cpu_seconds_total":
-					counter(key, func(k int) float64 { return cpu[k] })
-				case "go_memstats_alloc_bytes_total":
-					counter(key, func(k int) float64 { return noisy(ic.Alloc.At(req[k]/step)*step, 0.03) })
-				case "traces_service_graph_request_total":
-					counter(key, func(k int) float64 { return req[k] * ic.Edges })
-				}
-			}
-		}
-		cpuPerStep[svc.Job] = jc
-	}
-	out = append(out, h.functionSeries(reqPerStep, rng)...)
+	b.cpuPerStep[svc.Job] = jc
+	return nil
+}
 
-	// cAdvisor: the cgroup'ed services' usage and CFS periods, never throttled.
+// instance adds one instance's counters, with its live labels.
+func (b *historyBuilder) instance(svc *Service, in Instance, ic *InstanceCost, req, cpu []float64) {
+	// The busiest request series gets the traffic; others stay flat.
+	var main string
+	best := -1.0
+	for _, s := range Named(ic.Samples, "http_requests_total") {
+		if s.Value > best {
+			main, best = s.Key(), s.Value
+		}
+	}
+	for _, s := range ic.Samples {
+		key := withTarget(s, svc.Job, in.Addr(), svc.Labels)
+		switch s.Name {
+		case "http_requests_total":
+			if s.Key() == main {
+				b.counter(key, func(k int) float64 { return req[k] })
+			}
+		case "process_cpu_seconds_total":
+			b.counter(key, func(k int) float64 { return cpu[k] })
+		case "go_memstats_alloc_bytes_total":
+			b.counter(key, func(k int) float64 { return b.noisy(ic.Alloc.At(req[k]/b.step)*b.step, 0.03) })
+		case "traces_service_graph_request_total":
+			b.counter(key, func(k int) float64 { return req[k] * ic.Edges })
+		}
+	}
+}
+
+// cadvisor adds the cgroup'ed services' usage and CFS periods, never
+// throttled, and their quota as it is live.
+func (b *historyBuilder) cadvisor() {
+	h := b.h
 	exporter := fmt.Sprintf("127.0.0.1:%d", h.World.Ports.Exporter)
 	podJob := map[string]*Service{}
 	for _, s := range h.World.Services {
@@ -205,24 +256,19 @@ func (h *History) series() ([]histSeries, error) {
 		if s.Labels["container"] != "" {
 			group = svc.Cgroup.Name()
 		}
-		jr, jc := jobReq[svc.Job], cpuPerStep[svc.Job]
+		jr, jc := b.jobReq[svc.Job], b.cpuPerStep[svc.Job]
 		switch s.Name {
 		case "container_cpu_usage_seconds_total":
-			counter(key, func(k int) float64 { return jc[k] })
+			b.counter(key, func(k int) float64 { return jc[k] })
 		case "container_cpu_cfs_periods_total":
 			p := h.Cal.Periods[group]
-			counter(key, func(k int) float64 { return math.Min(p.At(jr[k]/step), 10) * step })
+			b.counter(key, func(k int) float64 { return math.Min(p.At(jr[k]/b.step), 10) * b.step })
 		case "container_cpu_cfs_throttled_periods_total", "container_cpu_cfs_throttled_seconds_total":
-			counter(key, func(int) float64 { return 0 })
+			b.counter(key, func(int) float64 { return 0 })
 		case "container_spec_cpu_quota", "container_spec_cpu_period":
-			gauge(key, s.Value)
+			b.gauge(key, s.Value)
 		}
 	}
-	// kube-state-metrics: each pod's image as it runs at the start.
-	for _, s := range h.World.PodInfo() {
-		gauge(withTarget(s, KubeStateJob, h.World.KubeStateAddr(), nil), s.Value)
-	}
-	return out, nil
 }
 
 // WriteOpenMetrics writes the history as OpenMetrics text for `promtool tsdb

@@ -10,6 +10,16 @@ import (
 	"time"
 )
 
+// Incidents is the job of the stories on the running playground: switching an incident on and
+// off (incidents.go), the rollout that precedes one (deploy.go) and demo-test's benign traffic
+// step (trafficstep.go).
+type Incidents struct{ *Processes }
+
+// Switch turns a story's incident on or off on its service.
+func (inc *Incidents) Switch(ctx context.Context, story string, on bool) error {
+	return inc.World.Switch(ctx, story, on)
+}
+
 // Switch turns a story's incident on or off on its service: every switch is
 // one HTTP call to the service's admin endpoint (demo/README.md).
 func (w *World) Switch(ctx context.Context, story string, on bool) error {

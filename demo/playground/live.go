@@ -20,11 +20,11 @@ type LiveOptions struct {
 
 // RunLive switches the incidents on schedule and shows the status table
 // until the duration is over, ctx is cancelled, or a process dies.
-func (o *Orchestrator) RunLive(ctx context.Context, lo LiveOptions) error {
-	ctx, cancel := context.WithDeadline(ctx, o.LiveAt.Add(o.Opt.Duration))
+func (st *Status) RunLive(ctx context.Context, lo LiveOptions) error {
+	ctx, cancel := context.WithDeadline(ctx, st.LiveAt.Add(st.Opt.Duration))
 	defer cancel()
 	watch := make(chan error, 1)
-	go func() { watch <- o.Watch(ctx) }()
+	go func() { watch <- st.Watch(ctx) }()
 	var events []string
 	event := func(format string, args ...any) {
 		events = append(events, time.Now().Format("15:04:05")+"  "+fmt.Sprintf(format, args...))
@@ -36,33 +36,33 @@ func (o *Orchestrator) RunLive(ctx context.Context, lo LiveOptions) error {
 	tick := time.NewTicker(lo.Refresh)
 	defer tick.Stop()
 	for {
-		for next < len(lo.Schedule) && time.Since(o.LiveAt) >= lo.Schedule[next].At {
+		for next < len(lo.Schedule) && time.Since(st.LiveAt) >= lo.Schedule[next].At {
 			s := lo.Schedule[next]
 			next++
 			if s.Deploy {
-				if r, was, err := o.World.Deploy(ctx, s.Story); err != nil {
+				if r, was, err := st.World.Deploy(ctx, s.Story); err != nil {
 					event("rolling out before %s: %v", s.Story, err)
 				} else {
 					event("schedule: rolled out %s (was %s) before the %s incident", Image(r.Job, r.To), was, s.Story)
 				}
 				continue
 			}
-			if s.Story == "cfs" && o.Cgroups == nil {
-				event("skipping the cfs incident: %s", o.NoCFSWhy)
+			if s.Story == "cfs" && st.Cgroups == nil {
+				event("skipping the cfs incident: %s", st.NoCFSWhy)
 				continue
 			}
-			if err := o.World.Switch(ctx, s.Story, s.On); err != nil {
+			if err := st.World.Switch(ctx, s.Story, s.On); err != nil {
 				event("switching %s: %v", s.Story, err)
 			} else {
 				event("schedule: %s incident %s", s.Story, onOff(s.On))
 			}
 		}
-		rows, err := o.StatusRows(ctx)
+		rows, err := st.StatusRows(ctx)
 		var b strings.Builder
 		if lo.Redraw {
 			b.WriteString("\033[H\033[2J")
 		}
-		o.header(&b, lo, next)
+		st.header(&b, lo, next)
 		if err != nil {
 			fmt.Fprintf(&b, "\n(status unavailable: %v)\n", err)
 		} else {
@@ -71,11 +71,11 @@ func (o *Orchestrator) RunLive(ctx context.Context, lo LiveOptions) error {
 		if len(events) > 0 {
 			b.WriteString("\n" + strings.Join(events, "\n") + "\n")
 		}
-		fmt.Fprint(o.Opt.Out, b.String())
+		fmt.Fprint(st.Opt.Out, b.String())
 		select {
 		case <-ctx.Done():
-			if time.Now().After(o.LiveAt.Add(o.Opt.Duration)) {
-				o.Logf("the playground ran its -duration %s: stopping", o.Opt.Duration)
+			if time.Now().After(st.LiveAt.Add(st.Opt.Duration)) {
+				st.Logf("the playground ran its -duration %s: stopping", st.Opt.Duration)
 			}
 			return nil
 		case err := <-watch:
@@ -95,33 +95,33 @@ func onOff(on bool) string {
 	return "off"
 }
 
-func (o *Orchestrator) header(b *strings.Builder, lo LiveOptions, next int) {
-	up := time.Since(o.LiveAt).Round(time.Second)
-	left := time.Until(o.LiveAt.Add(o.Opt.Duration)).Round(time.Minute)
+func (st *Status) header(b *strings.Builder, lo LiveOptions, next int) {
+	up := time.Since(st.LiveAt).Round(time.Second)
+	left := time.Until(st.LiveAt.Add(st.Opt.Duration)).Round(time.Minute)
 	fmt.Fprintf(b, "hotpath playground: live for %s, stops by itself in %s; Ctrl-C stops every process and removes the cgroups\n", up, left)
-	if o.PromDirect != nil {
-		fmt.Fprintf(b, "  Thanos      Query %s (what the sandbox reads), Ruler %s (rules and alerts), over Prometheus %s\n", o.Prom.URL, o.RulerAt, o.PromDirect.URL)
+	if st.PromDirect != nil {
+		fmt.Fprintf(b, "  Thanos      Query %s (what the sandbox reads), Ruler %s (rules and alerts), over Prometheus %s\n", st.Prom.URL, st.RulerAt, st.PromDirect.URL)
 	} else {
-		fmt.Fprintf(b, "  Prometheus  %s  (alerts: %s/alerts)\n", o.Prom.URL, o.Prom.URL)
+		fmt.Fprintf(b, "  Prometheus  %s  (alerts: %s/alerts)\n", st.Prom.URL, st.Prom.URL)
 	}
-	fmt.Fprintf(b, "  profiles    http://127.0.0.1:%d/services  (profile store, a stand-in for Pyroscope)\n", o.World.Ports.Profiles)
-	switch exited := o.SandboxExited(); {
+	fmt.Fprintf(b, "  profiles    http://127.0.0.1:%d/services  (profile store, a stand-in for Pyroscope)\n", st.World.Ports.Profiles)
+	switch exited := st.SandboxExited(); {
 	case exited != "":
-		fmt.Fprintf(b, "  sandbox     %s %s (log: %s)\n", o.SandboxAt, exited, o.sandboxProc.Log)
-	case o.SandboxAt != "":
-		fmt.Fprintf(b, "  sandbox     %s  (the built panel on this world: pick a service, drag a window on the strip, Diff; profiles since the start only)\n", o.SandboxAt)
+		fmt.Fprintf(b, "  sandbox     %s %s (log: %s)\n", st.SandboxAt, exited, st.sandboxProc.Log)
+	case st.SandboxAt != "":
+		fmt.Fprintf(b, "  sandbox     %s  (the built panel on this world: pick a service, drag a window on the strip, Diff; profiles since the start only)\n", st.SandboxAt)
 	default:
-		fmt.Fprintf(b, "  sandbox     off: %s\n", o.SandboxOff)
+		fmt.Fprintf(b, "  sandbox     off: %s\n", st.SandboxOff)
 	}
 	if lo.RuleNote != "" {
 		fmt.Fprintf(b, "  rules       %s\n", lo.RuleNote)
 	}
-	if o.Cgroups == nil {
-		fmt.Fprintf(b, "  cgroups     unavailable (%s): no CFS incident\n", o.NoCFSWhy)
+	if st.Cgroups == nil {
+		fmt.Fprintf(b, "  cgroups     unavailable (%s): no CFS incident\n", st.NoCFSWhy)
 	}
 	if next < len(lo.Schedule) {
 		s := lo.Schedule[next]
-		fmt.Fprintf(b, "  schedule    next: %s incident %s in %s", s.Story, onOff(s.On), time.Until(o.LiveAt.Add(s.At)).Round(time.Second))
+		fmt.Fprintf(b, "  schedule    next: %s incident %s in %s", s.Story, onOff(s.On), time.Until(st.LiveAt.Add(s.At)).Round(time.Second))
 	} else if len(lo.Schedule) > 0 {
 		fmt.Fprintf(b, "  schedule    done: every incident was on and off again")
 	} else {

@@ -8,12 +8,12 @@ import (
 	"syscall"
 )
 
-func (o *Orchestrator) takeLock() error {
-	f, err := lockFile(o.StatePath("run", "lock"))
+func (p *Processes) takeLock() error {
+	f, err := lockFile(p.StatePath("run", "lock"))
 	if err != nil {
 		return err
 	}
-	o.lock = f
+	p.lock = f
 	return nil
 }
 

@@ -2,16 +2,12 @@ package playground
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
-
-	"github.com/hotpath/hotpath/demo/cgroup"
-	"github.com/hotpath/hotpath/promkit"
 )
 
 // Options configure one playground run.
@@ -52,77 +48,21 @@ type Options struct {
 	Out                io.Writer
 }
 
-// Orchestrator starts the world, backfills its history and takes it down.
+// Orchestrator runs the playground: Up composes its jobs into the run, Down ends it. Each job is a
+// type of its own over the processes the run started: starting them (Processes), the backfilled
+// day (Backfiller), the stories (Incidents) and what the running playground says of itself
+// (Status). demo-test's Playground is the methods they give the orchestrator.
 type Orchestrator struct {
-	Opt   Options
-	World *World
-	Sup   *Supervisor
-	Prom  *promkit.Client
-	// Cgroups is nil when cgroups are not writable here (said at start).
-	Cgroups  *cgroup.Manager
-	NoCFSWhy string
-	groups   []*cgroup.Group
-	prom     *promkit.Server // the Prometheus this playground started
-	// On Thanos (World.Thanos): Prom is Thanos Query, PromDirect the
-	// Prometheus behind its sidecar, RulerAt the ruler's UI.
-	PromDirect *promkit.Client
-	RulerAt    string
-	lock       *os.File
-	LiveAt     time.Time // the rules went live
-	Timings    map[string]time.Duration
-	timingKey  []string
-	// SandboxAt is the sandbox's URL once it answers; SandboxOff why there
-	// is none (from Options, or its start failed).
-	SandboxAt   string
-	SandboxOff  string
-	sandboxProc *Proc
-	// AlertmanagerAt is Alertmanager's URL once the alert path runs;
-	// AlertingOff why it does not.
-	AlertmanagerAt string
-	AlertingOff    string
+	*Processes
+	*Incidents
+	*Status
+	history *Backfiller
 }
 
 // New prepares an orchestrator; nothing runs yet.
 func New(opt Options, w *World) *Orchestrator {
-	return &Orchestrator{Opt: opt, World: w, Timings: map[string]time.Duration{}, SandboxOff: opt.SandboxOff}
-}
-
-// Logf prints one line of the run's progress.
-func (o *Orchestrator) Logf(format string, args ...any) {
-	fmt.Fprintf(o.Opt.Out, format+"\n", args...)
-}
-
-// Step runs one named step with its progress and duration printed.
-func (o *Orchestrator) Step(name string, f func() error) error {
-	o.Logf("==> %s", name)
-	began := time.Now()
-	err := f()
-	d := time.Since(began)
-	o.Timings[name] = d
-	o.timingKey = append(o.timingKey, name)
-	if err != nil {
-		o.Logf("    %s failed after %s", name, d.Round(100*time.Millisecond))
-		return err
-	}
-	o.Logf("    done in %s", d.Round(100*time.Millisecond))
-	return nil
-}
-
-// Record adds a step timed elsewhere (the build, before the orchestrator exists).
-func (o *Orchestrator) Record(name string, d time.Duration) {
-	o.Timings[name] = d
-	o.timingKey = append(o.timingKey, name)
-}
-
-// StatePath is a path under the run's state directory.
-func (o *Orchestrator) StatePath(p ...string) string {
-	return filepath.Join(append([]string{o.Opt.StateDir}, p...)...)
-}
-
-func (o *Orchestrator) bin(name string) string { return filepath.Join(o.Opt.BinDir, name) }
-
-func (o *Orchestrator) tool(name string) string {
-	return filepath.Join(o.Opt.Root, ".tools", "bin", name)
+	p := &Processes{Run: &Run{Opt: opt, World: w, Timings: map[string]time.Duration{}}, SandboxOff: opt.SandboxOff}
+	return &Orchestrator{Processes: p, Incidents: &Incidents{p}, Status: &Status{p}, history: &Backfiller{p}}
 }
 
 // Build compiles the demo binaries into BinDir (go build, cached).
@@ -137,53 +77,4 @@ func Build(ctx context.Context, root, binDir string) error {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	return nil
-}
-
-// Watch returns an error as soon as a supervised process exits by itself
-// (the load generator is allowed to finish; the sandbox is an add-on: the
-// header says when it stopped, and the browser check fails without it).
-func (o *Orchestrator) Watch(ctx context.Context) error {
-	for {
-		for _, p := range o.Sup.Procs() {
-			if done, err := p.Exited(); done && p.Name != "loadgen" && p.Name != "sandbox" && !o.alertPathOff(p.Name) {
-				return fmt.Errorf("%s exited unexpectedly (%v):\n%s", p.Name, err, p.Tail(1500))
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-// Down stops every process the run started, the last started first, and
-// removes its cgroups. Safe to call after a failed or partial Up.
-func (o *Orchestrator) Down() error {
-	var errs []error
-	n := 0
-	if o.Sup != nil {
-		n = len(o.Sup.Procs())
-		o.Sup.StopAll(10 * time.Second)
-	}
-	for _, g := range o.groups {
-		if err := g.Remove(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if o.Cgroups != nil {
-		if _, err := o.Cgroups.CleanStale(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if o.lock != nil {
-		o.lock.Close()
-		o.lock = nil
-	}
-	msg := fmt.Sprintf("stopped %d processes", n)
-	if o.Cgroups != nil {
-		msg += fmt.Sprintf(", removed the cgroups under %s", o.World.CgroupParent)
-	}
-	o.Logf("%s", msg)
-	return errors.Join(errs...)
 }

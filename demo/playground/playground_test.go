@@ -98,8 +98,7 @@ func testCalibration(w *World) *Calibration {
 }
 
 // The history: live labels, monotonic counters that follow the cost lines,
-// a 10x nightly low, the cache serving the api's calls, no throttling, and
-// the last sample one step before the live start.
+// a 10x nightly low, the cache serving the api's calls, no throttling.
 func TestHistory(t *testing.T) {
 	w := testWorld()
 	end := time.Date(2026, 1, 2, 15, 0, 0, 0, time.UTC)
@@ -169,7 +168,19 @@ func TestHistory(t *testing.T) {
 			t.Errorf("unmodelled series got history: %s", k)
 		}
 	}
+}
 
+// The history as OpenMetrics: every series at every step, ending one step
+// before the live start.
+func TestHistoryOpenMetrics(t *testing.T) {
+	w := testWorld()
+	end := time.Date(2026, 1, 2, 15, 0, 0, 0, time.UTC)
+	h := &History{World: w, Cal: testCalibration(w), End: end, LoadStart: end.Add(time.Minute), Length: 24 * time.Hour, Step: 15 * time.Second, Seed: 1}
+	series, err := h.series()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int(h.Length / h.Step)
 	path := filepath.Join(t.TempDir(), "h.om")
 	ns, samples, err := h.WriteOpenMetrics(path)
 	if err != nil {

@@ -61,21 +61,21 @@ func (w *World) profileMetricsScrape() string {
 
 // startProfileMetrics starts the bridge against the profile store, reading
 // every service of the world.
-func (o *Orchestrator) startProfileMetrics(ctx context.Context) error {
-	jobs := make([]string, len(o.World.Services))
-	for i, s := range o.World.Services {
+func (p *Processes) startProfileMetrics(ctx context.Context) error {
+	jobs := make([]string, len(p.World.Services))
+	for i, s := range p.World.Services {
 		jobs[i] = s.Job
 	}
-	addr := o.World.profileMetricsAddr()
-	argv := Expand(strings.Fields(DefaultProfileMetrics), "{profiles}", o.World.ProfilesURL(), "{addr}", addr, "{services}", strings.Join(jobs, ","))
-	proc, err := o.Sup.Start("profile-metrics", false, nil, argv...)
+	addr := p.World.profileMetricsAddr()
+	argv := Expand(strings.Fields(DefaultProfileMetrics), "{profiles}", p.World.ProfilesURL(), "{addr}", addr, "{services}", strings.Join(jobs, ","))
+	proc, err := p.Sup.Start("profile-metrics", false, nil, argv...)
 	if err != nil {
 		return err
 	}
 	if err := promkit.WaitHTTP(ctx, proc, "http://"+addr+"/-/healthy", 60*time.Second); err != nil {
 		return fmt.Errorf("hotpath-profile-metrics: %w", err)
 	}
-	o.Logf("    %-10s http://%s/metrics (hotpath-profile-metrics: cost by function from the profile store)", "bridge", addr)
+	p.Logf("    %-10s http://%s/metrics (hotpath-profile-metrics: cost by function from the profile store)", "bridge", addr)
 	return nil
 }
 
@@ -137,14 +137,14 @@ func measureFunctionCosts(ctx context.Context, prom *promkit.Client, since time.
 // none of the calibration's rates), then measures over it. Each service
 // must have rows and a cost per request of both types: without them its
 // function alert would have no history to stand on.
-func (o *Orchestrator) functionCostsOf(ctx context.Context, loadStart time.Time, settle, measure time.Duration) (*FunctionCosts, error) {
+func (b *Backfiller) functionCostsOf(ctx context.Context, loadStart time.Time, settle, measure time.Duration) (*FunctionCosts, error) {
 	from := loadStart.Add(settle)
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-time.After(time.Until(from.Add(measure))):
 	}
-	costs, err := measureFunctionCosts(ctx, o.Prom, time.Since(from))
+	costs, err := measureFunctionCosts(ctx, b.Prom, time.Since(from))
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func (o *Orchestrator) functionCostsOf(ctx context.Context, loadStart time.Time,
 		have[c.Job+" "+c.ProfileType] = costs.PerRequest[c.Job+" "+c.ProfileType] > 0
 	}
 	var missing []string
-	for _, s := range o.World.Services {
+	for _, s := range b.World.Services {
 		for typ := range profileCostMetrics {
 			if !have[s.Job+" "+typ] {
 				missing = append(missing, s.Job+" "+typ)
@@ -161,7 +161,7 @@ func (o *Orchestrator) functionCostsOf(ctx context.Context, loadStart time.Time,
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("hotpath-profile-metrics exported no cost for %s over %s of live load (its log: %s)", strings.Join(missing, ", "), measure, o.StatePath("logs", "profile-metrics.log"))
+		return nil, fmt.Errorf("hotpath-profile-metrics exported no cost for %s over %s of live load (its log: %s)", strings.Join(missing, ", "), measure, b.StatePath("logs", "profile-metrics.log"))
 	}
 	return costs, nil
 }

@@ -46,10 +46,10 @@ func (w *World) PromConfig(ruleFiles []string, withExporter bool) promkit.Config
 // startPrometheus starts the pinned prometheus, supervised, on the world's
 // port with the config written to dir/prometheus.yml and data in dataDir,
 // and waits until it is ready.
-func (o *Orchestrator) startPrometheus(ctx context.Context, dataDir string, ruleFiles []string) (*promkit.Server, error) {
-	return promkit.StartPrometheus(ctx, o.Sup, promkit.Prometheus{
-		Bin: o.tool("prometheus"), Name: "prometheus", Dir: o.StatePath("prometheus"), DataDir: dataDir,
-		Addr:   fmt.Sprintf("127.0.0.1:%d", o.World.Ports.Prometheus),
-		Config: o.World.PromConfig(ruleFiles, o.Cgroups != nil),
+func (p *Processes) startPrometheus(ctx context.Context, dataDir string, ruleFiles []string) (*promkit.Server, error) {
+	return promkit.StartPrometheus(ctx, p.Sup, promkit.Prometheus{
+		Bin: p.tool("prometheus"), Name: "prometheus", Dir: p.StatePath("prometheus"), DataDir: dataDir,
+		Addr:   fmt.Sprintf("127.0.0.1:%d", p.World.Ports.Prometheus),
+		Config: p.World.PromConfig(ruleFiles, p.Cgroups != nil),
 	})
 }

@@ -37,51 +37,31 @@ type Running struct {
 }
 
 // Running is the live world and where its parts answer.
-func (o *Orchestrator) Running() Running {
+func (st *Status) Running() Running {
 	r := Running{
-		World: o.World, LiveAt: o.LiveAt, Root: o.Opt.Root, RunDir: o.StatePath("run"), Out: o.Opt.Out,
-		ProfilesURL: o.World.ProfilesURL(), SandboxAt: o.SandboxAt, SandboxOff: o.SandboxOff,
-		Cgroups: o.Cgroups != nil, NoCFSWhy: o.NoCFSWhy,
-		AlertPath: len(o.Opt.Notify) > 0, AlertmanagerAt: o.AlertmanagerAt, AlertingOff: o.AlertingOff,
-		NotifyDir: o.NotifyDir(), SlackFile: o.SlackFile(),
+		World: st.World, LiveAt: st.LiveAt, Root: st.Opt.Root, RunDir: st.StatePath("run"), Out: st.Opt.Out,
+		ProfilesURL: st.World.ProfilesURL(), SandboxAt: st.SandboxAt, SandboxOff: st.SandboxOff,
+		Cgroups: st.Cgroups != nil, NoCFSWhy: st.NoCFSWhy,
+		AlertPath: len(st.Opt.Notify) > 0, AlertmanagerAt: st.AlertmanagerAt, AlertingOff: st.AlertingOff,
+		NotifyDir: st.NotifyDir(), SlackFile: st.SlackFile(),
 	}
-	if o.Prom != nil {
-		r.PromURL = o.Prom.URL
+	if st.Prom != nil {
+		r.PromURL = st.Prom.URL
 	}
 	return r
 }
 
 // Alerts are the alerts Prometheus (or Thanos Query) serves now.
-func (o *Orchestrator) Alerts(ctx context.Context) ([]promkit.Alert, error) {
-	return o.Prom.Alerts(ctx)
+func (st *Status) Alerts(ctx context.Context) ([]promkit.Alert, error) {
+	return st.Prom.Alerts(ctx)
 }
 
 // Query is an instant query now.
-func (o *Orchestrator) Query(ctx context.Context, q string) ([]promkit.Sample, error) {
-	return o.Prom.Query(ctx, q)
+func (st *Status) Query(ctx context.Context, q string) ([]promkit.Sample, error) {
+	return st.Prom.Query(ctx, q)
 }
 
 // QueryRange is a range query.
-func (o *Orchestrator) QueryRange(ctx context.Context, q string, start, end time.Time, step time.Duration) ([]promkit.Series, error) {
-	return o.Prom.QueryRange(ctx, q, start, end, step)
-}
-
-// Switch turns a story's incident on or off on its service.
-func (o *Orchestrator) Switch(ctx context.Context, story string, on bool) error {
-	return o.World.Switch(ctx, story, on)
-}
-
-// Timing is one step and how long it took.
-type Timing struct {
-	Step string
-	Took time.Duration
-}
-
-// StepTimings are the steps in the order they ran, with their durations.
-func (o *Orchestrator) StepTimings() []Timing {
-	out := make([]Timing, 0, len(o.timingKey))
-	for _, k := range o.timingKey {
-		out = append(out, Timing{k, o.Timings[k]})
-	}
-	return out
+func (st *Status) QueryRange(ctx context.Context, q string, start, end time.Time, step time.Duration) ([]promkit.Series, error) {
+	return st.Prom.QueryRange(ctx, q, start, end, step)
 }

@@ -11,6 +11,11 @@ import (
 	"github.com/hotpath/hotpath/promkit"
 )
 
+// Status is the job of what the running playground says of itself: what a test reads of it and
+// asks Prometheus (running.go), the live phase's schedule and header (live.go) and its status
+// table (here).
+type Status struct{ *Processes }
+
 // Row is one line of the status table: a service, or one instance of a
 // service with several.
 type Row struct {
@@ -24,11 +29,11 @@ type Row struct {
 
 // StatusRows reads the table from Prometheus's API (the rule pack's recorded
 // series and the alerts) and each service's admin state.
-func (o *Orchestrator) StatusRows(ctx context.Context) ([]Row, error) {
+func (st *Status) StatusRows(ctx context.Context) ([]Row, error) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	byJob := func(q, label string) (map[string]float64, error) {
-		ss, err := o.Prom.Query(ctx, q)
+		ss, err := st.Prom.Query(ctx, q)
 		if err != nil {
 			return nil, err
 		}
@@ -58,17 +63,17 @@ func (o *Orchestrator) StatusRows(ctx context.Context) ([]Row, error) {
 		}
 		q[name] = m
 	}
-	alerts, err := o.Prom.Alerts(ctx)
+	alerts, err := st.Prom.Alerts(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var rows []Row
-	for _, s := range o.World.Services {
+	for _, s := range st.World.Services {
 		r := Row{Job: s.Job, ReqPerSec: q["req"][s.Job], CPU: q["cpu"][s.Job], CPUPerReq: q["cpr"][s.Job], AllocPerReq: q["apr"][s.Job]}
 		if s.Cgroup != nil && s.Cgroup.CPUs > 0 {
 			r.Throttled, r.HasThrottled = q["thr"][s.Cgroup.Pod]
 		}
-		r.Incident = o.incidentState(ctx, s)
+		r.Incident = st.incidentState(ctx, s)
 		r.Alerts = alertsFor(alerts, map[string]string{"job": s.Job}, s, true)
 		rows = append(rows, r)
 		if len(s.Instances) > 1 {
@@ -83,26 +88,26 @@ func (o *Orchestrator) StatusRows(ctx context.Context) ([]Row, error) {
 	return rows, nil
 }
 
-func (o *Orchestrator) incidentState(ctx context.Context, s *Service) string {
+func (st *Status) incidentState(ctx context.Context, s *Service) string {
 	if s.Story == "" {
 		return "-"
 	}
 	if s.Story == "outlier" {
-		in := s.Instances[o.World.OutlierInstance]
-		st, err := State(ctx, in)
+		in := s.Instances[st.World.OutlierInstance]
+		state, err := State(ctx, in)
 		if err != nil {
 			return "?"
 		}
-		if st.ExtraCPU != "" && st.ExtraCPU != "0s" {
-			return fmt.Sprintf("outlier ON (%s +%s/req)", in.Addr(), st.ExtraCPU)
+		if state.ExtraCPU != "" && state.ExtraCPU != "0s" {
+			return fmt.Sprintf("outlier ON (%s +%s/req)", in.Addr(), state.ExtraCPU)
 		}
 		return "outlier off"
 	}
-	st, err := State(ctx, s.Instances[0])
+	state, err := State(ctx, s.Instances[0])
 	if err != nil {
 		return "?"
 	}
-	if st.IncidentOn {
+	if state.IncidentOn {
 		return s.Story + " ON"
 	}
 	return s.Story + " off"

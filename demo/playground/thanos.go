@@ -59,32 +59,32 @@ func (w *World) externalLabels() map[string]string {
 // through Query, whose endpoints must list the ruler. (promkit.ReplicaLabel
 // tells Prometheus's copy of a series from the ruler's: a recorded series
 // reads the same whether the backfilled day or the ruler recorded it.)
-func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) error {
-	bin := o.tool("thanos")
+func (p *Processes) startThanos(ctx context.Context, promDataDir string) error {
+	bin := p.tool("thanos")
 	if _, err := os.Stat(bin); err != nil {
 		return fmt.Errorf("%s is missing: run `make tools-thanos` (a 15-minute build the first time)", bin)
 	}
-	t := o.World.Ports.Thanos
-	addr := func(p int) string { return fmt.Sprintf("127.0.0.1:%d", p) }
-	_, err := promkit.StartSidecar(ctx, o.Sup, promkit.Sidecar{Bin: bin, PrometheusURL: o.Prom.URL, TSDBPath: promDataDir,
+	t := p.World.Ports.Thanos
+	addr := func(port int) string { return fmt.Sprintf("127.0.0.1:%d", port) }
+	_, err := promkit.StartSidecar(ctx, p.Sup, promkit.Sidecar{Bin: bin, PrometheusURL: p.Prom.URL, TSDBPath: promDataDir,
 		GRPC: addr(t.SidecarGRPC), Addr: addr(t.Sidecar)})
 	if err != nil {
 		return err
 	}
-	dir := o.StatePath("thanos-rule")
+	dir := p.StatePath("thanos-rule")
 	_ = os.RemoveAll(dir)
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		return err
 	}
-	ruler := promkit.Ruler{Bin: bin, RuleFiles: o.Opt.RuleFiles, QueryURL: "http://" + addr(t.Query),
+	ruler := promkit.Ruler{Bin: bin, RuleFiles: p.Opt.RuleFiles, QueryURL: "http://" + addr(t.Query),
 		DataDir: filepath.Join(dir, "data"), GRPC: addr(t.RulerGRPC), Addr: addr(t.Ruler)}
-	if o.World.Alertmanager != "" {
-		ruler.Alertmanagers = []string{o.World.Alertmanager}
+	if p.World.Alertmanager != "" {
+		ruler.Alertmanagers = []string{p.World.Alertmanager}
 	}
-	if _, err := promkit.StartRuler(ctx, o.Sup, ruler); err != nil {
+	if _, err := promkit.StartRuler(ctx, p.Sup, ruler); err != nil {
 		return err
 	}
-	q, err := promkit.StartQuery(ctx, o.Sup, promkit.Query{Bin: bin, GRPC: addr(t.QueryGRPC), Addr: addr(t.Query),
+	q, err := promkit.StartQuery(ctx, p.Sup, promkit.Query{Bin: bin, GRPC: addr(t.QueryGRPC), Addr: addr(t.Query),
 		Endpoints: []string{addr(t.SidecarGRPC), addr(t.RulerGRPC)}})
 	if err != nil {
 		return err
@@ -103,8 +103,8 @@ func (o *Orchestrator) startThanos(ctx context.Context, promDataDir string) erro
 	if err != nil {
 		return fmt.Errorf("thanos query did not reach the sidecar and the ruler within 60s: %w", err)
 	}
-	o.PromDirect, o.Prom = o.Prom, q.Client
-	o.RulerAt = "http://" + ruler.Addr
-	o.Logf("    thanos     Query %s over the sidecar (Prometheus %s) and Thanos Ruler %s (rules/ evaluated through Query)", q.URL, o.PromDirect.URL, o.RulerAt)
+	p.PromDirect, p.Prom = p.Prom, q.Client
+	p.RulerAt = "http://" + ruler.Addr
+	p.Logf("    thanos     Query %s over the sidecar (Prometheus %s) and Thanos Ruler %s (rules/ evaluated through Query)", q.URL, p.PromDirect.URL, p.RulerAt)
 	return nil
 }

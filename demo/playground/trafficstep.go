@@ -8,21 +8,21 @@ import (
 // StartTrafficStep doubles the traffic of the world's TrafficStepJob: a
 // second load generator at the service's own constant rate, until the run
 // ends. It returns the service, or nil when the world has no step.
-func (o *Orchestrator) StartTrafficStep() (*Service, error) {
-	s := o.World.Service(o.World.TrafficStepJob)
+func (inc *Incidents) StartTrafficStep() (*Service, error) {
+	s := inc.World.Service(inc.World.TrafficStepJob)
 	if s == nil {
 		return nil, nil
 	}
 	if _, err := strconv.ParseFloat(s.Load, 64); err != nil {
 		return nil, fmt.Errorf("traffic step on %s: its load %q is not a constant rate to double", s.Job, s.Load)
 	}
-	argv := []string{o.bin("loadgen"), "-duration", o.Opt.Duration.String(), "-report", "1m"}
-	for _, t := range o.World.LoadTargets() {
+	argv := []string{inc.bin("loadgen"), "-duration", inc.Opt.Duration.String(), "-report", "1m"}
+	for _, t := range inc.World.LoadTargets() {
 		if t.Service == s {
 			argv = append(argv, "-target", fmt.Sprintf("%s-step=%s@%s", t.Name, t.URL, t.Rate))
 		}
 	}
-	if _, err := o.Sup.Start("loadgen-step", false, nil, argv...); err != nil {
+	if _, err := inc.Sup.Start("loadgen-step", false, nil, argv...); err != nil {
 		return nil, err
 	}
 	return s, nil
