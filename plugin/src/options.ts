@@ -72,16 +72,15 @@ function refIdOptions(empty: string) {
   };
 }
 
+/** A query picker: a refId of the panel's data (any other can be typed); `empty` says what none means. */
+function queryOption(path: 'profileRefId' | 'anomalyRefId' | 'baselineRefId' | 'requestsRefId' | 'instanceRequestsRefId' | 'endpointRequestsRefId', name: string, empty: string, description: string) {
+  return { path, name, description, defaultValue: DEFAULT_OPTIONS[path], settings: { allowCustomValue: true, options: [], getOptions: refIdOptions(empty) }, category: ['Queries'] };
+}
+
 export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>) {
   return builder
-    .addSelect({
-      path: 'profileRefId',
-      name: 'Profile query',
-      description: 'refId of the Pyroscope profile query. The panel re-runs its target for each selected window.',
-      defaultValue: DEFAULT_OPTIONS.profileRefId,
-      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('First profile frame') },
-      category: ['Queries'],
-    })
+    .addSelect(queryOption('profileRefId', 'Profile query', 'First profile frame',
+      'refId of the Pyroscope profile query. The panel re-runs its target for each selected window.'))
     .addStringArray({
       path: 'seriesRefIds',
       name: 'Time-series queries',
@@ -89,50 +88,16 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       defaultValue: DEFAULT_OPTIONS.seriesRefIds,
       category: ['Queries'],
     })
-    .addSelect({
-      path: 'anomalyRefId',
-      name: 'Anomaly query',
-      description:
-        'refId of a 0/1 series shaded on the strip as anomaly windows, e.g. ALERTS{alertname=~"CPUPerRequest.*"}. Empty: frames with an alertname label.',
-      defaultValue: DEFAULT_OPTIONS.anomalyRefId,
-      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('Detect ALERTS series') },
-      category: ['Queries'],
-    })
-    .addSelect({
-      path: 'baselineRefId',
-      name: 'Fixed baseline query',
-      description: 'refId of a second profile query to diff against while no window is selected (e.g. the same query with a time shift).',
-      defaultValue: DEFAULT_OPTIONS.baselineRefId,
-      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('None') },
-      category: ['Queries'],
-    })
-    .addSelect({
-      path: 'requestsRefId',
-      name: 'Request-rate query',
-      description:
-        "refId of the request rate (req/s, e.g. job:requests:rate5m). Integrated over a window, it is the window's request count, for values per request; a range its query names (the 5m of rate5m, [5m]) is read, so a window right after a traffic step counts the whole step. Empty: series with unit req/s.",
-      defaultValue: DEFAULT_OPTIONS.requestsRefId,
-      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('Series with unit req/s') },
-      category: ['Queries'],
-    })
-    .addSelect({
-      path: 'instanceRequestsRefId',
-      name: 'Per-instance request-rate query',
-      description:
-        'refId of the request rate per instance (req/s, e.g. instance:requests:rate5m), for the siblings baseline: one instance\'s requests against the others\', so values per request compare instances with different traffic. Not drawn unless listed in Time-series queries. Empty: the request-rate series, split by the instance label.',
-      defaultValue: DEFAULT_OPTIONS.instanceRequestsRefId,
-      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('The request-rate series, by instance') },
-      category: ['Queries'],
-    })
-    .addSelect({
-      path: 'endpointRequestsRefId',
-      name: 'Per-endpoint request-rate query',
-      description:
-        "refId of the request rate per endpoint (req/s, label endpoint, e.g. sum by (endpoint) (job_endpoint:requests:rate5m)), for values per request of the endpoint picked: that endpoint's requests, not the service's. Not drawn unless listed in Time-series queries. Empty: per request is off while an endpoint is picked.",
-      defaultValue: DEFAULT_OPTIONS.endpointRequestsRefId,
-      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('None') },
-      category: ['Queries'],
-    })
+    .addSelect(queryOption('anomalyRefId', 'Anomaly query', 'Detect ALERTS series',
+      'refId of a 0/1 series shaded on the strip as anomaly windows, e.g. ALERTS{alertname=~"CPUPerRequest.*"}. Empty: frames with an alertname label.'))
+    .addSelect(queryOption('baselineRefId', 'Fixed baseline query', 'None',
+      'refId of a second profile query to diff against while no window is selected (e.g. the same query with a time shift).'))
+    .addSelect(queryOption('requestsRefId', 'Request-rate query', 'Series with unit req/s',
+      "refId of the request rate (req/s, e.g. job:requests:rate5m). Integrated over a window, it is the window's request count, for values per request; a range its query names (the 5m of rate5m, [5m]) is read, so a window right after a traffic step counts the whole step. Empty: series with unit req/s."))
+    .addSelect(queryOption('instanceRequestsRefId', 'Per-instance request-rate query', 'The request-rate series, by instance',
+      'refId of the request rate per instance (req/s, e.g. instance:requests:rate5m), for the siblings baseline: one instance\'s requests against the others\', so values per request compare instances with different traffic. Not drawn unless listed in Time-series queries. Empty: the request-rate series, split by the instance label.'))
+    .addSelect(queryOption('endpointRequestsRefId', 'Per-endpoint request-rate query', 'None',
+      "refId of the request rate per endpoint (req/s, label endpoint, e.g. sum by (endpoint) (job_endpoint:requests:rate5m)), for values per request of the endpoint picked: that endpoint's requests, not the service's. Not drawn unless listed in Time-series queries. Empty: per request is off while an endpoint is picked."))
     .addRadio({
       path: 'baselineMode',
       name: 'Baseline window',

@@ -7,6 +7,7 @@ import { TEST_IDS } from '../../constants';
 import { changeOf, isDiff, nodeName, shareOf, Tree, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDelta, formatDeltaIn, formatPercent, formatValue } from '../format';
+import { small } from '../styles';
 
 interface Props {
   tree: Tree;
@@ -113,7 +114,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
     border: `1px solid ${theme.colors.border.medium}`,
     borderRadius: theme.shape.radius.default,
     boxShadow: theme.shadows.z2,
-    fontSize: theme.typography.bodySmall.fontSize,
+    ...small(theme),
   }),
   name: css({ fontWeight: theme.typography.fontWeightMedium, overflowWrap: 'anywhere', marginBottom: theme.spacing(0.5) }),
   table: css({ th: { paddingRight: theme.spacing(1), textAlign: 'left', color: theme.colors.text.secondary }, td: { paddingRight: theme.spacing(1) } }),

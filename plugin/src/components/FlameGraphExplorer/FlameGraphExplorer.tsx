@@ -23,6 +23,7 @@ import { useInternLabels } from './useInternLabels';
 import { usePaneLayout } from './usePaneLayout';
 import { useSandwich } from '../Sandwich/useSandwich';
 import { useShownTrees } from './useShownTrees';
+import { oneLine, small } from '../styles';
 
 export interface ExplorerProps {
   /** a profile, or a diff tree (baseline in total/self, comparison in totalRight/selfRight) */
@@ -134,5 +135,5 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
 
 const getStyles = (theme: GrafanaTheme2) => ({
   wrap: css({ display: 'flex', flexDirection: 'column', overflow: 'hidden' }),
-  notice: css({ color: theme.colors.warning.text, fontSize: theme.typography.bodySmall.fontSize, height: 20, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }),
+  notice: css({ ...oneLine, color: theme.colors.warning.text, ...small(theme), height: 20 }),
 });

@@ -8,6 +8,7 @@ import { formatCount, SearchResult, ValueUnit } from '@hotpath/profile-core';
 
 import { formatIn, formatPercent } from '../format';
 import { GRAPH_MODE_NAMES, GraphMode, nextGraphMode, PANE_LAYOUTS, PaneLayout, SANDWICH } from '../types';
+import { oneLine, small } from '../styles';
 
 interface Props {
   search: string;
@@ -120,15 +121,13 @@ const getStyles = (theme: GrafanaTheme2) => ({
   input: css({ width: 280, flexShrink: 1, minWidth: 120 }),
   panes: css({ flexShrink: 0 }),
   // shrinks before the buttons do: a long search total never pushes them out of the panel
-  share: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0, flexShrink: 1 }),
-  error: css({ color: theme.colors.error.text, fontSize: theme.typography.bodySmall.fontSize }),
+  share: css({ ...oneLine, color: theme.colors.text.secondary, ...small(theme), minWidth: 0, flexShrink: 1 }),
+  error: css({ color: theme.colors.error.text, ...small(theme) }),
   path: css({
     flex: 1,
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
-    whiteSpace: 'nowrap',
+    ...oneLine,
     color: theme.colors.text.secondary,
-    fontSize: theme.typography.bodySmall.fontSize,
+    ...small(theme),
     direction: 'rtl',
     textAlign: 'left',
   }),

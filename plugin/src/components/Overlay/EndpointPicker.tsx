@@ -6,6 +6,7 @@ import { TEST_IDS } from '../../constants';
 import { endpointShare } from '../../windows/endpoints';
 
 import { EndpointState } from './useEndpointSplit';
+import { oneLine, small } from '../styles';
 
 const ALL = '';
 
@@ -64,6 +65,6 @@ export function EndpointPicker({ state, endpoint, onPick }: Props) {
 const getStyles = (theme: GrafanaTheme2) => ({
   picker: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(0.5), flexShrink: 0 }),
   select: css({ flexShrink: 0 }),
-  warning: css({ color: theme.colors.warning.text, fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: 260 }),
-  unlabelled: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap' }),
+  warning: css({ ...oneLine, color: theme.colors.warning.text, ...small(theme), maxWidth: 260 }),
+  unlabelled: css({ color: theme.colors.text.secondary, ...small(theme), whiteSpace: 'nowrap' }),
 });

@@ -6,6 +6,7 @@ import { TEST_IDS } from '../../constants';
 import { DecompositionResult, headline, OTHER_NAME, UnitChangeRow, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDeltaIn, formatValue } from '../format';
+import { oneLine, small } from '../styles';
 
 interface Props {
   decomposition: DecompositionResult;
@@ -47,6 +48,6 @@ export function Headline({ decomposition: d, profileUnit, rows, unit }: Props) {
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
-  line: css({ height: 22, lineHeight: '22px', fontSize: theme.typography.bodySmall.fontSize, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }),
+  line: css({ ...oneLine, height: 22, lineHeight: '22px', ...small(theme) }),
   muted: css({ color: theme.colors.text.secondary }),
 });

@@ -5,6 +5,7 @@ import { Button, useStyles2 } from '@grafana/ui';
 import { TEST_IDS } from '../../constants';
 import { WindowProfile, WindowSlot } from '../../windows/fetcher';
 import { Baseline, TimeWindow } from '@hotpath/profile-core';
+import { oneLine, small } from '../styles';
 
 interface Props {
   height: number;
@@ -91,19 +92,17 @@ const getStyles = (theme: GrafanaTheme2) => ({
     display: 'flex',
     alignItems: 'center',
     gap: theme.spacing(1),
-    fontSize: theme.typography.bodySmall.fontSize,
+    ...small(theme),
     color: theme.colors.text.secondary,
-    whiteSpace: 'nowrap',
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
+    ...oneLine,
     flexShrink: 0,
   }),
   windowStatus: css({ display: 'flex', alignItems: 'center', minWidth: 0, flex: '0 1 auto' }),
   // what keeps the profiles from loading, in a few words: the windows' ranges shrink to their
   // ellipses first; it does too, never past the panel's edge, on a panel too narrow for it alone
-  noTarget: css({ color: theme.colors.error.text, minWidth: 0, flex: '0 0.01 auto', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }),
+  noTarget: css({ ...oneLine, color: theme.colors.error.text, minWidth: 0, flex: '0 0.01 auto' }),
   // minWidth 0: a flex item shrinks below its text only so, and then ends it with the ellipsis
-  windowText: css({ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }),
+  windowText: css({ ...oneLine, minWidth: 0 }),
   error: css({ color: theme.colors.error.text }),
   warning: css({ color: theme.colors.warning.text }),
 });

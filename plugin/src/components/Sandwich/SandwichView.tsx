@@ -10,6 +10,7 @@ import { computeLayout, ROW_HEIGHT, rowsNeeded, View } from '../../render/layout
 
 import { FlameGraphCanvas } from '../FlameGraph/FlameGraphCanvas';
 import { HoverHandle, HoverTooltip } from '../FlameGraph/HoverTooltip';
+import { oneLine, small } from '../styles';
 
 interface Props {
   /** the tree as the views show it (per request: already divided) */
@@ -74,7 +75,7 @@ export function SandwichView({ tree, name, width, height, basis, unit, style, ho
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
-  caption: css({ height: 20, fontSize: theme.typography.bodySmall.fontSize, color: theme.colors.text.secondary, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }),
+  caption: css({ ...oneLine, height: 20, ...small(theme), color: theme.colors.text.secondary }),
   // each half's canvas scrolls its rows itself (FlameGraphCanvas); the tooltip is placed in this box
   half: css({ position: 'relative', display: 'flex', flexDirection: 'column', overflow: 'hidden' }),
   empty: css({ padding: theme.spacing(2), color: theme.colors.text.secondary }),

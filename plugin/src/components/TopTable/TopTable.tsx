@@ -7,6 +7,7 @@ import { TEST_IDS } from '../../constants';
 import { firstItems, FunctionRow, OTHER_NAME } from '@hotpath/profile-core';
 
 import { formatPercent, formatValue } from '../format';
+import { oneLine, small } from '../styles';
 
 /** "1.20 ms/req" for a tree divided by its requests, "1.20 s" otherwise */
 const amount = (v: number, unit: string, perRequest: boolean) => `${formatValue(v, unit)}${perRequest ? '/req' : ''}`;
@@ -85,7 +86,7 @@ export const TopTable = memo(function TopTable({ rows, unit, perRequest = false,
 });
 
 export const getTableStyles = (theme: GrafanaTheme2) => ({
-  table: css({ width: '100%', borderCollapse: 'collapse', fontSize: theme.typography.bodySmall.fontSize, tableLayout: 'fixed' }),
+  table: css({ width: '100%', borderCollapse: 'collapse', ...small(theme), tableLayout: 'fixed' }),
   th: css({
     position: 'sticky',
     top: 0,
@@ -98,7 +99,7 @@ export const getTableStyles = (theme: GrafanaTheme2) => ({
   }),
   row: css({ cursor: 'pointer', '&:hover': { background: theme.colors.action.hover } }),
   selected: css({ background: theme.colors.action.selected }),
-  name: css({ padding: theme.spacing(0.25, 1), overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }),
+  name: css({ ...oneLine, padding: theme.spacing(0.25, 1) }),
   num: css({ padding: theme.spacing(0.25, 1), whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }),
   share: css({ color: theme.colors.text.secondary }),
   more: css({ color: theme.colors.success.text }),
