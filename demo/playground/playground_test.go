@@ -97,16 +97,25 @@ func testCalibration(w *World) *Calibration {
 	return cal
 }
 
-// The history: live labels, monotonic counters that follow the cost lines,
-// a 10x nightly low, the cache serving the api's calls, no throttling.
-func TestHistory(t *testing.T) {
+// testHistory is the test world's day of history (24h at 15s up to 15:00, the
+// bridge's rows from fns) and its series.
+func testHistory(t *testing.T, fns *FunctionCosts) (*World, *History, []histSeries) {
+	t.Helper()
 	w := testWorld()
 	end := time.Date(2026, 1, 2, 15, 0, 0, 0, time.UTC)
-	h := &History{World: w, Cal: testCalibration(w), End: end, LoadStart: end.Add(time.Minute), Length: 24 * time.Hour, Step: 15 * time.Second, Seed: 1}
+	h := &History{World: w, Cal: testCalibration(w), End: end, LoadStart: end.Add(time.Minute), Length: 24 * time.Hour, Step: 15 * time.Second, Seed: 1,
+		Functions: fns}
 	series, err := h.series()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return w, h, series
+}
+
+// The history: live labels, monotonic counters that follow the cost lines,
+// a 10x nightly low, the cache serving the api's calls, no throttling.
+func TestHistory(t *testing.T) {
+	w, h, series := testHistory(t, nil)
 	n := int(h.Length / h.Step)
 	byKey := map[string][]float64{}
 	for _, s := range series {
@@ -173,13 +182,8 @@ func TestHistory(t *testing.T) {
 // The history as OpenMetrics: every series at every step, ending one step
 // before the live start.
 func TestHistoryOpenMetrics(t *testing.T) {
-	w := testWorld()
-	end := time.Date(2026, 1, 2, 15, 0, 0, 0, time.UTC)
-	h := &History{World: w, Cal: testCalibration(w), End: end, LoadStart: end.Add(time.Minute), Length: 24 * time.Hour, Step: 15 * time.Second, Seed: 1}
-	series, err := h.series()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, h, series := testHistory(t, nil)
+	end := h.End
 	n := int(h.Length / h.Step)
 	path := filepath.Join(t.TempDir(), "h.om")
 	ns, samples, err := h.WriteOpenMetrics(path)
@@ -521,27 +525,20 @@ func TestFreePortsNeverShareAPort(t *testing.T) {
 // each row's share of its service's cost on the calibrated lines, scaled to
 // the live cost per request at the live rates, in whole profile samples.
 func TestHistoryFunctionRows(t *testing.T) {
-	w := testWorld()
-	end := time.Date(2026, 1, 2, 15, 0, 0, 0, time.UTC)
-	api := w.Service("api").Instances[0].Addr()
+	api := testWorld().Service("api").Instances[0].Addr()
 	// the api's lines: CPU 0.01 + 0.001 * req/s, allocations 1e5 + 4096 * req/s;
 	// at 20 req/s live, 1.5 ms and 9096.8 bytes per request on the lines
-	h := &History{World: w, Cal: testCalibration(w), End: end, LoadStart: end.Add(time.Minute), Length: 24 * time.Hour, Step: 15 * time.Second, Seed: 1,
-		Functions: &FunctionCosts{
-			Rows: []FunctionShare{
-				{Job: "api", Function: "fmt.Fprintln", ProfileType: "cpu", Share: 0.25},
-				{Job: "api", Function: "runtime.gcBgMarkWorker", ProfileType: "cpu", Origin: "runtime", Share: 0.1},
-				{Job: "api", Function: "other", ProfileType: "alloc_space", Share: 0.5},
-				{Job: "cache", Function: "main.get", ProfileType: "cpu", Share: 1},
-				{Job: "gone", Function: "main.f", ProfileType: "cpu", Share: 1},
-			},
-			PerRequest: map[string]float64{"api cpu": 0.0018, "api alloc_space": 9096.8},
-			Rates:      map[string]float64{api: 20},
-		}}
-	series, err := h.series()
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, _, series := testHistory(t, &FunctionCosts{
+		Rows: []FunctionShare{
+			{Job: "api", Function: "fmt.Fprintln", ProfileType: "cpu", Share: 0.25},
+			{Job: "api", Function: "runtime.gcBgMarkWorker", ProfileType: "cpu", Origin: "runtime", Share: 0.1},
+			{Job: "api", Function: "other", ProfileType: "alloc_space", Share: 0.5},
+			{Job: "cache", Function: "main.get", ProfileType: "cpu", Share: 1},
+			{Job: "gone", Function: "main.f", ProfileType: "cpu", Share: 1},
+		},
+		PerRequest: map[string]float64{"api cpu": 0.0018, "api alloc_space": 9096.8},
+		Rates:      map[string]float64{api: 20},
+	})
 	byKey := map[string][]float64{}
 	for _, s := range series {
 		byKey[s.key] = s.values
