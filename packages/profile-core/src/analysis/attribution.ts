@@ -11,66 +11,51 @@
 import { isDiff, Tree } from '../tree/tree';
 
 /**
- * Frames that are plumbing, per runtime the pprof corpus holds. Each pattern names what it
- * matches; a frame matching none is code its owner can change.
+ * Frames that are plumbing, per runtime the pprof corpus holds (each pattern's comment names its
+ * runtime and what it matches); a frame matching none is code its owner can change. Plain
+ * patterns, no runtime field: the panel's module.js holds every one.
  */
-export const PLUMBING: Array<{ runtime: string; pattern: RegExp }> = [
+export const PLUMBING: RegExp[] = [
   // Go: the runtime (scheduler, GC, allocator, memclr/memmove), its internal packages, and the
   // system-call wrappers of the standard library and x/sys.
-  { runtime: 'Go', pattern: /^(runtime|internal\/runtime\/[\w/]+|runtime\/internal\/[\w/]+|internal\/abi|internal\/bytealg|internal\/syscall\/[\w/]+|internal\/poll|syscall|golang\.org\/x\/sys\/unix)\.|^gogo$|^goexit|^gcWriteBarrier\w*$/ },
+  /^(runtime|internal\/runtime\/[\w/]+|runtime\/internal\/[\w/]+|internal\/abi|internal\/bytealg|internal\/syscall\/[\w/]+|internal\/poll|syscall|golang\.org\/x\/sys\/unix)\.|^gogo$|^goexit|^gcWriteBarrier\w*$/,
   // libc, the dynamic loader, the kernel and the vDSO (C, C++, Rust, and every runtime's native
   // frames): memory, allocation, locking and system calls.
-  {
-    runtime: 'libc',
-    pattern:
-      /^_{0,2}(libc_\w+|GI_\w+|memcpy|memmove|memset|memcmp|memchr|strlen|malloc|calloc|realloc|free|cfree|_int_malloc|_int_free|_int_realloc|malloc_consolidate|epoll_wait|epoll_pwait|syscall|pthread_\w+|futex\w*|lll_\w+|clock_gettime|vdso\w*|nanosleep|sched_yield|mmap|munmap|madvise|brk|sbrk|poll|select|read|write|readv|writev|sendmsg|recvmsg|sendto|recvfrom|tls_get_addr)(_[a-z0-9_]+)?$|^\[(kernel\.kallsyms|vdso|unknown)\]$|\.so(\.[\d.]+)?$|^\[lib[\w.+-]*\.so[\d.]*\]$|^(entry_SYSCALL|do_syscall|__x64_sys_)/,
-  },
+  /^_{0,2}(libc_\w+|GI_\w+|memcpy|memmove|memset|memcmp|memchr|strlen|malloc|calloc|realloc|free|cfree|_int_malloc|_int_free|_int_realloc|malloc_consolidate|epoll_wait|epoll_pwait|syscall|pthread_\w+|futex\w*|lll_\w+|clock_gettime|vdso\w*|nanosleep|sched_yield|mmap|munmap|madvise|brk|sbrk|poll|select|read|write|readv|writev|sendmsg|recvmsg|sendto|recvfrom|tls_get_addr)(_[a-z0-9_]+)?$|^\[(kernel\.kallsyms|vdso|unknown)\]$|\.so(\.[\d.]+)?$|^\[lib[\w.+-]*\.so[\d.]*\]$|^(entry_SYSCALL|do_syscall|__x64_sys_)/,
   // Native frames as JFR names them: "<library>.<symbol>" for the system's libraries (libc,
   // libpthread, the JVM, macOS's libsystem_*), ".<symbol>" for the kernel and JVM stubs.
-  {
-    runtime: 'native (JFR)',
-    pattern: /^(lib(c|pthread|dl|m|rt|jvm|asyncProfiler|system_\w+|stdc\+\+)[\w.+-]*?\.(so|dylib)[^.]*\.|\.)/,
-  },
+  /^(lib(c|pthread|dl|m|rt|jvm|asyncProfiler|system_\w+|stdc\+\+)[\w.+-]*?\.(so|dylib)[^.]*\.|\.)/,
   // C++: the allocator (tcmalloc, jemalloc, operator new/delete) and the standard library's internals.
-  { runtime: 'C++', pattern: /^(tcmalloc::|je_|operator (new|delete)|std::__|__gnu_cxx::|__cxa_|_Unwind_)/ },
+  /^(tcmalloc::|je_|operator (new|delete)|std::__|__gnu_cxx::|__cxa_|_Unwind_)/,
   // Rust: the allocator shims and core/alloc (Vec growth, memcpy through ptr::copy), std's OS layer.
-  { runtime: 'Rust', pattern: /^<?(core|alloc)::|^<[^<>]* as (core|alloc)::|^__rust_|^__rdl_|^__rg_|^std::(sys|sys_common|alloc)::/ },
+  /^<?(core|alloc)::|^<[^<>]* as (core|alloc)::|^__rust_|^__rdl_|^__rg_|^std::(sys|sys_common|alloc)::/,
   // The JVM: its native code (GC, allocation, interpreter stubs, safepoints) and Unsafe.
-  { runtime: 'Java', pattern: /^(JVM_|Unsafe_|jdk[./]internal[./]misc[./]Unsafe[./]|sun[./]misc[./]Unsafe[./]|os::|Interpreter|StubRoutines|OptoRuntime|SharedRuntime|SafepointSynchronize|CollectedHeap|MemAllocator|ObjAllocator|G1\w*::|ZGC|TypeArrayKlass|InstanceKlass::allocate|JavaThread::|Thread::call_run|thread_native_entry|start_thread|clone3?$)/ },
+  /^(JVM_|Unsafe_|jdk[./]internal[./]misc[./]Unsafe[./]|sun[./]misc[./]Unsafe[./]|os::|Interpreter|StubRoutines|OptoRuntime|SharedRuntime|SafepointSynchronize|CollectedHeap|MemAllocator|ObjAllocator|G1\w*::|ZGC|TypeArrayKlass|InstanceKlass::allocate|JavaThread::|Thread::call_run|thread_native_entry|start_thread|clone3?$)/,
   // HotSpot's stubs as async-profiler and eBPF profilers name them: array copies, allocation and
   // inline-cache stubs, the GC's spin.
-  { runtime: 'Java', pattern: /^(\w+_(disjoint|conjoint)_arraycopy\w*|_\w+_Java|\w+_stub|I2C\/C2I adapters(\(0x[0-9a-f]+\))?|SpinPause|AllocateHeap|DeoptimizationBlob|UncommonTrapBlob|SafepointBlob|MHN_\w+|jni_\w+|jio_\w+)$/ },
+  /^(\w+_(disjoint|conjoint)_arraycopy\w*|_\w+_Java|\w+_stub|I2C\/C2I adapters(\(0x[0-9a-f]+\))?|SpinPause|AllocateHeap|DeoptimizationBlob|UncommonTrapBlob|SafepointBlob|MHN_\w+|jni_\w+|jio_\w+)$/,
   // .NET (CoreCLR) as an eBPF profiler symbolizes libcoreclr: the GC (workstation and server),
   // the type loader, the JIT and its stubs; and the GC frame of Pyroscope's .NET profiler. Named
   // "function (libcoreclr.so)" by perf, they are plumbing by their file (NATIVE_FILE).
-  {
-    runtime: '.NET',
-    pattern: /^((WKS|SVR)::|(GCHeap|GCToEEInterface|MethodDesc|MethodTable|CEEInfo|CILJit|ClassLoader|FinalizerThread|TieredCompilation\w*|ThreadNative|ThreadStore)::|(ThePreStub|PreStubWorker|JIT_\w+|UnsafeJitFunction|jitNativeCode|CallDescrWorkerInternal|coreclr_\w+)$)|\|fn:Garbage Collector\b/,
-  },
+  /^((WKS|SVR)::|(GCHeap|GCToEEInterface|MethodDesc|MethodTable|CEEInfo|CILJit|ClassLoader|FinalizerThread|TieredCompilation\w*|ThreadNative|ThreadStore)::|(ThePreStub|PreStubWorker|JIT_\w+|UnsafeJitFunction|jitNativeCode|CallDescrWorkerInternal|coreclr_\w+)$)|\|fn:Garbage Collector\b/,
   // Node.js: V8 and libuv (GC, builtins, the event loop's poll).
-  { runtime: 'Node.js', pattern: /^(\(garbage collector\)|Garbage Collection$|v8::|node::|uv_|uv__|Builtins?_|Builtin: )/ },
+  /^(\(garbage collector\)|Garbage Collection$|v8::|node::|uv_|uv__|Builtins?_|Builtin: )/,
   // V8's CPU profile: the time outside JavaScript as its own root frames ((program), (idle)), and
   // @datadog/pprof's frames for the process's other threads (the GC's helpers, the compiler, libuv).
-  { runtime: 'Node.js', pattern: /^(\((program|idle|root)\)|Node\.js|Non JS threads activity)$/ },
+  /^(\((program|idle|root)\)|Node\.js|Non JS threads activity)$/,
   // Python: the interpreter's own C entry points.
-  { runtime: 'Python', pattern: /^(_?Py[A-Z_]\w*|_PyEval_\w+|<built-in method \w+>)$/ },
+  /^(_?Py[A-Z_]\w*|_PyEval_\w+|<built-in method \w+>)$/,
   // CPython's C internals as a native or eBPF profiler names them without their library: the eval
   // loop, the object protocol's slots and the cyclic GC, which runs inside the frame that allocated.
-  {
-    runtime: 'Python',
-    pattern: /^(gc_collect\w*|collect_with_callback|subtract_refs|move_unreachable|visit_\w+|(dict|list|tuple|unicode|long|float|set|frame|func|method|type|object|bytes|subtype|code|cfunction|vectorcall)_(repr|dealloc|traverse|vectorcall\w*|richcompare|hash|new|clear|subscript|iternext|call)|_Py_\w+)$/,
-  },
+  /^(gc_collect\w*|collect_with_callback|subtract_refs|move_unreachable|visit_\w+|(dict|list|tuple|unicode|long|float|set|frame|func|method|type|object|bytes|subtype|code|cfunction|vectorcall)_(repr|dealloc|traverse|vectorcall\w*|richcompare|hash|new|clear|subscript|iternext|call)|_Py_\w+)$/,
   // Ruby: rbspy (Pyroscope's Ruby SDK) names a method written in C "String#upcase [c function]"
   // ("(unknown) [c function]" when it cannot read the name): the VM's work for the Ruby method that
   // called it. The GC's frames as stackprof names them.
-  { runtime: 'Ruby', pattern: /\[c function\]$|^\((garbage collection|marking|sweeping)\)$/ },
+  /\[c function\]$|^\((garbage collection|marking|sweeping)\)$/,
   // libruby's C functions as an eBPF profiler symbolizes them: from the exported symbols of a
   // distribution's stripped libruby (rb_*, ruby_*, Onigmo's onig*, the st hash table, fibers'
   // coroutine_transfer), and with debug symbols the interpreter loop, the GC and the object space.
-  {
-    runtime: 'Ruby',
-    pattern: /^(rb_|vm_|ruby_)|^((onig|onigenc|gc|objspace|newobj|heap_page)_\w+|garbage_collect\w*|match_at|coroutine_transfer|st_(lookup|insert2?|add_direct|delete\w*|foreach\w*|update|init_\w+|free_table|numhash|hash\w*))$/,
-  },
+  /^(rb_|vm_|ruby_)|^((onig|onigenc|gc|objspace|newobj|heap_page)_\w+|garbage_collect\w*|match_at|coroutine_transfer|st_(lookup|insert2?|add_direct|delete\w*|foreach\w*|update|init_\w+|free_table|numhash|hash\w*))$/,
 ];
 
 /**
@@ -84,11 +69,11 @@ const FILE_SUFFIX = / \(([^()]*)\)$/;
 
 /** True when `name` is runtime, libc or standard-library plumbing (see PLUMBING and NATIVE_FILE). */
 export function isPlumbing(name: string): boolean {
-  if (PLUMBING.some((p) => p.pattern.test(name)) || isRuntimeThread(name) || isVmEntry(name)) {
+  if (PLUMBING.some((p) => p.test(name)) || isRuntimeThread(name) || isVmEntry(name)) {
     return true;
   }
   const m = FILE_SUFFIX.exec(name);
-  return m !== null && (NATIVE_FILE.test(m[1]) || PLUMBING.some((p) => p.pattern.test(name.slice(0, m.index))));
+  return m !== null && (NATIVE_FILE.test(m[1]) || PLUMBING.some((p) => p.test(name.slice(0, m.index))));
 }
 
 /** The name without a native profiler's " (file)" ("WKS::gc_heap::bgc_thread_function (libcoreclr.so)"). */

@@ -1,7 +1,7 @@
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 
-import { oneLine } from '../styles';
+import { muted, oneLine } from '../styles';
 
 /** Row height in pixels: the virtualised list places rows by it. */
 export const CALL_TREE_ROW = 22;
@@ -14,9 +14,9 @@ export const getCallTreeStyles = (theme: GrafanaTheme2) => {
   const grid = (columns: string) => css({ display: 'grid', alignItems: 'center', fontSize: small, gridTemplateColumns: `minmax(0, 1fr) 150px 150px 120px${columns}` });
   return {
     wrap: css({ display: 'flex', flexDirection: 'column', overflow: 'hidden' }),
-    caption: css({ ...oneLine, height: 20, fontSize: small, color: theme.colors.text.secondary }),
+    caption: css({ ...oneLine, height: 20, fontSize: small, ...muted(theme) }),
     controls: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(0.5), height: 30, fontSize: small }),
-    muted: css({ color: theme.colors.text.secondary, whiteSpace: 'nowrap' }),
+    muted: css({ ...muted(theme), whiteSpace: 'nowrap' }),
     grid_: css({ outline: 'none', '&:focus-visible': { boxShadow: `inset 0 0 0 1px ${theme.colors.primary.border}` } }),
     grid: grid(''),
     gridDiff: grid(' 110px'),
@@ -26,7 +26,7 @@ export const getCallTreeStyles = (theme: GrafanaTheme2) => {
     selected: css({ background: theme.colors.action.selected }),
     focused: css({ boxShadow: `inset 3px 0 0 ${theme.colors.primary.main}` }),
     cell: css({ ...oneLine, padding: theme.spacing(0, 1), fontVariantNumeric: 'tabular-nums' }),
-    chevron: css({ display: 'inline-block', width: 14, color: theme.colors.text.secondary }),
+    chevron: css({ display: 'inline-block', width: 14, ...muted(theme) }),
     match: css({ fontWeight: theme.typography.fontWeightBold, textDecoration: 'underline' }),
     more: css({ color: theme.colors.error.text }),
     less: css({ color: theme.colors.success.text }),

@@ -7,7 +7,7 @@ import { TEST_IDS } from '../../constants';
 import { changeOf, isDiff, nodeName, shareOf, Tree, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDelta, formatDeltaIn, formatPercent, formatValue } from '../format';
-import { small } from '../styles';
+import { muted, small } from '../styles';
 
 interface Props {
   tree: Tree;
@@ -117,5 +117,5 @@ const getStyles = (theme: GrafanaTheme2) => ({
     ...small(theme),
   }),
   name: css({ fontWeight: theme.typography.fontWeightMedium, overflowWrap: 'anywhere', marginBottom: theme.spacing(0.5) }),
-  table: css({ th: { paddingRight: theme.spacing(1), textAlign: 'left', color: theme.colors.text.secondary }, td: { paddingRight: theme.spacing(1) } }),
+  table: css({ th: { paddingRight: theme.spacing(1), textAlign: 'left', ...muted(theme) }, td: { paddingRight: theme.spacing(1) } }),
 });

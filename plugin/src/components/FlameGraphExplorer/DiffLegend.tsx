@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { TEST_IDS } from '../../constants';
 import { ValueUnit } from '@hotpath/profile-core';
 import { diffPalette, DiffScheme } from '../../render/colors';
-import { small } from '../styles';
+import { muted, small } from '../styles';
 
 interface Props {
   scheme: DiffScheme;
@@ -28,6 +28,6 @@ export function DiffLegend({ scheme, unit }: Props) {
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
-  legend: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), height: 20, ...small(theme), color: theme.colors.text.secondary }),
+  legend: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(1), height: 20, ...small(theme), ...muted(theme) }),
   gradient: css({ width: 120, height: 10, borderRadius: 2 }),
 });

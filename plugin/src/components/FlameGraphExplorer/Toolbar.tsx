@@ -8,7 +8,7 @@ import { formatCount, SearchResult, ValueUnit } from '@hotpath/profile-core';
 
 import { formatIn, formatPercent } from '../format';
 import { GRAPH_MODE_NAMES, GraphMode, nextGraphMode, PANE_LAYOUTS, PaneLayout, SANDWICH } from '../types';
-import { oneLine, small } from '../styles';
+import { muted, oneLine, small } from '../styles';
 
 interface Props {
   search: string;
@@ -121,12 +121,12 @@ const getStyles = (theme: GrafanaTheme2) => ({
   input: css({ width: 280, flexShrink: 1, minWidth: 120 }),
   panes: css({ flexShrink: 0 }),
   // shrinks before the buttons do: a long search total never pushes them out of the panel
-  share: css({ ...oneLine, color: theme.colors.text.secondary, ...small(theme), minWidth: 0, flexShrink: 1 }),
+  share: css({ ...oneLine, ...muted(theme), ...small(theme), minWidth: 0, flexShrink: 1 }),
   error: css({ color: theme.colors.error.text, ...small(theme) }),
   path: css({
     flex: 1,
     ...oneLine,
-    color: theme.colors.text.secondary,
+    ...muted(theme),
     ...small(theme),
     direction: 'rtl',
     textAlign: 'left',

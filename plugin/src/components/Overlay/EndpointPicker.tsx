@@ -6,7 +6,7 @@ import { TEST_IDS } from '../../constants';
 import { endpointShare } from '../../windows/endpoints';
 
 import { EndpointState } from './useEndpointSplit';
-import { oneLine, small } from '../styles';
+import { muted, oneLine, small } from '../styles';
 
 const ALL = '';
 
@@ -66,5 +66,5 @@ const getStyles = (theme: GrafanaTheme2) => ({
   picker: css({ display: 'flex', alignItems: 'center', gap: theme.spacing(0.5), flexShrink: 0 }),
   select: css({ flexShrink: 0 }),
   warning: css({ ...oneLine, color: theme.colors.warning.text, ...small(theme), maxWidth: 260 }),
-  unlabelled: css({ color: theme.colors.text.secondary, ...small(theme), whiteSpace: 'nowrap' }),
+  unlabelled: css({ ...muted(theme), ...small(theme), whiteSpace: 'nowrap' }),
 });

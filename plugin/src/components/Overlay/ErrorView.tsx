@@ -4,6 +4,7 @@ import { useStyles2 } from '@grafana/ui';
 
 import { TEST_IDS } from '../../constants';
 import { ProfileErrorKind } from '@hotpath/profile-core';
+import { muted } from '../styles';
 
 /** The title above a profile that cannot be drawn, by the kind of its ProfileError (every kind has one). */
 export const PROFILE_ERROR_TITLES: Record<ProfileErrorKind, string> = {
@@ -49,5 +50,5 @@ const getStyles = (theme: GrafanaTheme2) => ({
     overflow: 'auto',
   }),
   title: css({ fontSize: theme.typography.h5.fontSize, marginBottom: theme.spacing(1) }),
-  message: css({ color: theme.colors.text.secondary, maxWidth: 640, overflowWrap: 'anywhere' }),
+  message: css({ ...muted(theme), maxWidth: 640, overflowWrap: 'anywhere' }),
 });

@@ -6,7 +6,7 @@ import { TEST_IDS } from '../../constants';
 import { DecompositionResult, headline, OTHER_NAME, UnitChangeRow, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDeltaIn, formatValue } from '../format';
-import { oneLine, small } from '../styles';
+import { muted, oneLine, small } from '../styles';
 
 interface Props {
   decomposition: DecompositionResult;
@@ -49,5 +49,5 @@ export function Headline({ decomposition: d, profileUnit, rows, unit }: Props) {
 
 const getStyles = (theme: GrafanaTheme2) => ({
   line: css({ ...oneLine, height: 22, lineHeight: '22px', ...small(theme) }),
-  muted: css({ color: theme.colors.text.secondary }),
+  muted: css({ ...muted(theme) }),
 });

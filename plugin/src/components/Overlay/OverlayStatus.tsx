@@ -5,7 +5,7 @@ import { Button, useStyles2 } from '@grafana/ui';
 import { TEST_IDS } from '../../constants';
 import { WindowProfile, WindowSlot } from '../../windows/fetcher';
 import { Baseline, TimeWindow } from '@hotpath/profile-core';
-import { oneLine, small } from '../styles';
+import { muted, oneLine, small } from '../styles';
 
 interface Props {
   height: number;
@@ -93,7 +93,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
     alignItems: 'center',
     gap: theme.spacing(1),
     ...small(theme),
-    color: theme.colors.text.secondary,
+    ...muted(theme),
     ...oneLine,
     flexShrink: 0,
   }),

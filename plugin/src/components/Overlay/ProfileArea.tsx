@@ -15,7 +15,7 @@ import { FlameGraphExplorer } from '../FlameGraphExplorer/FlameGraphExplorer';
 import { Headline } from './Headline';
 
 import { ExactTables } from './exactTables';
-import { oneLine, small } from '../styles';
+import { muted, oneLine, small } from '../styles';
 
 type Options = Pick<HotpathOptions, 'graphMode' | 'colorScheme' | 'showTable' | 'maxNodes'>;
 
@@ -232,7 +232,7 @@ function SideBySide({ width, height, options, baseline, comparison }: { width: n
 const getStyles = (theme: GrafanaTheme2) => ({
   center: css({ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%' }),
   side: css({ display: 'flex', gap: theme.spacing(1), height: '100%' }),
-  caption: css({ ...small(theme), color: theme.colors.text.secondary, height: 18 }),
+  caption: css({ ...small(theme), ...muted(theme), height: 18 }),
   tableWrap: css({ overflow: 'auto' }),
   notice: css({ ...oneLine, color: theme.colors.warning.text, ...small(theme), height: 20 }),
 });

@@ -10,7 +10,7 @@ import { computeLayout, ROW_HEIGHT, rowsNeeded, View } from '../../render/layout
 
 import { FlameGraphCanvas } from '../FlameGraph/FlameGraphCanvas';
 import { HoverHandle, HoverTooltip } from '../FlameGraph/HoverTooltip';
-import { oneLine, small } from '../styles';
+import { muted, oneLine, small } from '../styles';
 
 interface Props {
   /** the tree as the views show it (per request: already divided) */
@@ -75,8 +75,8 @@ export function SandwichView({ tree, name, width, height, basis, unit, style, ho
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
-  caption: css({ ...oneLine, height: 20, ...small(theme), color: theme.colors.text.secondary }),
+  caption: css({ ...oneLine, height: 20, ...small(theme), ...muted(theme) }),
   // each half's canvas scrolls its rows itself (FlameGraphCanvas); the tooltip is placed in this box
   half: css({ position: 'relative', display: 'flex', flexDirection: 'column', overflow: 'hidden' }),
-  empty: css({ padding: theme.spacing(2), color: theme.colors.text.secondary }),
+  empty: css({ padding: theme.spacing(2), ...muted(theme) }),
 });

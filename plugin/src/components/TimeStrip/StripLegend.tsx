@@ -3,6 +3,7 @@ import { dateTimeFormat, GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
 import { SeriesPath, SeriesReadout } from './useStripSeries';
+import { muted } from '../styles';
 
 interface Props {
   paths: SeriesPath[];
@@ -38,7 +39,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
     gap: theme.spacing(1),
     fontSize: 10,
     lineHeight: '12px',
-    color: theme.colors.text.secondary,
+    ...muted(theme),
     pointerEvents: 'none',
     maxWidth: '70%',
     overflow: 'hidden',

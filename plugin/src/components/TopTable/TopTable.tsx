@@ -7,7 +7,7 @@ import { TEST_IDS } from '../../constants';
 import { firstItems, FunctionRow, OTHER_NAME } from '@hotpath/profile-core';
 
 import { formatPercent, formatValue } from '../format';
-import { oneLine, small } from '../styles';
+import { muted, oneLine, small } from '../styles';
 
 /** "1.20 ms/req" for a tree divided by its requests, "1.20 s" otherwise */
 const amount = (v: number, unit: string, perRequest: boolean) => `${formatValue(v, unit)}${perRequest ? '/req' : ''}`;
@@ -101,7 +101,7 @@ export const getTableStyles = (theme: GrafanaTheme2) => ({
   selected: css({ background: theme.colors.action.selected }),
   name: css({ ...oneLine, padding: theme.spacing(0.25, 1) }),
   num: css({ padding: theme.spacing(0.25, 1), whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }),
-  share: css({ color: theme.colors.text.secondary }),
+  share: css({ ...muted(theme) }),
   more: css({ color: theme.colors.success.text }),
   less: css({ color: theme.colors.error.text }),
 });
