@@ -25,7 +25,7 @@
             // a reference recorded regressionAcceptAfter ago. It carries
             // its service's cluster and namespace, as every alert of the
             // pack does (routes, silences and links match them).
-            expr: f.withScope('%s\nor\n%s' % [f.condition(f.kinds.cpu), f.condition(f.kinds.alloc)]),
+            expr: f.withScope('%s\nor\n%s' % [f.condition(f.kinds.cpu, name), f.condition(f.kinds.alloc, name)]),
             'for': cfg.alertFor[name],
             keep_firing_for: cfg.regressionKeepFiringFor,
             labels: { severity: cfg.alertSeverity[name] },

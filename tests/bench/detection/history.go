@@ -7,57 +7,86 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/prometheus/prometheus/model/rulefmt"
 
 	"github.com/hotpath/hotpath/promkit"
-	"github.com/hotpath/hotpath/tests/harness"
+	"github.com/hotpath/hotpath/promkit/evaluate"
 )
 
-// benchDataDir is the empty TSDB directory a run backfills: a temporary
-// one, or under keep (-keep's directory), to query afterwards.
-func benchDataDir(t *testing.T, keep string) string {
-	dir := t.TempDir()
+// history is the days a benchmark judges: the fleet's generated series, and
+// the rules recorded over them by the pinned Prometheus's engine in this
+// process (promkit/evaluate) as promtool's rules backfill records them.
+type history struct {
+	*evaluate.History
+	t       testing.TB
+	keep    string // a directory to snapshot the history into, or ""
+	samples int    // written
+}
+
+// newHistory opens an empty history; with keep set (-keep), finish
+// snapshots it there.
+func newHistory(t testing.TB, keep string) *history {
 	if keep != "" {
-		dir, _ = filepath.Abs(keep)
-		if err := os.RemoveAll(dir); err != nil {
+		abs, err := filepath.Abs(keep)
+		if err != nil {
 			t.Fatal(err)
 		}
+		if err := os.RemoveAll(abs); err != nil {
+			t.Fatal(err)
+		}
+		keep = abs
 	}
-	dataDir := filepath.Join(dir, "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+	h, err := evaluate.Open(t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
-	return dataDir
+	t.Cleanup(func() { _ = h.Close() })
+	return &history{History: h, t: t, keep: keep}
 }
 
-// importer backfills OpenMetrics text in chunks, each its own import (and
-// blocks: their series differ, so the overlapping blocks hold no sample
-// twice), each well within the import's time limit on a busy machine.
-type importer struct {
-	t       *testing.T
-	dataDir string
-	om      strings.Builder
-	size    int // bytes imported
+// write appends generated series.
+func (h *history) write(series []evaluate.Series) {
+	for _, s := range series {
+		h.samples += len(s.T)
+	}
+	if err := h.Write(context.Background(), series...); err != nil {
+		h.t.Fatal(err)
+	}
 }
 
-// flush imports what was written since the last flush.
-func (im *importer) flush() {
-	if im.om.Len() == 0 {
+// record evaluates the recording rules of groups over [start, end], both
+// cores at work.
+func (h *history) record(groups []rulefmt.RuleGroup, start, end time.Time) {
+	err := h.Record(context.Background(), groups, start, end, evaluate.Options{Workers: runtime.NumCPU(), Logf: h.t.Logf})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// finish snapshots the history into keep, when set, for a Prometheus to
+// query afterwards.
+func (h *history) finish(start time.Time) {
+	if h.keep == "" {
 		return
 	}
-	im.om.WriteString("# EOF\n")
-	im.size += im.om.Len()
-	harness.BackfillOpenMetrics(im.t, im.dataDir, im.om.String())
-	im.om.Reset()
+	if err := h.Snapshot(h.keep); err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Logf("data kept in %s (start %s, %d): prometheus --storage.tsdb.path=%s", h.keep, start.UTC().Format(time.RFC3339), start.Unix(), h.keep)
+}
+
+// querier is what reads the recorded history.
+type querier interface {
+	QueryRange(ctx context.Context, q string, start, end time.Time, step time.Duration) ([]promkit.Series, error)
 }
 
 // checkRecorded fails unless every recorded series of groups has a value at
 // mid: a detector would otherwise be judged on rules that never ran.
-func checkRecorded(t *testing.T, p *harness.Prometheus, groups []rulefmt.RuleGroup, start, mid time.Time) {
+func checkRecorded(t *testing.T, p querier, groups []rulefmt.RuleGroup, start, mid time.Time) {
 	for _, name := range promkit.RecordedNames(groups) {
 		got, err := p.QueryRange(context.Background(), fmt.Sprintf("count(last_over_time(%s[30m]))", name), mid, mid, time.Minute)
 		if err != nil {
@@ -74,7 +103,7 @@ func checkRecorded(t *testing.T, p *harness.Prometheus, groups []rulefmt.RuleGro
 // readSeen reads one detector's recorded conditions, and their hold
 // branches, minute by minute from judgedFrom's hour before to end: job ->
 // key(series labels) -> the minutes (since start) each held.
-func readSeen(t *testing.T, p *harness.Prometheus, detector string, start, end time.Time, key func(labels map[string]string) string) map[string]map[string]Seen {
+func readSeen(t *testing.T, p querier, detector string, start, end time.Time, key func(labels map[string]string) string) map[string]map[string]Seen {
 	seen := map[string]map[string]Seen{}
 	for _, name := range []string{conditionName, holdConditionName} {
 		// one evaluation a minute, at the group's own offset within it: a
