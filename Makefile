@@ -57,12 +57,13 @@ fmt: tools ## format every jsonnet and Go file in place
 NODE_TEST := node --test --test-force-exit --test-timeout=600000
 
 .PHONY: lint
-lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet of the Go modules, references that resolve (tools/lint-references.sh), no alert name outside the catalogue (tools/lint-catalogue.mjs), a runbook section for every alert (tools/lint-runbook.mjs), a comment on every recording rule (tools/lint-recorded.mjs), every folder with code named in docs/architecture.md (tools/lint-architecture.mjs), and those lints' own test (the plugin's eslint is in test-plugin)
+lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet of the Go modules, references that resolve (tools/lint-references.sh), no alert name outside the catalogue (tools/lint-catalogue.mjs), a runbook section for every alert (tools/lint-runbook.mjs), a comment on every recording rule (tools/lint-recorded.mjs), every folder with code named in docs/architecture.md (tools/lint-architecture.mjs), every knob in one area file of jsonnet/config/ (tools/lint-knobs.mjs), and those lints' own test (the plugin's eslint is in test-plugin)
 	@tools/lint-references.sh
 	@node tools/lint-catalogue.mjs
 	@node tools/lint-runbook.mjs
 	@node tools/lint-recorded.mjs
 	@node tools/lint-architecture.mjs
+	@node tools/lint-knobs.mjs
 	@$(NODE_TEST) --test-reporter=dot tools/lint.test.mjs
 	@jsonnetfmt --test $(JSONNET_FILES) || { echo "jsonnetfmt: run 'make fmt'" >&2; exit 1; }
 	@for f in $(JSONNET_FILES); do jsonnet-lint -J jsonnet "$$f"; done
@@ -96,6 +97,10 @@ test-demo-units: ## Go unit tests of the playground (demo/): services, store, lo
 fixtures: ## recapture tests/fixtures/*.pb.gz from demo/incidents (fails if a story does not reproduce)
 	@cd demo && go run ./cmd/capture-fixtures -out ../tests/fixtures
 
+.PHONY: runtime-fixtures
+runtime-fixtures: ## recapture tests/fixtures/runtimes: one order service per runtime (CPython, Java, Node.js, Ruby), baseline and incident, under the profiler the registries serve for it (RUNTIMES='python java' for some)
+	@tests/fixtures/runtimes/capture/capture.sh $(RUNTIMES)
+
 # ---- panel plugin (plugin/, tests/browser/) ----------------------------------
 
 # One npm workspace at the root (package.json): the profile core (packages/profile-core), the
@@ -124,7 +129,7 @@ test-plugin: $(NPM_STAMP) $(CORE_DIST) ## the profile core's and the plugin's ty
 .PHONY: test-browser
 test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, diff, the overlay's windows, the sandbox and demo-check on a fake playground
 	@tools/install-chromium.sh
-	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs
+	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs tests/browser/runtimes.test.mjs
 
 .PHONY: bench-plugin
 bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/flamegraph 13.0.1 on Grafana 13.2's modules, React 19) on five frame shapes, 10k/200k/1M; writes tests/browser/BENCHMARK.md

@@ -18,6 +18,10 @@ const USAGE = `usage: hotpath-profile-metrics --profiles URL [flags]
   --listen ADDR         where Prometheus scrapes GET /metrics (default 127.0.0.1:9096)
   --services A,B        read these service_name values (default: Pyroscope's LabelValues of
                         service_name, listed again every round)
+  --service-label L     the profile label that names a service (default service_name: the SDKs'
+                        application name, or Alloy's eBPF "ebpf/<namespace>/<container>", counted
+                        under job=<container>); another label's values are jobs as they are, for the
+                        OpenTelemetry eBPF profiler without service.name: k8s.deployment.name
   --max-services N      read at most N services a round, by name (default ${BRIDGE_DEFAULTS.maxServices}); the rest are counted skipped
   --interval DURATION   one query per service and profile type this often (default 1m)
   --lag DURATION        each window ends this long before now: profiles still being ingested (default 30s)
@@ -38,6 +42,7 @@ const { args, fail } = cli('hotpath-profile-metrics', USAGE, {
   profiles: { type: 'string', default: process.env.HOTPATH_PROFILES_URL },
   listen: { type: 'string', default: '127.0.0.1:9096' },
   services: { type: 'string' },
+  'service-label': { type: 'string', default: BRIDGE_DEFAULTS.serviceLabel },
   'max-services': { type: 'string', default: String(BRIDGE_DEFAULTS.maxServices) },
   interval: { type: 'string', default: '1m' },
   lag: { type: 'string', default: '30s' },
@@ -93,6 +98,7 @@ const bridge = new ProfileMetrics({
   entryWindowMs,
   concurrency: count('concurrency'),
   maxServices: count('max-services'),
+  serviceLabel: args['service-label'],
   timeoutMs: duration('fetch-timeout'),
   decodeTimeoutMs: duration('decode-timeout'),
   maxBytes: count('max-mb') << 20,

@@ -8,8 +8,8 @@
 //
 // A folder is named when the page holds, in backquotes, its path from the repository's top
 // (`demo/playground/` or a file in it, `demo/playground/world.go`), or a path of two or more
-// folders that ends it (`src/data/` for plugin/src/data, `components/overlay/OverlayPanel.tsx`
-// for plugin/src/components/overlay). A `testdata` folder is reached through the folder above it,
+// folders that ends it (`src/data/` for plugin/src/data, `components/Overlay/OverlayPanel.tsx`
+// for plugin/src/components/Overlay). A `testdata` folder is reached through the folder above it,
 // where its test is.
 //
 //   node tools/lint-architecture.mjs              the repository (make lint)

@@ -93,5 +93,37 @@ describe('lint-architecture', () => {
   });
 });
 
+describe('lint-knobs', () => {
+  // A copy of jsonnet/ to seed a violation into: the lint reads a whole folder.
+  const copy = (name) => {
+    const dir = join(tmp, name);
+    execFileSync('cp', ['-r', join(ROOT, 'jsonnet'), dir]);
+    return dir;
+  };
+
+  it('passes on the repository', () => {
+    assert.equal(run('node', ['tools/lint-knobs.mjs']).status, 0);
+  });
+  it('names a knob declared in two area files', () => {
+    const dir = copy('knobs-twice');
+    const file = join(dir, 'config/dashboards.libsonnet');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('  _config+:: {\n', "  _config+:: {\n    minRequestRate: 5,\n"));
+    const r = run('node', ['tools/lint-knobs.mjs', dir]);
+    assert.equal(r.status, 1);
+    assert.match(r.out, /knob minRequestRate is declared in config\/dashboards\.libsonnet and config\/requests-cpu\.libsonnet/);
+  });
+  it('names an area file left out and a knob declared in config.libsonnet', () => {
+    const dir = copy('knobs-outside');
+    const file = join(dir, 'config.libsonnet');
+    const text = readFileSync(file, 'utf8').replace("+ (import 'config/money.libsonnet')\n", '');
+    writeFileSync(file, `${text}+ { _config+:: { stray: 1 } }\n`);
+    const r = run('node', ['tools/lint-knobs.mjs', dir]);
+    assert.equal(r.status, 1);
+    assert.match(r.out, /config\/money\.libsonnet is not composed by config\.libsonnet/);
+    assert.match(r.out, /knob currency of config\/money\.libsonnet is not in the composed _config/);
+    assert.match(r.out, /knob stray is declared outside jsonnet\/config\//);
+  });
+});
+
 // The command itself exists and is executable (the Makefile calls it by path).
 execFileSync('test', ['-x', join(ROOT, 'tools/lint-references.sh')]);

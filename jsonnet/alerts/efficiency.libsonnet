@@ -1,6 +1,8 @@
 // CPU efficiency of a service: against its own cost model, its instances'
 // siblings and its upstreams, CPU that does not follow load, and allocations.
 // Each alert names the playground incident it exists for (docs/reference.md, docs/runbook.md).
+// Its knobs: config/baseline.libsonnet, config/load-fit.libsonnet and
+// config/upstream.libsonnet, their `for` and severity config/alerts.libsonnet.
 local series = import '../lib/series.libsonnet';
 
 {

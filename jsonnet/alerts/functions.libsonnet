@@ -3,6 +3,7 @@
 // counters) rose beyond its own noise and by a material share of the
 // service's cost (lib/function-costs.libsonnet). One alert for both costs:
 // the function and the profile type (cpu, alloc_space) are labels.
+// Its knobs: config/functions.libsonnet, its `for` and severity config/alerts.libsonnet.
 {
   prometheusAlerts+:: {
     local cfg = $._config,

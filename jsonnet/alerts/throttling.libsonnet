@@ -1,6 +1,7 @@
 // The cfs story: latency up while CPU usage looks low, because the CFS quota
 // throttles the container 1-3 s per second. Both conditions: a mostly idle
 // container can be throttled in many of its few periods for a negligible time.
+// Its knobs: config/throttling.libsonnet, its `for` and severity config/alerts.libsonnet.
 local series = import '../lib/series.libsonnet';
 
 {

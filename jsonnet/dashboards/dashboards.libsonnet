@@ -2,6 +2,7 @@
 // queries/, one object per dashboard under hotpathQueries, so a user can
 // replace one query without touching layout:
 //   mixin + { hotpathQueries+:: { service+: { heap: 'max by (instance) (...)' } } }
+// Its knobs: config/dashboards.libsonnet.
 (import 'overview.libsonnet')
 + (import 'service.libsonnet')
 + (import 'throttling.libsonnet')

@@ -1,5 +1,5 @@
 // The money columns of the fleet table and the money row of the service
-// dashboard, at the list prices of config.libsonnet (lib/money.libsonnet).
+// dashboard, at the list prices of config/money.libsonnet (lib/money.libsonnet).
 // None of them when costPerCoreHour is 0. Money never stands alone: each
 // column sits beside the table's cores and CPU per request, each panel draws
 // the cores or CPU per request it comes from on its right axis.

@@ -3,6 +3,7 @@
 // configuration snippets to grafanaSnippets+:: (deploy/grafana/<file>) or
 // Alertmanager ones to alertmanagerSnippets+:: (deploy/alertmanager/<file>),
 // and reads its knobs from _config.kubernetes.
+// Its knobs: config/kubernetes.libsonnet.
 (import 'prometheus-operator.libsonnet')
 + (import 'dashboards.libsonnet')
 + (import 'grafana.libsonnet')

@@ -1,4 +1,4 @@
-// Money: the list prices of config.libsonnet (costPerCoreHour,
+// Money: the list prices of config/money.libsonnet (costPerCoreHour,
 // costPerGiBHour, currency) turned into the factors the cost series, the
 // dashboards' money panels and hotpath-notify's money line use, and, per
 // efficiency alert, the PromQL of "the change" in cores at the current

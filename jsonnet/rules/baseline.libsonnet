@@ -2,6 +2,7 @@
 // refitted every baselineInterval on baselineWindow of history (the method is
 // described in lib/baseline-model.libsonnet), and the upstream ratio's median. The
 // predictions at the current traffic are the model's fast rules, in requests-cpu.libsonnet.
+// Its knobs: config/baseline.libsonnet.
 local series = import '../lib/series.libsonnet';
 
 {

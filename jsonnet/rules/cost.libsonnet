@@ -1,7 +1,8 @@
-// Money per service, from the list prices of config.libsonnet
+// Money per service, from the list prices of config/money.libsonnet
 // (lib/money.libsonnet): no group at all when costPerCoreHour is 0. The
 // dashboards read these; hotpath-notify prices an alert's change itself,
 // from the catalogue's query in cores.
+// Its knobs: config/money.libsonnet.
 local series = import '../lib/series.libsonnet';
 
 {

@@ -4,6 +4,7 @@
 // (median, spread, the lagged reference and threshold) every
 // regressionNoiseInterval, as the services' noise model runs. A cluster
 // without the bridge records nothing here.
+// Its knobs: config/functions.libsonnet.
 {
   prometheusRules+:: {
     local cfg = $._config,

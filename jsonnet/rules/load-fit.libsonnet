@@ -53,6 +53,7 @@
 // within minutes, so the alert fires soon after the onset and resolves soon
 // after the fix. (keep_firing_for would hide flapping, not remove it, and
 // delay every resolve by as long as the longest gap between swings: hours.)
+// Its knobs: config/load-fit.libsonnet.
 local series = import '../lib/series.libsonnet';
 
 {

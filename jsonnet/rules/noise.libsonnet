@@ -31,6 +31,7 @@
 // residual the alerts compare, so the noise that lasts (not averaged away
 // within the window) is in it. A deploy's warm-up and a blip raise fewer
 // than half of the smoothing window's minutes, so its median ignores them.
+// Its knobs: config/baseline.libsonnet (the noise model).
 
 {
   prometheusRules+:: {

@@ -1,5 +1,6 @@
 // Request rate, CPU and allocations per service and instance, and their ratios:
 // the inputs of every other group and the first panels of the dashboards.
+// Its knobs: config/requests-cpu.libsonnet.
 local series = import '../lib/series.libsonnet';
 
 {

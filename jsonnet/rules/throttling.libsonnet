@@ -2,6 +2,7 @@
 // usage-vs-limit panels. cAdvisor exports the CFS counters only for containers
 // with a CPU limit, so a container without them has no limit: it gets no
 // throttling series at all rather than a misleading 0%.
+// Its knobs: config/throttling.libsonnet.
 local durations = import '../lib/durations.libsonnet';
 local series = import '../lib/series.libsonnet';
 

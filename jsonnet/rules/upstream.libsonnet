@@ -26,6 +26,7 @@
 // joins only that cluster's services, so a service is compared only with
 // upstreams it calls in its own cluster. Edges without a cluster (a service
 // graph that carries none, the static map) apply in every cluster, as before.
+// Its knobs: config/upstream.libsonnet.
 local series = import '../lib/series.libsonnet';
 
 {

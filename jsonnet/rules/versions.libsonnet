@@ -8,6 +8,7 @@
 // new version first ran, whatever the number of steps. A rollback is a deploy
 // too: the version it returns to had stopped running (for longer than
 // versionHold) and begins to run again.
+// Its knobs: config/versions.libsonnet.
 local durations = import '../lib/durations.libsonnet';
 local series = import '../lib/series.libsonnet';
 

@@ -37,12 +37,12 @@ export function computeAnswer({ incident: inc, baseline: base, requests, shares 
   }
   const rows = d.changesByUnit(attributed.tree, rankedBy, counts);
   const delta = (r) => d.deltaIn(r, rankedBy);
-  // what got more expensive is the answer: increases that reach the panel's flag threshold,
-  // the biggest first; when load drove the change no function is flagged per request;
-  // runtime work no code called (a GC worker, the scheduler) goes after the code: it is not
-  // what to change, and the code that causes it is usually among the rows above it
-  const plumbing = (r) => (d.isPlumbing(r.name) ? 1 : 0);
-  const up = rows.filter((r) => delta(r) > 0 && r.flagged).sort((x, y) => plumbing(x) - plumbing(y) || delta(y) - delta(x));
+  // what got more expensive is the answer: increases that reach the panel's flag threshold, in
+  // the core's order (the service's code first, the biggest first; then the runtime's own work no
+  // code called, a GC worker or the scheduler, and the profiler's: not what to change, and the
+  // code that causes it is usually among the rows above it); when load drove the change no
+  // function is flagged per request
+  const up = rows.filter((r) => delta(r) > 0 && r.flagged);
   const changes = up.slice(0, TOP_N).map((r) => {
     const via = d.mainVia(attributed, r.name, r.comparisonSelf - r.baselineSelf - sumVia(attributed, r.name));
     return {

@@ -4,6 +4,7 @@
 // here: diff-compute.mjs makes the answer from what this returns.
 import { chooseWindows } from './alert-windows.mjs';
 import { profileLabels } from './alert-identity.mjs';
+import { ebpfSelector } from './service-names.mjs';
 import { baselineOf, profileKind } from './catalogue.mjs';
 import { functionProfileKind } from './function-lead.mjs';
 import { PrometheusError, windowLoad } from './prometheus.mjs';
@@ -62,13 +63,24 @@ export async function fetchDiffInputs(alert, subject, cfg, { now, lap = () => {}
     return { windows, reason: 'the alert has no job label to select its profiles by' };
   }
   const { instance, ...service } = labels;
-  const selectors = { incident: labelSelector(labels), baseline: siblings ? labelSelector(service, { instance }) : labelSelector(labels) };
+  let selectors = { incident: labelSelector(labels), baseline: siblings ? labelSelector(service, { instance }) : labelSelector(labels) };
   const type = PROFILE_TYPES[kind];
   const q = (w, selector) =>
     selectMergeProfile(cfg.profilesUrl, { profileTypeID: type.id, labelSelector: selector, start: w.from, end: w.to }, { sampleType: type.sampleType, timeoutMs: cfg.fetchTimeoutMs, decodeTimeoutMs: cfg.decodeTimeoutMs });
   const round = () => Promise.all([q(windows.incident, selectors.incident), q(windows.baseline, selectors.baseline), loadOf(alert, windows, siblings, cfg)]);
   try {
     let [incident, baseline, load] = await round();
+    // no profiles under the job's own name: the eBPF profilers' ("ebpf/<namespace>/<container>");
+    // their profiles carry no instance, so an instance's alert keeps its own selectors
+    if (!(incident.samples > 0) && !(baseline.samples > 0) && !instance) {
+      const ebpf = ebpfSelector(labels.service_name, labels.namespace);
+      const tried = selectors;
+      selectors = { incident: ebpf, baseline: ebpf };
+      [incident, baseline, load] = await round();
+      if (!(incident.samples > 0) && !(baseline.samples > 0)) {
+        selectors = tried;
+      }
+    }
     // no profiles a day earlier (a profile source that keeps less): the next windows in turn
     const first = windows.reason.split(':')[0];
     for (const f of windows.fallback ?? []) {

@@ -33,5 +33,5 @@ export function functionCosts(read) {
  * undefined.
  */
 export function rowOrigin(name) {
-  return d.isPlumbing(name) ? 'runtime' : d.isProfiler(name) ? 'profiler' : undefined;
+  return d.originOf(name);
 }

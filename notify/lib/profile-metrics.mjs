@@ -7,8 +7,9 @@
 // (still one query), up to maxCatchUpMs, so a short outage of the source loses nothing.
 import { bridgeMetrics, COST_METRICS, failureReason, OTHER } from './bridge-metrics.mjs';
 import { functionCosts, rowOrigin } from './function-costs.mjs';
-import { PROFILE_TYPES, quote, selectMergeProfile } from './pyroscope.mjs';
+import { PROFILE_TYPES, selectMergeProfile } from './pyroscope.mjs';
 import { labelValues } from './pyroscope-labels.mjs';
+import { matcher, serviceOfName } from './service-names.mjs';
 import { DAY_MS, ENTRY_DEFAULTS, StickyTopSet } from './top-set.mjs';
 
 export const BRIDGE_DEFAULTS = {
@@ -24,6 +25,9 @@ export const BRIDGE_DEFAULTS = {
   maxBytes: 64 << 20,
   types: ['cpu', 'alloc_space'],
   forgetAfterMs: DAY_MS,
+  // the profile label that names a service: service_name (the SDKs', Alloy's eBPF profiler's, the
+  // OpenTelemetry profiler's with service.name), or another (k8s.deployment.name) whose values are jobs
+  serviceLabel: 'service_name',
 };
 
 /**
@@ -55,6 +59,8 @@ export class ProfileMetrics {
    * @param {object} cfg BRIDGE_DEFAULTS plus profilesUrl, log(line), and services (a fixed list of
    *   service_name values; without it they are Pyroscope's LabelValues of service_name over the
    *   last interval), now() (the clock, ms), select (the profile query, for tests: selectMergeProfile's shape)
+   *   A service_name is charged to the job it names (service-names.mjs: "ebpf/shop/api" is job api);
+   *   one that names none (Pyroscope's unknown_service:...) is skipped and counted.
    */
   constructor(cfg) {
     this.cfg = { ...BRIDGE_DEFAULTS, now: Date.now, select: selectMergeProfile, ...cfg };
@@ -76,7 +82,7 @@ export class ProfileMetrics {
       return this.cfg.services;
     }
     try {
-      this.listed = await labelValues(this.cfg.profilesUrl, { name: 'service_name', start: end - Math.max(this.cfg.intervalMs, this.cfg.maxCatchUpMs), end }, { timeoutMs: this.cfg.timeoutMs });
+      this.listed = await labelValues(this.cfg.profilesUrl, { name: this.cfg.serviceLabel, start: end - Math.max(this.cfg.intervalMs, this.cfg.maxCatchUpMs), end }, { timeoutMs: this.cfg.timeoutMs });
     } catch (e) {
       this.discoveryErrors.inc();
       this.log(`listing services failed, keeping the last list of ${this.listed.length}: ${e.message}`);
@@ -97,7 +103,16 @@ export class ProfileMetrics {
       }
     }
     this.capped = all.length > names.length ? all.length : undefined;
-    const jobs = names.flatMap((name) => this.cfg.types.map((type) => ({ name, type })));
+    const named = names.filter((name) => this.jobOf(name) !== undefined);
+    if (named.length < names.length) {
+      this.skipped.inc({ reason: 'unnamed' }, names.length - named.length);
+      const unnamed = names.filter((n) => !named.includes(n)).join(', ');
+      if (this.unnamed !== unnamed) {
+        this.log(`no service in ${unnamed}: skipped (point --service-label at a label that names the workload, as k8s.deployment.name)`);
+      }
+      this.unnamed = unnamed;
+    }
+    const jobs = named.flatMap((name) => this.cfg.types.map((type) => ({ name, type })));
     for (const { name } of jobs) {
       this.serviceState(name).lastSeen = end;
     }
@@ -116,10 +131,15 @@ export class ProfileMetrics {
     this.lastRound.set(done / 1000);
   }
 
+  /** The job a listed name is charged to; undefined when it names no service. */
+  jobOf(name) {
+    return this.cfg.serviceLabel === 'service_name' ? serviceOfName(name)?.job : name || undefined;
+  }
+
   serviceState(name) {
     let s = this.services.get(name);
     if (!s) {
-      s = { types: {} };
+      s = { types: {}, job: this.jobOf(name) };
       this.services.set(name, s);
     }
     return s;
@@ -141,7 +161,7 @@ export class ProfileMetrics {
     const pt = PROFILE_TYPES[type];
     let answer;
     try {
-      answer = await this.cfg.select(this.cfg.profilesUrl, { profileTypeID: pt.id, labelSelector: `{service_name=${quote(name)}}`, start, end }, { sampleType: pt.sampleType, timeoutMs: this.cfg.timeoutMs, maxBytes: this.cfg.maxBytes, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
+      answer = await this.cfg.select(this.cfg.profilesUrl, { profileTypeID: pt.id, labelSelector: `{${matcher(this.cfg.serviceLabel, name)}}`, start, end }, { sampleType: pt.sampleType, timeoutMs: this.cfg.timeoutMs, maxBytes: this.cfg.maxBytes, decodeTimeoutMs: this.cfg.decodeTimeoutMs });
     } catch (e) {
       this.queryDuration.observe({ profile_type: type }, (performance.now() - t0) / 1000);
       this.queryErrors.inc({ profile_type: type, reason: failureReason(e.message) });
@@ -161,10 +181,10 @@ export class ProfileMetrics {
     } else {
       st.empty = false;
     }
-    this.addCosts(name, type, st, total, byFunction, end);
+    this.addCosts(this.serviceState(name).job, type, st, total, byFunction, end);
   }
 
-  /** Adds the window's costs: each member of the top set its own, `other` the rest of the total. */
+  /** Adds the window's costs to the job's counters: each member of the top set its own, `other` the rest of the total. */
   addCosts(name, type, st, total, byFunction, now) {
     const counter = this.cost[type];
     const scale = COST_METRICS[type].scale;
@@ -191,7 +211,7 @@ export class ProfileMetrics {
       }
       for (const [type, st] of Object.entries(s.types)) {
         for (const f of [...st.set.members.keys(), OTHER]) {
-          this.cost[type].remove(rowLabels(name, f));
+          this.cost[type].remove(rowLabels(s.job, f));
         }
       }
       this.services.delete(name);

@@ -1,6 +1,6 @@
 import { PanelPlugin } from '@grafana/data';
 
-import { OverlayPanel } from './components/overlay/OverlayPanel';
+import { OverlayPanel } from './components/Overlay/OverlayPanel';
 import { buildOptions, HotpathOptions } from './options';
 import { migrateOptions } from './migrate';
 

@@ -7,7 +7,7 @@
 //
 // Each -profile is SERVICE[/INSTANCE]:KIND:FROM_MS:TO_MS:FILE (KIND cpu or
 // alloc; FILE a gzipped pprof as /debug/pprof serves it; INSTANCE "replay"
-// when not given). A capture given twice for a window is merged twice: twice
+// when not given; SERVICE#INSTANCE for a service name with slashes in it). A capture given twice for a window is merged twice: twice
 // the traffic through the same code. With -addr-file the address it
 // listens on is written there once it accepts connections.
 package main
@@ -81,7 +81,12 @@ func parseSpec(s string) (profilestore.Entry, error) {
 	if err != nil {
 		return profilestore.Entry{}, err
 	}
-	service, instance, ok := strings.Cut(p[0], "/")
+	// SERVICE#INSTANCE for a service_name with slashes in it (Alloy's eBPF "ebpf/ns/container")
+	sep := "/"
+	if strings.Contains(p[0], "#") {
+		sep = "#"
+	}
+	service, instance, ok := strings.Cut(p[0], sep)
 	if !ok {
 		instance = "replay"
 	}

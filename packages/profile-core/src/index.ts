@@ -20,6 +20,7 @@ export * from './analysis/mergeDiff';
 export * from './analysis/topTable';
 export * from './analysis/perRequest';
 export * from './analysis/attribution';
+export * from './analysis/attributedChanges';
 export * from './analysis/truncation';
 export * from './analysis/summary';
 

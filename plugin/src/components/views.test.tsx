@@ -1,17 +1,17 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 
-import { TEST_IDS } from '../constants';
+import { TEST_IDS } from '../constants/index';
 import { changesByUnit, checkCount, diffTrees, topTable } from '@hotpath/profile-core';
 import { fromAscii, printlnAfter, printlnBefore, recursive } from '@hotpath/profile-core/testing';
 
 import { computeLayout } from '../render/layout';
 
-import { ChangesTable } from './ChangesTable';
-import { ErrorView } from './ErrorView';
-import { FlameGraphCanvas } from './FlameGraphCanvas';
-import { Toolbar } from './Toolbar';
-import { Tooltip } from './Tooltip';
-import { sortRows, TopTable } from './TopTable';
+import { ChangesTable } from './TopTable/ChangesTable';
+import { ErrorView } from './Overlay/ErrorView';
+import { FlameGraphCanvas } from './FlameGraph/FlameGraphCanvas';
+import { Toolbar } from './FlameGraphExplorer/Toolbar';
+import { Tooltip } from './FlameGraph/Tooltip';
+import { sortRows, TopTable } from './TopTable/TopTable';
 
 describe('TopTable', () => {
   it('sorts by a column when its header is clicked', () => {

@@ -90,6 +90,35 @@ describe('the changes table in every unit', () => {
     expect(rows[0].shareDelta).toBeCloseTo(0.7);
   });
 
+  it("the service's code first: the runtime's own work and the profiler's rank after every row of code, whatever their size", () => {
+    const diff = diffTrees(
+      fromAscii(`
+total 400
+├─ main.handler 100
+│  ├─ main.render 90
+│  └─ compress/flate.NewWriter 10
+│     └─ runtime.memclrNoHeapPointers 5
+├─ runtime.gcBgMarkWorker 100
+└─ runtime/pprof.profileWriter 200
+`),
+      fromAscii(`
+total 400
+├─ main.handler 390
+│  ├─ main.render 90
+│  └─ compress/flate.NewWriter 300
+│     └─ runtime.memclrNoHeapPointers 250
+├─ runtime.gcBgMarkWorker 5
+└─ runtime/pprof.profileWriter 5
+`)
+    );
+    for (const unit of ['per-request', 'share', 'absolute'] as const) {
+      const rows = changesByUnit(diff, unit, counts(100, 100));
+      // the runtime's time beneath code (memclr for flate.NewWriter) is where that code's CPU went:
+      // it ranks with the code; the GC worker (-95) and the profiler (-195) fell most, but after it
+      expect([unit, rows.map((r) => r.name)]).toEqual([unit, ['runtime.memclrNoHeapPointers', 'compress/flate.NewWriter', 'main.render', 'runtime/pprof.profileWriter', 'runtime.gcBgMarkWorker']]);
+    }
+  });
+
   it('property: a pure traffic change has per-request deltas of zero (float error) and flags nothing', () => {
     fc.assert(
       fc.property(arbTree, fc.double({ min: 0.1, max: 50, noNaN: true }), fc.double({ min: 1, max: 1e6, noNaN: true }), (t, k, req) => {

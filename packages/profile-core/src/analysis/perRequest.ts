@@ -8,6 +8,7 @@
  * A diff tree keeps its raw values (baseline in total/self, comparison in totalRight/selfRight);
  * a view in per-request units scales each side by 1 / its window's requests (perRequestTree).
  */
+import { serviceCodeNames } from './attribution';
 import { diffTrees } from './mergeDiff';
 import { topTable } from './topTable';
 import { isDiff, Tree } from '../tree/tree';
@@ -160,8 +161,11 @@ export function deltaIn(row: UnitChangeRow, unit: ValueUnit): number {
 }
 
 /**
- * The changes table in every unit, ranked by |delta| in `unit`. A pure traffic change (each
- * function's value times the load ratio) has per-request deltas of zero: nothing is flagged.
+ * The changes table in every unit: the service's code first, then the runtime's own work and the
+ * profiler's (serviceCodeNames: V8's (idle) falling by half the profile is not the answer, nor is
+ * a GC thread), each ranked by |delta| in `unit`. The panel's table, its headline and
+ * hotpath-notify's message all read this order. A pure traffic change (each function's value
+ * times the load ratio) has per-request deltas of zero: nothing is flagged.
  */
 export function changesByUnit(diff: Tree, unit: ValueUnit, requests?: RequestCounts): UnitChangeRow[] {
   if (!isDiff(diff)) {
@@ -201,7 +205,9 @@ export function changesByUnit(diff: Tree, unit: ValueUnit, requests?: RequestCou
     row.flagged = Math.abs(deltaIn(row, effective)) >= threshold && threshold > 0;
     rows.push(row);
   }
-  return rows.sort((a, b) => Math.abs(deltaIn(b, effective)) - Math.abs(deltaIn(a, effective)) || (a.name < b.name ? -1 : 1));
+  const code = serviceCodeNames(diff);
+  const after = (r: UnitChangeRow) => (code.has(r.name) ? 0 : 1);
+  return rows.sort((a, b) => after(a) - after(b) || Math.abs(deltaIn(b, effective)) - Math.abs(deltaIn(a, effective)) || (a.name < b.name ? -1 : 1));
 }
 
 /**

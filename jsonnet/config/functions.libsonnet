@@ -1,0 +1,46 @@
+// Knobs of functions: hotpath-profile-metrics' counters and
+// FunctionCostPerRequestRegression's floors. They steer rules/functions.libsonnet
+// (lib/function-costs.libsonnet), alerts/functions.libsonnet and the
+// functions dashboard.
+
+{
+  _config+:: {
+    // ---- Rules and alerts: functions (hotpath-profile-metrics) ------------------
+
+    // The counters hotpath-profile-metrics exports, one row per service and
+    // function (seconds of CPU; bytes allocated). Change them only if you
+    // renamed them on the way in (a recording rule, a remote-write rename).
+    functionCpuMetric: 'hotpath_profile_cpu_seconds_total',
+    functionAllocMetric: 'hotpath_profile_alloc_bytes_total',
+
+    // A selector for those counters, when more than one bridge exports them
+    // into the same Prometheus, e.g. 'cluster="eu1"'; '' reads them all.
+    // A service without them simply has no function series and no function alert.
+    profileMetricsSelector: '',
+
+    // FunctionCostPerRequestRegression's materiality floor: a function's cost
+    // per request must have risen by at least this share of its service's
+    // whole cost per request (the sum of its functions' references, `other`
+    // included) besides rising beyond its own noise (median + regressionNoiseK
+    // spreads, as recorded regressionAcceptAfter ago), while its share of the
+    // service's profile is above that day's range. 0.03: a function that
+    // adds 3% to its service pages, one going from 0.01% to 0.02% of it never
+    // does, however quiet its noise. Raise it (e.g. 0.1) on a fleet where only
+    // larger changes are worth an afternoon; lower it (e.g. 0.01) on large
+    // services where 1% is real money and the profiles sample densely.
+    functionRegressionMinShare: 0.03,
+
+    // The share of its service's profile under which hotpath-profile-metrics
+    // keeps a function in `other` (its --entry-share; keep the two equal).
+    // A function the bridge admitted lately, in a service whose rows are old
+    // enough to be judged, has no reference of its own: it is new code, or
+    // it grew past this share. FunctionCostPerRequestRegression judges it
+    // against "under this share before": its share of the profile must now
+    // exceed this plus functionRegressionMinShare, and its cost per request
+    // that much of the service's whole. 0.01 lets a new function that adds
+    // 5% to its service page within the hour while a steady 0.9% function
+    // whose share doubles at night does not. Raise both (e.g. 0.02, the
+    // bridge too) on services whose functions' shares swing widely.
+    functionEntryShare: 0.01,
+  },
+}
