@@ -68,7 +68,7 @@ func (b *Backfill) Rules(ctx context.Context, start, end time.Time, ruleFiles ..
 		}
 		if b.Logf != nil {
 			names := RecordedNames(level)
-			b.Logf("  pass %d/%d: %d rules in %.1fs (%s)", i+1, len(levels), len(names), time.Since(began).Seconds(), abbreviate(names, 3))
+			b.Logf("  pass %d/%d: %d rules in %.1fs (%s)", i+1, len(levels), len(names), time.Since(began).Seconds(), Abbreviate(names, 3))
 		}
 	}
 	return len(levels), nil
@@ -95,7 +95,8 @@ func RuleBlockStart(t time.Time) time.Time {
 	return time.UnixMilli(t.UnixMilli() / ms * ms).UTC()
 }
 
-func abbreviate(xs []string, n int) string {
+// Abbreviate lists the first n of xs and how many more there are.
+func Abbreviate(xs []string, n int) string {
 	if len(xs) <= n {
 		return strings.Join(xs, ", ")
 	}

@@ -180,7 +180,9 @@ func (h *History) Record(ctx context.Context, groups []rulefmt.RuleGroup, start,
 			if interval <= 0 {
 				interval = o.Interval
 			}
-			first := rules.NewGroup(rules.GroupOptions{Name: g.Name, File: file, Interval: interval}).EvalTimestamp(start.UnixNano())
+			// to the millisecond, as Prometheus's HTTP API reads the times
+			// promtool sends it
+			first := rules.NewGroup(rules.GroupOptions{Name: g.Name, File: file, Interval: interval}).EvalTimestamp(start.UnixNano()).Round(time.Millisecond)
 			for first.Before(start) {
 				first = first.Add(interval)
 			}
@@ -194,7 +196,7 @@ func (h *History) Record(ctx context.Context, groups []rulefmt.RuleGroup, start,
 			return fmt.Errorf("level %d/%d: %w", i+1, len(levels), err)
 		}
 		if o.Logf != nil {
-			o.Logf("  level %d/%d: %d rules in %.1fs", i+1, len(levels), len(jobs), time.Since(began).Seconds())
+			o.Logf("  level %d/%d: %d rules in %.1fs (%s)", i+1, len(levels), len(jobs), time.Since(began).Seconds(), promkit.Abbreviate(promkit.RecordedNames(level), 3))
 		}
 	}
 	return nil

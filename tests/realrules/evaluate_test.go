@@ -19,15 +19,17 @@ import (
 // their own process (promkit/evaluate); the playground and the other tests
 // backfill it with promtool through a Prometheus server. Both must record
 // the same series with the same values at the same times: here, the shipped
-// recording rules over 30 hours of these services' counters, each recorded
-// series read back minute by minute from both.
+// recording rules over ten hours of these services' counters, each recorded
+// series read back minute by minute from both. Ten hours: every level of
+// the pack records something by then (the baselines need 6h), and each of
+// promtool's passes starts a server, which is most of its time.
 func TestInProcessRecordingMatchesPromtool(t *testing.T) {
 	if testing.Short() {
-		t.Skip("backfills 30 hours of history twice")
+		t.Skip("backfills ten hours of history twice")
 	}
 	ctx := context.Background()
 	end := time.Now().Truncate(time.Hour).Add(-time.Hour)
-	from := end.Add(-30 * time.Hour)
+	from := end.Add(-10 * time.Hour)
 	om := rawHistory(from, end) + "# EOF\n"
 	ruleFile := filepath.Join(harness.RepoRoot(), "rules", "hotpath-rules.yaml")
 	groups := harness.ParseRules(t, []string{ruleFile})
@@ -73,8 +75,8 @@ func TestInProcessRecordingMatchesPromtool(t *testing.T) {
 			compared++
 		}
 	}
-	// most of the pack records within 30 hours; the noise groups need more
-	if n := len(promkit.RecordedNames(groups)); compared < n*2/3 {
+	// most of the pack records within ten hours; the noise groups need more
+	if n := len(promkit.RecordedNames(groups)); compared < n/2 {
 		t.Errorf("only %d of %d recorded names had series to compare", compared, n)
 	}
 	t.Logf("%d recorded names compared", compared)
