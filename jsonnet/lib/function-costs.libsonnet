@@ -57,6 +57,8 @@ function(cfg) {
     cpu: {
       profileType: 'cpu',
       unit: 'seconds',
+      // a busy node makes CPU dearer; the bytes a request allocates stay
+      contends: true,
       counter: cfg.functionCpuMetric,
       rate: series.functionCpu,
       perRequest: series.functionCpuPerRequest,
@@ -78,6 +80,7 @@ function(cfg) {
     alloc: {
       profileType: 'alloc_space',
       unit: 'bytes',
+      contends: false,
       counter: cfg.functionAllocMetric,
       rate: series.functionAlloc,
       perRequest: series.functionAllocPerRequest,
@@ -107,14 +110,17 @@ function(cfg) {
   // a profile, never judged).
   local named(s) = '%s{function!="other"}' % s,
   local referenceSince = durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(cfg.regressionNoiseMinHistory)),
-  // expr read through `read` (as recorded regressionAcceptAfter ago, else
-  // now), once `witness` (a series of the noise group: the fit's points, the
-  // band's samples) had a sample regressionNoiseMinHistory before the read:
-  // a fit or a median and spread of a few samples would be too unsteady.
-  // `young`, when given, is read as 0 between the two.
-  local laggedOrCurrent(witness, expr, young=null) = '(\n%(lagged)s)\nor\n%(young)s(\n%(current)s)\n' % {
+  // expr read through `read`: as recorded regressionAcceptAfter ago, once
+  // `witness` (a series of the noise group: the fit's points, the band's
+  // samples) had then had a sample for `mature` (a fit on a whole
+  // baselineWindow of points; a band on regressionNoiseMinHistory of
+  // samples); else as recorded now, once `witness` had a sample
+  // regressionNoiseMinHistory before: a fit or a median and spread of a few
+  // samples would be too unsteady. `young`, when given, is read as 0
+  // between the two.
+  local laggedOrCurrent(witness, expr, mature, young=null) = '(\n%(lagged)s)\nor\n%(young)s(\n%(current)s)\n' % {
     local armed(after) = '\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [fkey, witness, cm.lastOfNoiseWindow, after],
-    lagged: expr(function(s) cm.lagged(s, cm.lastOfNoiseWindow)) + armed(referenceSince),
+    lagged: expr(function(s) cm.lagged(s, cm.lastOfNoiseWindow)) + armed(durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(mature))),
     young: if young == null then '' else '(\n0 * (\n%s\n)\n)\nor\n' % young,
     current: expr(cm.lastOfNoise) + armed(cfg.regressionNoiseMinHistory),
   },
@@ -143,15 +149,52 @@ function(cfg) {
     p.selector(k.counter, [cfg.profileMetricsSelector, 'origin!=""']),
     durations.format(durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow)),
   ],
+  // A busy node, for k's service: the runtime's own rows (labelled `origin`
+  // "runtime" by the bridge: the scheduler, lock spinning, GC workers) rose
+  // together by functionContentionShare of the service or more above their
+  // day's median excess. On a node short of CPU every runtime pays for it in
+  // its own work (a descheduled lock holder makes the others spin, threads
+  // wake more often) as the service's syscall-heavy code does, while a code
+  // change in one function leaves the runtime's rows where they were.
+  local busyNode(k) = |||
+    sum by (%(skey)s) (
+      (
+        %(smoothed)s
+        - on (%(fkey)s)
+        %(median)s
+      )
+      and on (%(fkey)s)
+      last_over_time(%(runtime)s[%(window)s])
+    ) >= %(share)s
+  ||| % {
+    smoothed: k.excessSmoothed,
+    median: cm.lastOfNoise(k.excessMedian),
+    runtime: p.selector(k.counter, [cfg.profileMetricsSelector, 'origin="runtime"']),
+    window: durations.format(durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow)),
+    share: p.num(cfg.functionContentionShare),
+    fkey: fkey,
+    skey: skey,
+  },
   // The function's half quantile in the upper or lower traffic half, its
-  // half label summed away.
-  local yHalf(k, h) = 'sum by (%s) (%s{half="%s"})' % [fkey, k.halfQuantile, h],
+  // half label summed away. (The noise group's own series are read as their
+  // last sample: a backfill that records them in separate passes evaluates
+  // each at its own offset, further apart than an instant lookup reaches.)
+  local yHalf(k, h) = 'sum by (%s) (%s)' % [fkey, cm.lastOfNoise('%s{half="%s"}' % [k.halfQuantile, h])],
   local xHalf(h) = byService(series.requestsHalfQuantile, '{half="%s"}' % h),
+  // The sums of the function's points over the halves it has, and of its
+  // service's req/s points over the same halves.
+  local ySum(k) = 'sum by (%s) (%s)' % [fkey, cm.lastOfNoise(k.halfQuantile)],
+  local xSum(k) = 'sum by (%(fkey)s) (\n  sum by (%(skey)s, half) (%(x)s)\n  * on (%(skey)s, half) group_right ()\n  (0 * %(y)s + 1)\n)' % {
+    x: p.lastOfSlow(series.requestsHalfQuantile),
+    y: cm.lastOfNoise(k.halfQuantile),
+    fkey: fkey,
+    skey: skey,
+  },
   // The threshold's or the hold level's distance above the median: the
   // larger of regressionNoiseK spreads and the materiality floor, scaled by
   // share (1 for the threshold).
   local above(read, k, share) = 'clamp_min(%s * %s, %s)' % [p.num(share * cfg.regressionNoiseK), read(k.excessSpread), p.num(share * cfg.functionRegressionMinShare)],
-  local band(k, share) = laggedOrCurrent(k.excessSampled, function(read) '%s\n+ on (%s)\n%s' % [read(k.excessMedian), fkey, above(read, k, share)]),
+  local band(k, share) = laggedOrCurrent(k.excessSampled, function(read) '%s\n+ on (%s)\n%s' % [read(k.excessMedian), fkey, above(read, k, share)], cfg.regressionNoiseMinHistory),
 
   // Recorded every evaluationInterval (group hotpath-functions).
   fast(k):: [
@@ -231,7 +274,8 @@ function(cfg) {
     {
       // The slope between the halves' points: the function's cost per
       // request, where the service's traffic varied enough; else the plain
-      // cost per request of the two points.
+      // cost per request of its points (of the one half there is, with a
+      // traffic that never left it).
       record: k.marginal,
       expr: |||
         clamp_min(
@@ -243,14 +287,16 @@ function(cfg) {
         and on (%(skey)s)
         (%(xHi)s - on (%(skey)s) %(xLo)s) / on (%(skey)s) (%(median)s > 0) >= %(spread)s
         or
-        (%(yHi)s + on (%(fkey)s) %(yLo)s)
-        / on (%(skey)s) group_left ()
-        (%(xHi)s + on (%(skey)s) %(xLo)s > 0)
+        %(ySum)s
+        / on (%(fkey)s)
+        (%(xSum)s > 0)
       ||| % {
         yHi: yHalf(k, 'upper'),
         yLo: yHalf(k, 'lower'),
         xHi: xHalf('upper'),
         xLo: xHalf('lower'),
+        ySum: ySum(k),
+        xSum: xSum(k),
         median: byService(series.requestsBaselineMedian),
         spread: p.num(cfg.baselineMinTrafficSpread),
         fkey: fkey,
@@ -258,42 +304,47 @@ function(cfg) {
       },
     },
     {
-      // The intercept through the halves' points at that slope (0 where the
-      // slope is the plain ratio): the function's fixed cost.
+      // The intercept through the halves' points at that slope: the
+      // function's fixed cost (0 where the slope is the plain ratio).
       record: k.fixed,
       expr: |||
         clamp_min(
           (
-            %(yHi)s + on (%(fkey)s) %(yLo)s
+            %(ySum)s
             - on (%(fkey)s)
-            %(marginal)s * on (%(skey)s) group_left () (%(xHi)s + on (%(skey)s) %(xLo)s)
+            %(marginal)s * on (%(fkey)s) %(xSum)s
           ) / 2,
           0
         )
       ||| % {
-        yHi: yHalf(k, 'upper'),
-        yLo: yHalf(k, 'lower'),
-        xHi: xHalf('upper'),
-        xLo: xHalf('lower'),
-        marginal: k.marginal,
+        ySum: ySum(k),
+        xSum: xSum(k),
+        marginal: cm.lastOfNoise(k.marginal),
         fkey: fkey,
-        skey: skey,
       },
     },
     {
-      // The reference model's slope: as fitted regressionAcceptAfter ago; 0
-      // for a function admitted lately in a service read for long (it had no
-      // row of its own); else the current fit, for a younger one.
+      // The reference model's slope: as fitted regressionAcceptAfter ago, on
+      // a whole baselineWindow of the function's points; 0 for a function
+      // admitted lately in a service read for long (it had no row of its
+      // own); else the current fit, for a younger one.
       record: k.referenceMarginal,
-      expr: laggedOrCurrent(k.byHalf, function(read) read(k.marginal), young(k, cm.lastOfNoise(k.marginal))),
+      expr: laggedOrCurrent(k.byHalf, function(read) read(k.marginal), cfg.baselineWindow, young(k, cm.lastOfNoise(k.marginal))),
     },
     {
       // Its intercept, read alike.
       record: k.referenceFixed,
-      expr: laggedOrCurrent(k.byHalf, function(read) read(k.fixed), young(k, cm.lastOfNoise(k.fixed))),
+      expr: laggedOrCurrent(k.byHalf, function(read) read(k.fixed), cfg.baselineWindow, young(k, cm.lastOfNoise(k.fixed))),
     },
-    // A copy of the smoothed excess, the input of the day-long quantiles.
-    cm.sampled(k.excessSampled, k.excessSmoothed),
+    {
+      // A copy of the smoothed excess, the input of the day-long quantiles,
+      // once the function's row is a baselineWindow old: the excess of a
+      // model still growing into its window (the fit of a few hours, all of
+      // them night) sits at another level than a mature model's, and would
+      // set the band the mature excess is judged against.
+      record: k.excessSampled,
+      expr: '%s\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [k.excessSmoothed, fkey, k.byHalf, cm.lastOfNoiseWindow, cfg.baselineWindow],
+    },
     {
       // Its median over baselineWindow.
       record: k.excessMedian,
@@ -330,6 +381,10 @@ function(cfg) {
   // share before, so its share rose by the floor at least). All while the
   // service serves >= minRequestRate; never the `other` row. The value is
   // the excess, a share of the service; labelled with the profile type.
+  //
+  // Not for CPU while its service's node is busy (busyNode): a function that
+  // got dearer with everything else that waits for the kernel or the
+  // scheduler is no code change; the alert waits until the node is calm.
   //
   // Never a row the bridge labels with an `origin`: the runtime's own work
   // (GC workers, the scheduler: no calling code to charge) or the
@@ -373,7 +428,8 @@ function(cfg) {
       fkey: fkey,
       skey: skey,
     }, 'profile_type', k.profileType)
-    + '\nunless on (%s)\n%s' % [fkey, notOwnCode(k)],
+    + '\nunless on (%s)\n%s' % [fkey, notOwnCode(k)]
+    + (if k.contends then '\nunless on (%s)\n(\n%s)' % [skey, std.rstripChars(busyNode(k), '\n')] else ''),
 
   // What hotpath-notify reads for a function alert's message, by profile
   // type (catalogue/catalogue.json): `before`, what the function's reference

@@ -149,13 +149,13 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			{`container:cpu_limit_cores:ratio`, map[string]string{"cluster": "eu1", "namespace": "ci", "pod": "ci-operator-1", "container": "app"}, 0.3, 1e-9},
 			{`container:cpu_cfs_throttled_periods:ratio_rate5m`, map[string]string{"cluster": "eu1", "namespace": "ci", "pod": "ci-operator-1", "container": "app"}, 0.5, 0.02},
 			// the bridge's rows per request of their service, keyed by the
-			// service label and the function alone; the reference is the
-			// backfilled day's
+			// service label and the function alone; the reference model is
+			// the backfilled day's (flat traffic: all of it per request)
 			{fmt.Sprintf(`job_function:cpu_seconds_per_request:ratio_rate5m{function=%q}`, apiFunction), fn("api", apiFunction), 0.6 * 0.3125 / 16, 0.02},
 			{fmt.Sprintf(`job_function:alloc_bytes_per_request:ratio_rate5m{function=%q}`, apiFunction), fn("api", apiFunction), 0.6 * synth.Typical.FixedAlloc / 16, 0.02},
-			{fmt.Sprintf(`job_function:cpu_seconds_per_request:baseline_reference{function=%q}`, apiFunction), fn("api", apiFunction), 0.6 * 0.3125 / 16, 0.01},
+			{fmt.Sprintf(`job_function:cpu_seconds_per_request:reference_marginal{function=%q}`, apiFunction), fn("api", apiFunction), 0.6 * 0.3125 / 16, 0.01},
 			{fmt.Sprintf(`job_function:cpu_seconds_per_request:ratio_rate5m{function=%q}`, checkoutFunction), fn("checkout", checkoutFunction), 0.15 / 16, 0.02},
-			{fmt.Sprintf(`job_function:cpu_seconds_per_request:baseline_reference{function=%q}`, checkoutFunction), fn("checkout", checkoutFunction), 0.05 / 16, 0.01},
+			{fmt.Sprintf(`job_function:cpu_seconds_per_request:reference_marginal{function=%q}`, checkoutFunction), fn("checkout", checkoutFunction), 0.05 / 16, 0.01},
 			{fmt.Sprintf(`job:version:info{version=%q}`, ciOperatorNext), map[string]string{"cluster": "eu1", "namespace": "ci", "job": "ci-operator", "version": ciOperatorNext}, 1, 0},
 		} {
 			s, err := p.Query(ctx, c.query)

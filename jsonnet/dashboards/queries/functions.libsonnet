@@ -22,6 +22,18 @@ function(cfg) {
   cpuNamedRate: c.select(s.functionCpuPerRequest, named),
   allocNamed: c.select(s.functionAllocPerRequestSmoothed, named),
   allocNamedRate: c.select(s.functionAllocPerRequest, named),
+  // What its reference model (fixed + marginal per request, recorded every
+  // 15m, read as its last sample) predicts per request at the service's
+  // current traffic: the line the alert judges its excess against.
+  local predicted(fixed, marginal) = |||
+    last_over_time(%(fixed)s{%(named)s}[30m])
+    / on (%(service)s) group_left ()
+    (sum by (%(service)s) (%(requests)s{%(svc)s}) > 0)
+    + on (%(service)s, function)
+    last_over_time(%(marginal)s{%(named)s}[30m])
+  ||| % { fixed: fixed, marginal: marginal, named: named, requests: s.requests, svc: svc, service: cfg.serviceLabel },
+  cpuNamedPredicted: predicted(s.functionCpuReferenceFixed, s.functionCpuReferenceMarginal),
+  allocNamedPredicted: predicted(s.functionAllocReferenceFixed, s.functionAllocReferenceMarginal),
   // The function variable's values: the service's functions with a row.
   functions: 'label_values(%s{%s, function!="other"}, function)' % [s.functionCpuPerRequest, svc],
 }
