@@ -244,10 +244,11 @@ bench-functions: tools ## FunctionCostPerRequestRegression beside the service re
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-functions.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchFunctions' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(FUNCTIONS_FLAGS)
 
 .PHONY: bench-rules
-# BENCH_BEFORE_REF: the commit whose pack today's is measured against, rendered from its own
-# jsonnet with tests/bench/rules/testdata/bench-intervals.jsonnet and loaded in the same
-# Prometheus, alternated with today's (default e96ff95: the function rules before their cost
-# model, judged by their day's highest share; empty: none). BENCH_SIZES=10000 for one fleet,
+# BENCH_BEFORE_REF: the commit whose function rules today's are measured against: its pack
+# rendered from its own jsonnet with tests/bench/rules/testdata/bench-intervals.jsonnet, its
+# function groups loaded in today's pack in place of its own, in the same Prometheus, alternated
+# with today's (default e96ff95: the function rules before their cost model, judged by their
+# day's highest share; empty: none). BENCH_SIZES=10000 for one fleet,
 # BENCH_ROUNDS=N alternations of the CPU phases (default 2).
 BENCH_BEFORE_REF ?= e96ff95
 bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series and the profile bridge's function rows, against the pack of BENCH_BEFORE_REF; writes tests/bench/RESULTS-rules.md

@@ -144,13 +144,15 @@ func render(results []result, pk packs) string {
 				if all > 1.1*before {
 					verdict = "**missed**"
 				}
-				fmt.Fprintf(&b, "**Against the pack of %s** (rendered from its own jsonnet with this bench's intervals, loaded in the same Prometheus in the same phases, alternated with the three above): %s cores, "+
-					"**%.2f s of CPU a round** (pack / floor %.2fx), against %.2f s for today's pack: **%+.0f%%** (goal: within 10%%, %s).",
-					pk.before, fmtCores(r.cpuBefore), before, before/floorRound, all, 100*(all-before)/before, verdict)
-				if pk.sameOthers {
-					fmt.Fprintf(&b, " Its groups but the function groups are today's, rule for rule: its function groups cost %.2f s a round, today's %.2f s (%+.0f%%).",
-						before-without, all-without, 100*((all-without)-(before-without))/(before-without))
+				others := "its other groups are today's, rule for rule, so this is its whole pack"
+				if !pk.sameOthers {
+					others = "its other groups differ from today's (groups added or changed since), and today's are measured in their place"
 				}
+				fmt.Fprintf(&b, "**Against the function rules of %s**: today's pack with %s's function groups in place of its own (rendered from %s's jsonnet with this bench's intervals; %s), loaded in the same Prometheus in the same phases, alternated with the three above: %s cores, "+
+					"**%.2f s of CPU a round** (pack / floor %.2fx), against %.2f s for today's pack: **%+.0f%%** (goal: within 10%%, %s). "+
+					"The function groups alone: %s's %.2f s a round, today's %.2f s (%+.0f%%).",
+					pk.before, pk.before, pk.before, others, fmtCores(r.cpuBefore), before, before/floorRound, all, 100*(all-before)/before, verdict,
+					pk.before, before-without, all-without, 100*((all-without)-(before-without))/(before-without))
 				if r.beforeReferences >= 0 {
 					fmt.Fprintf(&b, " Its noise group recorded a reference for %d of %d CPU function rows.", r.beforeReferences, f.functionRowCount())
 				}
@@ -189,7 +191,7 @@ func render(results []result, pk packs) string {
 		b.WriteString("\n")
 		writeFunctionCosts(&b, r, "Today's function rules", r.rules, pk.shipped)
 		if len(r.beforeRules) > 0 {
-			writeFunctionCosts(&b, r, fmt.Sprintf("The function rules of %s (their times while that pack alone was loaded, about 6 evaluations)", pk.before), r.beforeRules, pk.shipped)
+			writeFunctionCosts(&b, r, fmt.Sprintf("The function rules of %s (their times while they were loaded in today's pack in place of its own, about 6 evaluations)", pk.before), r.beforeRules, pk.shipped)
 		}
 		b.WriteString("Dashboard query, 1h at a 15s step, server-side evaluation time (median of 5):\n\n| query | recorded series | raw series | raw / recorded |\n|---|---:|---:|---:|\n")
 		for _, q := range r.queries {
