@@ -33,6 +33,15 @@ tools: ## build the pinned Go tools (promtool, prometheus, go-jsonnet, ...) into
 tools-thanos: tools ## build the pinned Thanos (tools/thanos, with its release tags netgo,slicelabels on go1.26.10) into .tools/bin
 	@tools/build-module.sh -tags netgo,slicelabels -toolchain go1.26.10 tools/thanos github.com/thanos-io/thanos/cmd/thanos
 
+# A real Kubernetes API server for the bundle's apply tests (test-deploy): kube-apiserver and
+# kubectl of k8s.io/kubernetes and the etcd it requires, one tools module (tools/kube). A target
+# of its own, like Thanos: its cold build took 16 CPU-minutes (kube-apiserver and etcd 852 s, kubectl
+# 102 s more; user+sys on a loaded 2-core AMD EPYC, after the Prometheus tools), about 8 minutes of a
+# cold run on 2 idle cores; only test-deploy needs it.
+.PHONY: tools-kube
+tools-kube: tools ## build the pinned kube-apiserver, kubectl (k8s.io/kubernetes v1.35.4) and etcd (v3.6.5) into .tools/bin (tools/kube)
+	@tools/build-module.sh tools/kube k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kubectl ./etcd
+
 # ---- generated artefacts ---------------------------------------------------
 
 .PHONY: generate
@@ -71,7 +80,7 @@ lint: tools ## jsonnetfmt, jsonnet-lint, promtool check rules, gofmt and go vet 
 	@unformatted=$$(gofmt -l promkit demo tests tools); [ -z "$$unformatted" ] || { echo "gofmt: run 'gofmt -w' on: $$unformatted" >&2; exit 1; }
 	@cd promkit && go vet ./...
 	@cd demo && go vet ./...
-	@cd tests && go vet ./... && go vet -tags bench ./bench/...
+	@cd tests && go vet ./... && go vet -tags bench ./bench/... && go vet -tags kube ./deploy/apply/
 
 .PHONY: test-generated
 test-generated: tools ## fail when rules/, dashboards/, dashboards-import/, deploy/, catalogue/ or docs/reference.md drift from jsonnet/
@@ -98,7 +107,7 @@ fixtures: ## recapture tests/fixtures/*.pb.gz from demo/incidents (fails if a st
 	@cd demo && go run ./cmd/capture-fixtures -out ../tests/fixtures
 
 .PHONY: runtime-fixtures
-runtime-fixtures: ## recapture tests/fixtures/runtimes: one order service per runtime (CPython, Java, Node.js, Ruby), baseline and incident, under the profiler the registries serve for it (RUNTIMES='python java' for some)
+runtime-fixtures: ## recapture tests/fixtures/runtimes: one order service per runtime (CPython, Java, Node.js, Ruby, .NET), baseline and incident, under the profiler the registries serve for it (RUNTIMES='python java' for some)
 	@tests/fixtures/runtimes/capture/capture.sh $(RUNTIMES)
 
 # ---- panel plugin (plugin/, tests/browser/) ----------------------------------
@@ -129,7 +138,7 @@ test-plugin: $(NPM_STAMP) $(CORE_DIST) ## the profile core's and the plugin's ty
 .PHONY: test-browser
 test-browser: plugin ## the built plugin in headless Debian chromium (installed when missing): rendering, diff, the overlay's windows, the sandbox and demo-check on a fake playground
 	@tools/install-chromium.sh
-	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs tests/browser/runtimes.test.mjs
+	@$(NODE_TEST) --test-concurrency=1 tests/browser/panel.test.mjs tests/browser/snapshot.test.mjs tests/browser/overlay.test.mjs tests/browser/sandbox.test.mjs tests/browser/per-request.test.mjs tests/browser/call-tree.test.mjs tests/browser/runtimes.test.mjs tests/browser/endpoints.test.mjs
 
 .PHONY: bench-plugin
 bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/flamegraph 13.0.1 on Grafana 13.2's modules, React 19) on five frame shapes, 10k/200k/1M; writes tests/browser/BENCHMARK.md
@@ -139,8 +148,9 @@ bench-plugin: plugin ## benchmark vs the flame graph of Grafana 13 (@grafana/fla
 # ---- pprof conformance ----------------------------------------------------------
 
 .PHONY: test-pprof
-test-pprof: $(CORE_DIST) ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table
+test-pprof: $(CORE_DIST) ## the plugin's pprof reading against `go tool pprof` on real profiles (tests/fixtures/corpus): totals, top 10 by self and cum, diffs; prints the agreement table; the runtime fixtures' converter (topprof) naming perf's frames
 	@$(NODE_TEST) tests/pprof/
+	@cd tests/fixtures/runtimes/capture/topprof && go test $(GO_TEST_FLAGS) ./...
 
 .PHONY: bench-snapshot
 bench-snapshot: plugin ## the snapshot CLI on a ~425k-node pprof, file to PNG + JSON, stage by stage; writes its section of tests/browser/BENCHMARK.md
@@ -219,9 +229,10 @@ bench-notify-latency: plugin ## hotpath-notify's latency, webhook to delivered m
 # ---- Kubernetes bundle (deploy/) ---------------------------------------------
 
 .PHONY: test-deploy
-test-deploy: tools plugin ## deploy/ against the vendored schemas of Kubernetes 1.35 and 1.37, prometheus-operator and grafana-operator (kubeconform, offline); round trips (dashboards, rules, alert routing) and knobs; hotpath-notify's image recipe run outside a container
+test-deploy: tools tools-kube plugin ## deploy/ against the vendored schemas of Kubernetes 1.35 and 1.37, prometheus-operator and grafana-operator (kubeconform, offline); round trips (dashboards, rules, alert routing) and knobs; the bundle applied to a real API server, fresh and over earlier installs, client-side and server-side; hotpath-notify's image recipe run outside a container
 	@tests/deploy/validate.sh
 	@cd tests && go test $(GO_TEST_FLAGS) ./deploy/...
+	@cd tests && go test $(GO_TEST_FLAGS) -tags kube ./deploy/apply/
 	@tools/install-chromium.sh
 	@$(NODE_TEST) tests/deploy/image.test.mjs
 
@@ -242,6 +253,13 @@ bench-detection: tools ## the regression alerts' detection rate, time to detect 
 FUNCTIONS_FLAGS ?=
 bench-functions: tools ## FunctionCostPerRequestRegression beside the service regression alerts on a generated fleet with per-minute synthetic profiles and the bridge's set (one function, existing or new, adding +5/10/20% to its service's CPU or allocations per request), by service size; writes tests/bench/RESULTS-functions.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-functions.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchFunctions' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(FUNCTIONS_FLAGS)
+
+.PHONY: bench-endpoints
+# ENDPOINTS_FLAGS: -endpoint-per-cell N (services per regression size and per mix size, default 6),
+# -endpoint-clean N (default 6); KEEP=DIR keeps the backfilled data there.
+ENDPOINTS_FLAGS ?=
+bench-endpoints: tools ## EndpointCostPerRequestRegression beside the service regression alerts on a generated fleet of services with 2-6 routes whose mix moves daily: route regressions adding +2/5/10/20% to the service's CPU per request, mix changes of +10/20/50% (no code changed), clean services; writes tests/bench/RESULTS-endpoints.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-endpoints.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchEndpoints' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(ENDPOINTS_FLAGS)
 
 .PHONY: bench-rules
 bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series; writes tests/bench/RESULTS-rules.md

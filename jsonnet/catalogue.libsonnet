@@ -16,7 +16,8 @@
 //             'container' (scope + pod + container: cAdvisor's series carry
 //             no service label, so such an alert reaches a service only
 //             through its pod), 'function' (service + function; the alert's
-//             profile_type label says which cost)
+//             profile_type label says which cost), 'endpoint' (service +
+//             endpoint, a normalised route; likewise)
 //   profile   the profile that shows its cause, as a sample type of the
 //             Pyroscope profiles hotpath-notify reads ('cpu', 'alloc_space'),
 //             or null where the cause is no code path (the CPU quota)
@@ -135,6 +136,20 @@ local series = import 'lib/series.libsonnet';
       series: [series.functionCpuPerRequest, series.functionAllocPerRequest],
       costModel: null,
     },
+    {
+      // One alert for CPU and allocations, as the function alert: its
+      // profile_type label names the profile; the endpoint label the
+      // route, whose profile label selects the endpoint's samples.
+      name: 'EndpointCostPerRequestRegression',
+      'for': '15m',
+      severity: 'warning',
+      identity: 'endpoint',
+      profile: 'cpu',
+      baseline: 'previous',
+      link: 'service',
+      series: [series.endpointCpuPerRequest, series.endpointAllocPerRequest],
+      costModel: null,
+    },
   ],
 
   incidents: [
@@ -215,13 +230,14 @@ local series = import 'lib/series.libsonnet';
       upstream: p.service + ['upstream'],
       container: p.container,
       'function': p.service + ['function'],
+      endpoint: p.service + ['endpoint'],
     }[identity],
 
   // Closed sets, checked so that a typo fails `make generate`, not a reader.
   local oneOf(what, v, set) = std.member(set, v) || error '%s: %s is not one of %s' % [what, std.toString(v), std.toString(set)],
   assert std.length(std.set(cat.alertNames)) == std.length(cat.alertNames) : 'catalogue: an alert is listed twice',
   assert std.all([
-    oneOf(a.name + '.identity', a.identity, ['service', 'instance', 'upstream', 'container', 'function'])
+    oneOf(a.name + '.identity', a.identity, ['service', 'instance', 'upstream', 'container', 'function', 'endpoint'])
     && oneOf(a.name + '.profile', a.profile, ['cpu', 'alloc_space', null])
     && oneOf(a.name + '.baseline', a.baseline, ['previous', 'siblings', 'dayEarlier', null])
     && oneOf(a.name + '.link', a.link, ['service', 'throttling'])
@@ -248,11 +264,12 @@ local series = import 'lib/series.libsonnet';
         labels: cat.labels(cfg, a.identity),
         // the labels its recorded series carry: the identity's, but the
         // profile bridge's series name a service by its service label only
-        seriesLabels: if a.identity == 'function' then [cfg.serviceLabel, 'function'] else cat.labels(cfg, a.identity),
+        seriesLabels: if std.member(['function', 'endpoint'], a.identity) then [cfg.serviceLabel, a.identity] else cat.labels(cfg, a.identity),
         hasServiceLabel: a.identity != 'container',
         // the request rate beside its series (per-request units), at the
         // alert's level, and for a fixed cost the CPU it is a share of
-        requests: if a.series == [] then null else if a.identity == 'instance' then series.instanceRequests else series.requests,
+        // (an endpoint's: its route's)
+        requests: if a.series == [] then null else if a.identity == 'instance' then series.instanceRequests else if a.identity == 'endpoint' then series.endpointRequests else series.requests,
         cores: if a.baseline == 'dayEarlier' then series.cpu else null,
         // an alert on a container's quota: what its throttling answer reads
         throttling: if a.identity == 'container' then (import 'lib/throttling-answer.libsonnet')(cfg) else null,
@@ -264,11 +281,19 @@ local series = import 'lib/series.libsonnet';
         change: (import 'lib/money.libsonnet')(cfg).changeCores(a),
         // a function alert's cost per request before and now, by profile type
         functionCost: if a.identity == 'function' then (import 'lib/function-costs.libsonnet')(cfg).catalogue else null,
+        // an endpoint alert's cost per request before and now, by profile type
+        endpointCost: if a.identity == 'endpoint' then (import 'lib/endpoint-costs.libsonnet')(cfg).catalogue.costs else null,
       }
       for a in cat.alerts
     ],
     // the prices of the money line, null when money is off
     money: (import 'lib/money.libsonnet')(cfg).catalogue,
     incidents: cat.incidents,
+    // the profile labels that name an endpoint, the route template both
+    // sides are normalised to (the profile core's ROUTE_PATTERN), the label
+    // that names a service in the endpoint series,
+    // and the queries of the split of a service's change into its
+    // endpoints and its mix, by profile type
+    endpoints: (import 'lib/endpoint-costs.libsonnet')(cfg).catalogue,
   },
 }

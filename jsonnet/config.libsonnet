@@ -17,6 +17,7 @@
 + (import 'config/upstream.libsonnet')
 + (import 'config/throttling.libsonnet')
 + (import 'config/functions.libsonnet')
++ (import 'config/endpoints.libsonnet')
 + (import 'config/versions.libsonnet')
 + (import 'config/money.libsonnet')
 + (import 'config/alerts.libsonnet')

@@ -26,10 +26,13 @@ function(mixin)
   local levelLabels = {
     job: p.service,
     instance: p.instance,
+    // requests per pod: the service and instance they were counted under
+    pod: p.instance + [cfg.podLabel],
     container: p.container,
     job_upstream: p.service + ['upstream'],
     // the profile bridge names a service by its service label only
     job_function: [cfg.serviceLabel, 'function'],
+    job_endpoint: [cfg.serviceLabel, 'endpoint'],
   };
   local has(s, sub) = std.length(std.findSubstr(sub, s)) > 0;
   // The upstream edges come from the service graph, which names services but
@@ -41,7 +44,12 @@ function(mixin)
                   + (if has(name, 'by_half') then ['half'] else [])
                   + (if has(name, ':version:') then ['version'] else [])
                   + (if name == series.versionRollout then ['previous_version'] else []);
-    if name == series.upstreamEdges then edgeLabels else levelLabels[level] + extra;
+    if name == series.upstreamEdges then edgeLabels
+    // a route's request rate keeps its scope; the service-level figures of
+    // the bridge's endpoint rows have the service label only
+    else if name == series.endpointRequests then p.service + ['endpoint']
+    else if std.member([series.cpuUnlabelledShare, series.allocUnlabelledShare, series.endpointsCpuPerRequest, series.endpointsCpuPerRequestAtReference, series.endpointsAllocPerRequest, series.endpointsAllocPerRequestAtReference], name) then [cfg.serviceLabel]
+    else levelLabels[level] + extra;
   // The versions group exists only with versionSources set (it is by
   // default); the page lists its series all the same.
   local withVersions = if cfg.versionSources != [] then mixin else mixin { _config+:: { versionSources: [{ metric: 'app_build_info' }] } };
@@ -153,7 +161,8 @@ function(mixin)
 
     The service dashboard also reads, from its URL, the overlay panel's state:
     `hotpath-at=<unix ms>` (the anomaly to select), `hotpath-view=diff`,
-    `hotpath-baseline=siblings` and `hotpath-instance=<instance>` (`plugin/src/windows/urlState.ts`).
+    `hotpath-baseline=siblings`, `hotpath-instance=<instance>` and `hotpath-endpoint=<route>` (the
+    endpoint both windows are narrowed to; `plugin/src/windows/urlState.ts`).
 
     ## The panel plugin's options
 
@@ -170,6 +179,8 @@ function(mixin)
     | `instanceRequestsRefId` | one request rate per instance, for the siblings baseline |
     | `baselineMode` | what a selection is compared with: `auto`, `manual` (Shift-drag), `siblings` |
     | `siblingLabel` | the label that names an instance on the profiles and the request-rate series |
+    | `endpointLabels` | the profile labels that name a sample's endpoint (comma-separated, most specific first): the header's endpoint picker, and both windows narrowed to the one picked (`hotpath-endpoint`); empty: none |
+    | `endpointRequestsRefId` | one request rate per endpoint (label `endpoint`), for values per request of the endpoint picked |
     | `stripHeight` | the strip's height in pixels; 0 hides it |
     | `graphMode` | `icicle` (root on top) or `flame` (root at the bottom) |
     | `colorScheme` | the diff's and the windows' colours |

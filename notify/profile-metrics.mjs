@@ -33,6 +33,11 @@ const USAGE = `usage: hotpath-profile-metrics --profiles URL [flags]
                         its day's cost to rank it (default ${BRIDGE_DEFAULTS.entryShare}); must equal the rules'
                         functionEntryShare, which the function alert judges a new function by
   --entry-window DURATION   the time constant of that short cost (default 10m)
+  --endpoint-labels L,L the profile labels that name a sample's endpoint, most specific first (default
+                        ${BRIDGE_DEFAULTS.endpointLabels.join(',')}: the rule pack's endpointProfileLabels); one more
+                        query per service and type (SelectSeries grouped by them); '' for none
+  --endpoint-top-k N    endpoints with a series of their own per service and type (default ${BRIDGE_DEFAULTS.endpointTopK});
+                        the rest add up in endpoint="other", the samples without a label in "unlabelled"
   --types T,T           profile types (default ${BRIDGE_DEFAULTS.types.join(',')}; of ${Object.keys(PROFILE_TYPES).join(', ')})
   --concurrency N       queries at once (default ${BRIDGE_DEFAULTS.concurrency})
   --fetch-timeout DURATION   one query (default 20s); --decode-timeout DURATION (default 20s)
@@ -50,6 +55,8 @@ const { args, fail } = cli('hotpath-profile-metrics', USAGE, {
   'top-k': { type: 'string', default: String(BRIDGE_DEFAULTS.topK) },
   'entry-share': { type: 'string', default: String(BRIDGE_DEFAULTS.entryShare) },
   'entry-window': { type: 'string', default: '10m' },
+  'endpoint-labels': { type: 'string', default: BRIDGE_DEFAULTS.endpointLabels.join(',') },
+  'endpoint-top-k': { type: 'string', default: String(BRIDGE_DEFAULTS.endpointTopK) },
   types: { type: 'string', default: BRIDGE_DEFAULTS.types.join(',') },
   concurrency: { type: 'string', default: String(BRIDGE_DEFAULTS.concurrency) },
   'fetch-timeout': { type: 'string', default: '20s' },
@@ -96,6 +103,8 @@ const bridge = new ProfileMetrics({
   topK: count('top-k'),
   entryShare: fraction('entry-share'),
   entryWindowMs,
+  endpointLabels: list(args['endpoint-labels']),
+  endpointTopK: count('endpoint-top-k'),
   concurrency: count('concurrency'),
   maxServices: count('max-services'),
   serviceLabel: args['service-label'],
@@ -123,7 +132,7 @@ const server = createServer(async (req, res) => {
 });
 server.on('error', (e) => fail(`listen on ${args.listen}: ${e.message}`, 1));
 server.listen(Number(port), host, () => {
-  log(`serving http://${host}:${server.address().port}/metrics; profiles from ${args.profiles} every ${args.interval}; ${services ? `${services.length} service(s) listed` : 'services from Pyroscope'}; top ${args['top-k']} functions per service and type`);
+  log(`serving http://${host}:${server.address().port}/metrics; profiles from ${args.profiles} every ${args.interval}; ${services ? `${services.length} service(s) listed` : 'services from Pyroscope'}; top ${args['top-k']} functions per service and type; endpoints by ${args['endpoint-labels'] || '(none)'}`);
   bridge.start();
 });
 

@@ -31,6 +31,7 @@ import (
 func Handler(s *Store) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc(SelectMergeProfilePath, func(w http.ResponseWriter, r *http.Request) { serveSelectMergeProfile(s, w, r) })
+	mux.HandleFunc(SelectSeriesPath, func(w http.ResponseWriter, r *http.Request) { serveSelectSeries(s, w, r) })
 	mux.HandleFunc("/profile", func(w http.ResponseWriter, r *http.Request) { serveProfile(s, w, r) })
 	mux.HandleFunc("/services", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {

@@ -148,18 +148,8 @@ func serveSelectMergeProfile(s *Store, w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("start %d, end %d: want unix milliseconds with start < end", req.Start, req.End))
 		return
 	}
-	from, to := time.UnixMilli(req.Start), time.UnixMilli(req.End)
 	def := Types[typ]
-	var entries []Entry
-	for _, svc := range s.ServiceNames() {
-		all, _ := s.Overlapping(svc, def.Kind, from, to)
-		for _, e := range all {
-			if matchAll(matchers, map[string]string{"service_name": e.Service, "instance": e.Instance}) {
-				entries = append(entries, e)
-			}
-		}
-	}
-	p, err := Merge(entries, def.SampleType)
+	p, err := s.selected(def, matchers, time.UnixMilli(req.Start), time.UnixMilli(req.End))
 	if errors.Is(err, ErrNoSamples) {
 		// Pyroscope answers a selection without samples with an empty
 		// profile, not an error: the client decides what "nothing" means.

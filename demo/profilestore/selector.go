@@ -62,7 +62,17 @@ func ParseSelector(sel string) ([]Matcher, error) {
 		if i <= 0 {
 			return nil, fmt.Errorf("%q: want name=\"value\" at %q", sel, s)
 		}
-		m := Matcher{Name: strings.TrimSpace(s[:i])}
+		name := strings.TrimSpace(s[:i])
+		// a label name that is not an identifier is quoted, as Prometheus 3
+		// and Pyroscope write one with a dot: {"http.route"="/search"}
+		if strings.HasPrefix(name, `"`) {
+			unq, err := strconv.Unquote(name)
+			if err != nil {
+				return nil, fmt.Errorf("%q: label name %s: %v", sel, name, err)
+			}
+			name = unq
+		}
+		m := Matcher{Name: name}
 		rest := s[i:]
 		for _, op := range []string{"=~", "!~", "!=", "="} {
 			if strings.HasPrefix(rest, op) {
@@ -101,7 +111,7 @@ func ParseSelector(sel string) ([]Matcher, error) {
 
 func validLabelName(n string) bool {
 	for i, c := range n {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '.')) {
 			return false
 		}
 	}

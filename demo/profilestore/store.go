@@ -2,7 +2,8 @@
 // cannot be installed here: it collects pprof profiles from the demo
 // services' /debug/pprof endpoints continuously, keeps them with their time
 // ranges (bounded by age and bytes), and answers "the merged profile of this
-// service, this type, this window" as pprof. It is demo-only: no labels, no
+// service, this type, this window" as pprof, and that profile grouped by its
+// samples' pprof labels (an endpoint's share of it). It is demo-only: no
 // downsampling, no persistence; point the plugin at a real Pyroscope for that.
 package profilestore
 

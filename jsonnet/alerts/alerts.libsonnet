@@ -3,6 +3,7 @@
 (import 'efficiency.libsonnet')
 + (import 'throttling.libsonnet')
 + (import 'functions.libsonnet')
++ (import 'endpoints.libsonnet')
 + (import '../lib/alert-versions.libsonnet')
 + (import '../lib/alert-links.libsonnet')
 + (import '../lib/alert-extra.libsonnet')

@@ -13,6 +13,7 @@
     throttling: (import 'queries/throttling.libsonnet')($._config),
     money: (import 'queries/money.libsonnet')($._config),
     functions: (import 'queries/functions.libsonnet')($._config),
+    endpoints: (import 'queries/endpoints.libsonnet')($._config),
   },
 }
 // Applied last: alerts link to these uids, so they must be set, distinct and

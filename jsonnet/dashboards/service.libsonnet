@@ -1,7 +1,7 @@
 // hotpath-service.json: one service, read top to bottom as the investigation
 // of "why is this service burning CPU?". Each row answers one question and
 // rules out one cause before the next: load, one instance, an upstream, CFS
-// throttling, allocations, and finally where in the code.
+// throttling, allocations, which endpoint, and finally where in the code.
 local dashboard = import '../lib/dashboard.libsonnet';
 local p = import '../lib/panel.libsonnet';
 local series = import '../lib/series.libsonnet';
@@ -18,11 +18,12 @@ local series = import '../lib/series.libsonnet';
       local selector = cfg.profileLabelSelector % cfg;
       local money = (import 'money.libsonnet')(cfg, $.hotpathQueries.money);
       local functions = (import 'functions.libsonnet')(cfg, $.hotpathQueries.functions);
+      local endpoints = (import 'endpoints.libsonnet')(cfg, $.hotpathQueries.endpoints);
 
       d.dashboard(
         'service',
         'hotpath: service',
-        'Why is this service burning CPU? Top to bottom: load or efficiency, one instance or all, upstream, throttling, allocations, where in the code.',
+        'Why is this service burning CPU? Top to bottom: load or efficiency, one instance or all, upstream, throttling, allocations, which endpoint, where in the code.',
         [
           p.row('1. Load or efficiency?'),
           p.timeseries(
@@ -169,12 +170,13 @@ local series = import '../lib/series.libsonnet';
             w=8,
           ),
 
-          p.row('6. Where in the code?'),
+        ] + endpoints.panels + [
+          p.row('7. Where in the code?'),
           p.plugin(
             'hotpath-overlay-panel',
             'CPU per request with its flame graph',
             's',
-            'Drag across the strip to select a window (or click a shaded alert window): the flame graph shows where CPU went in it, and the diff against its baseline (by default the same length before the alert started; Shift-drag picks one by hand) shows what changed. The windows live in the URL, so a link reproduces the view. Needs the hotpath-overlay-panel plugin; without it, use the flame graphs below.',
+            "Drag across the strip to select a window (or click a shaded alert window): the flame graph shows where CPU went in it, and the diff against its baseline (by default the same length before the alert started; Shift-drag picks one by hand) shows what changed. The windows live in the URL, so a link reproduces the view. Needs the hotpath-overlay-panel plugin; without it, open the last row: Grafana's own flame graph panels.",
             [
               prom(q.cpuPerRequest, 'CPU per request'),
               prom(q.anomalies, '{{alertname}}'),
@@ -182,12 +184,15 @@ local series = import '../lib/series.libsonnet';
               prom(q.requests, 'requests/s'),
               prom(q.cpu, 'CPU cores'),
               prom(q.instanceRequests, '{{%s}} requests/s' % cfg.instanceLabel),
+              prom(q.endpointRequests, '{{endpoint}} requests/s'),
             ],
             // Which query feeds which part (plugin/src/options.ts): the strip draws A, D
             // and E, shades the windows where B (the hotpath alerts) is on, and the
             // panel re-runs C for each selected window. D counts each window's requests
             // (values per request); F, one rate per instance, counts them for the
-            // siblings baseline (an instance against the others).
+            // siblings baseline (an instance against the others); G, one rate per
+            // endpoint, for the endpoint filter (the profile labels of
+            // endpointProfileLabels narrow both windows to one endpoint's samples).
             {
               profileRefId: 'C',
               seriesRefIds: ['A', 'D', 'E'],
@@ -196,25 +201,35 @@ local series = import '../lib/series.libsonnet';
               requestsRefId: 'D',
               instanceRequestsRefId: 'F',
               siblingLabel: cfg.instanceLabel,
+              endpointLabels: std.join(',', cfg.endpointProfileLabels),
+              endpointRequestsRefId: 'G',
             },
             h=22,
           ) {
-            fieldConfig+: { overrides+: [p.byRefId('D', { unit: 'reqps' }), p.byRefId('E', { unit: 'short' }), p.byRefId('F', { unit: 'reqps' })] },
+            fieldConfig+: { overrides+: [p.byRefId('D', { unit: 'reqps' }), p.byRefId('E', { unit: 'short' }), p.byRefId('F', { unit: 'reqps' }), p.byRefId('G', { unit: 'reqps' })] },
           },
-          p.flamegraph(
-            'CPU flame graph',
-            'ns',
-            "Where CPU time went over the dashboard time range (Grafana's built-in flame graph, no plugin needed). Wide frames are hot; narrow the time range to the incident to focus it (e.g. fmt.Println -> protobuf text marshalling).",
-            [p.profile(d.profilesDs, cfg.profileTypeId, selector)],
-          ),
-          p.flamegraph(
-            'Allocation flame graph',
-            'bytes',
-            'Where bytes were allocated over the time range. Pair it with the allocation row: a wide frame here under an allocation regression is the culprit (e.g. flate.NewWriter per response).',
-            [p.profile(d.profilesDs, cfg.allocProfileTypeId, selector)],
-          ),
-        ] + functions.panels,
-        d.variables(series.requests, multiService=false) + [functions.variable],
+        ] + functions.panels + [
+          // Grafana's own flame graph panels, for a Grafana without the
+          // overlay plugin. Closed by default: without a Pyroscope datasource
+          // their queries fail ("Datasource was not found"), and a cluster
+          // without profiles should look healthy; the overlay panel above
+          // says what is missing, and this row's title what they need.
+          p.collapsedRow("Grafana's own flame graphs (without the plugin; they need a Pyroscope datasource)", [
+            p.flamegraph(
+              'CPU flame graph',
+              'ns',
+              "Where CPU time went over the dashboard time range (Grafana's built-in flame graph, no plugin needed). Wide frames are hot; narrow the time range to the incident to focus it (e.g. fmt.Println -> protobuf text marshalling).",
+              [p.profile(d.profilesDs, cfg.profileTypeId, selector)],
+            ),
+            p.flamegraph(
+              'Allocation flame graph',
+              'bytes',
+              'Where bytes were allocated over the time range. Pair it with the allocation row: a wide frame here under an allocation regression is the culprit (e.g. flate.NewWriter per response).',
+              [p.profile(d.profilesDs, cfg.allocProfileTypeId, selector)],
+            ),
+          ]),
+        ],
+        d.variables(series.requests, multiService=false) + [functions.variable, endpoints.variable],
         [
           d.annotation('hotpath alerts', q.alerts),
           d.annotation('CFS throttling of this service', q.throttlingAlerts, 'orange'),

@@ -37,8 +37,9 @@ local durations = import 'durations.libsonnet';
     local siblings(entry) =
       if entry.baseline == 'siblings' then '&hotpath-baseline=siblings&hotpath-instance={{ $labels.%s }}' % cfg.instanceLabel else '',
     local dashboard(entry) =
-      // a function alert also picks its function (dashboards/functions.libsonnet)
-      if entry.link == 'service' then '%s/d/%s?%s%s%s%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel]), siblings(entry), if entry.identity == 'function' then '&var-function={{ $labels.function }}' else '', dashboardTimes]
+      // a function alert also picks its function (dashboards/functions.libsonnet), an endpoint
+      // alert its endpoint (dashboards/endpoints.libsonnet) and narrows the overlay to it
+      if entry.link == 'service' then '%s/d/%s?%s%s%s%s' % [cfg.grafanaURL, cfg.dashboardUIDs.service, vars(scope + [cfg.serviceLabel]), siblings(entry), if entry.identity == 'function' then '&var-function={{ $labels.function }}' else if entry.identity == 'endpoint' then '&var-endpoint={{ $labels.endpoint }}&hotpath-endpoint={{ $labels.endpoint }}' else '', dashboardTimes]
       else '%s/d/%s?%s' % [cfg.grafanaURL, cfg.dashboardUIDs.throttling, vars(scope)],
     local entry(alert) =
       if std.objectHas(catalogue.alert, alert) then catalogue.alert[alert]

@@ -1,4 +1,5 @@
-// Applied to the efficiency alerts and to FunctionCostPerRequestRegression
+// Applied to the efficiency alerts, FunctionCostPerRequestRegression and
+// EndpointCostPerRequestRegression
 // (a function's regression follows a deploy as its service's does) when the
 // config has versionSources: the service's running version, and its last
 // deploy when that is at most deployWindow old, as annotations read from the
@@ -38,7 +39,7 @@ local series = import 'series.libsonnet';
     },
 
     groups: [
-      if std.member(['hotpath-efficiency', 'hotpath-function-alerts'], g.name) && cfg.versionSources != [] then
+      if std.member(['hotpath-efficiency', 'hotpath-function-alerts', 'hotpath-endpoint-alerts'], g.name) && cfg.versionSources != [] then
         g { rules: [r { annotations+: annotations } for r in g.rules] }
       else g
       for g in super.groups

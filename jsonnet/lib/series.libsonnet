@@ -5,6 +5,11 @@
   // Per service (job, plus cluster/namespace when present) and per instance.
   requests: 'job:requests:rate5m',
   instanceRequests: 'instance:requests:rate5m',
+  // Requests per second per pod that served them (label pod; absent for a
+  // service outside Kubernetes), with the service and instance they were
+  // counted under: from the one source each service is counted from. The
+  // joins of cAdvisor's per-pod series to services read it.
+  podRequests: 'pod:requests:rate5m',
   cpu: 'job:cpu_seconds:rate5m',
   instanceCpu: 'instance:cpu_seconds:rate5m',
   cpuPerRequest: 'job:cpu_seconds_per_request:ratio_rate5m',
@@ -182,4 +187,46 @@
   functionAllocExcessSpread: 'job_function:alloc_bytes_excess_share:baseline_spread',
   functionAllocExcessThreshold: 'job_function:alloc_bytes_excess_share:baseline_threshold',
   functionAllocExcessHold: 'job_function:alloc_bytes_excess_share:baseline_hold',
+
+  // Endpoints (lib/endpoint-costs.libsonnet; labels: the service label and
+  // `endpoint`, a normalised route): each route's request rate, from the
+  // per-route counters (endpointRequestSources, with the scope labels), and
+  // from hotpath-profile-metrics' endpoint counters each endpoint's cost per
+  // second and per request of that route, that ratio's median over
+  // regressionResidualWindow, its copy sampled every regressionNoiseInterval,
+  // the copy's median and ceiling (max + k * spread) over
+  // baselineWindow, and what EndpointCostPerRequestRegression judges
+  // against: the median (the reference) and the ceiling (the threshold) as
+  // recorded regressionAcceptAfter ago.
+  endpointRequests: 'job_endpoint:requests:rate5m',
+  endpointCpu: 'job_endpoint:cpu_seconds:rate5m',
+  endpointCpuPerRequest: 'job_endpoint:cpu_seconds_per_request:ratio_rate5m',
+  endpointCpuPerRequestSmoothed: 'job_endpoint:cpu_seconds_per_request:smoothed',
+  endpointCpuPerRequestSampled: 'job_endpoint:cpu_seconds_per_request:smoothed_sampled',
+  endpointCpuPerRequestMedian: 'job_endpoint:cpu_seconds_per_request:baseline_median',
+  endpointCpuPerRequestCeiling: 'job_endpoint:cpu_seconds_per_request:baseline_ceiling',
+  endpointCpuPerRequestReference: 'job_endpoint:cpu_seconds_per_request:baseline_reference',
+  endpointCpuPerRequestThreshold: 'job_endpoint:cpu_seconds_per_request:baseline_threshold',
+  endpointAlloc: 'job_endpoint:alloc_bytes:rate5m',
+  endpointAllocPerRequest: 'job_endpoint:alloc_bytes_per_request:ratio_rate5m',
+  endpointAllocPerRequestSmoothed: 'job_endpoint:alloc_bytes_per_request:smoothed',
+  endpointAllocPerRequestSampled: 'job_endpoint:alloc_bytes_per_request:smoothed_sampled',
+  endpointAllocPerRequestMedian: 'job_endpoint:alloc_bytes_per_request:baseline_median',
+  endpointAllocPerRequestCeiling: 'job_endpoint:alloc_bytes_per_request:baseline_ceiling',
+  endpointAllocPerRequestReference: 'job_endpoint:alloc_bytes_per_request:baseline_reference',
+  endpointAllocPerRequestThreshold: 'job_endpoint:alloc_bytes_per_request:baseline_threshold',
+  // Per service: the share of its profile that carries no endpoint label
+  // (the bridge's `unlabelled` row over all its rows), so a partial picture
+  // is not read as the whole; and the mix: the endpoints' cost per request
+  // (their cost over their requests, routes with requests only) and what it
+  // would be at the current mix with each endpoint at its reference cost.
+  // Their ratio is the endpoints' own change; the reference cost over the
+  // first, as recorded regressionAcceptAfter ago, against the second, the
+  // mix's.
+  cpuUnlabelledShare: 'job:cpu_seconds_unlabelled_share:ratio_rate5m',
+  allocUnlabelledShare: 'job:alloc_bytes_unlabelled_share:ratio_rate5m',
+  endpointsCpuPerRequest: 'job:endpoint_cpu_seconds_per_request:ratio_rate5m',
+  endpointsCpuPerRequestAtReference: 'job:endpoint_cpu_seconds_per_request:at_reference',
+  endpointsAllocPerRequest: 'job:endpoint_alloc_bytes_per_request:ratio_rate5m',
+  endpointsAllocPerRequestAtReference: 'job:endpoint_alloc_bytes_per_request:at_reference',
 }

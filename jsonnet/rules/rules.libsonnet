@@ -10,3 +10,4 @@
 + (import 'versions.libsonnet')
 + (import 'cost.libsonnet')
 + (import 'functions.libsonnet')
++ (import 'endpoints.libsonnet')

@@ -8,12 +8,22 @@ export const COST_METRICS = {
   alloc_space: { name: 'hotpath_profile_alloc_bytes_total', help: 'Bytes allocated in the service profile, by function (allocator frames charged to the calling code); the top K functions by the last day of allocations and `other`, which add up to the profile total; origin="runtime" or "profiler" on a row that is not the service\'s own code', scale: 1 },
 };
 
+/**
+ * The endpoint counters: per profile type, its name and help. An endpoint is a route normalised
+ * to the rule pack's template (it starts with `/`); `other` (the endpoints outside the top set)
+ * and `unlabelled` (the samples without an endpoint label) never do.
+ */
+export const ENDPOINT_METRICS = {
+  cpu: { name: 'hotpath_profile_endpoint_cpu_seconds_total', help: 'CPU seconds in the service profile by endpoint (the route its samples\' endpoint label names, normalised); the top K endpoints by the last day of cost, `other`, and `unlabelled` (samples without an endpoint label), which add up to the profile total' },
+  alloc_space: { name: 'hotpath_profile_endpoint_alloc_bytes_total', help: 'Bytes allocated in the service profile by endpoint (the route its samples\' endpoint label names, normalised); the top K endpoints by the last day of allocations, `other`, and `unlabelled` (samples without an endpoint label), which add up to the profile total' },
+};
+
 /** The row of everything not in the top set. */
 export const OTHER = 'other';
 
 /**
- * The metrics of a bridge reading `types`: { registry, cost: { [type]: Counter }, and its own
- * (queryDuration, queryErrors, emptyAnswers, gapSeconds, discoveryErrors, skipped,
+ * The metrics of a bridge reading `types`: { registry, cost and endpointCost: { [type]: Counter },
+ * and its own (queryDuration, queryErrors, endpointQueryErrors, endpointSeriesGauge, emptyAnswers, gapSeconds, discoveryErrors, skipped,
  * servicesGauge, seriesGauge, roundDuration, lastRound) }.
  */
 export function bridgeMetrics(types) {
@@ -22,6 +32,9 @@ export function bridgeMetrics(types) {
   return {
     registry,
     cost: Object.fromEntries(types.map((t) => [t, new Counter({ name: COST_METRICS[t].name, help: COST_METRICS[t].help, labelNames: ['job', 'function', 'origin'], registers: r })])),
+    endpointCost: Object.fromEntries(types.map((t) => [t, new Counter({ name: ENDPOINT_METRICS[t].name, help: ENDPOINT_METRICS[t].help, labelNames: ['job', 'endpoint'], registers: r })])),
+    endpointQueryErrors: new Counter({ name: 'hotpath_profile_metrics_endpoint_query_errors_total', help: 'Endpoint queries (SelectSeries grouped by the endpoint labels) that failed, by profile type and reason; the window is asked again with the next one', labelNames: ['profile_type', 'reason'], registers: r }),
+    endpointSeriesGauge: new Gauge({ name: 'hotpath_profile_metrics_endpoint_series', help: 'Endpoint cost series exported (service x endpoint rows, `other` and `unlabelled` included), by profile type', labelNames: ['profile_type'], registers: r }),
     queryDuration: new Histogram({ name: 'hotpath_profile_metrics_query_duration_seconds', help: 'Time of one profile query to Pyroscope, answer decoded, by profile type', labelNames: ['profile_type'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20], registers: r }),
     queryErrors: new Counter({ name: 'hotpath_profile_metrics_query_errors_total', help: 'Profile queries that failed, by profile type and reason (timeout, unreachable, error_answer, too_large, unusable); the window is asked again with the next one', labelNames: ['profile_type', 'reason'], registers: r }),
     emptyAnswers: new Counter({ name: 'hotpath_profile_metrics_empty_answers_total', help: 'Profile queries answered without samples (an idle service, or one that stopped sending profiles)', labelNames: ['profile_type'], registers: r }),

@@ -11,6 +11,14 @@ export function cataloguePrices() {
   return CATALOGUE.money ?? null;
 }
 
+/**
+ * What the rule pack says of endpoints: { profileLabels (most specific first), routePattern,
+ * serviceLabel, costs: { [profile type]: queries } } (jsonnet/lib/endpoint-costs.libsonnet).
+ */
+export function catalogueEndpoints() {
+  return CATALOGUE.endpoints;
+}
+
 /** The catalogue's entry of an alert, or undefined for an alert of another rule pack. */
 export function catalogueAlert(alertname) {
   return ALERTS.get(alertname);

@@ -2,27 +2,34 @@
 // windows' profiles from the profile source, already decoded (the next windows in turn when the
 // first have no baseline profiles), and the windows' load from Prometheus. Nothing is computed
 // here: diff-compute.mjs makes the answer from what this returns.
+import { dataLayer } from '@hotpath/headless/data-node.mjs';
+
 import { chooseWindows } from './alert-windows.mjs';
 import { profileLabels } from './alert-identity.mjs';
 import { ebpfSelector } from './service-names.mjs';
-import { baselineOf, profileKind } from './catalogue.mjs';
+import { baselineOf, catalogueEndpoints, profileKind } from './catalogue.mjs';
+import { endpointSubject } from './endpoint-lead.mjs';
 import { functionProfileKind } from './function-lead.mjs';
 import { PrometheusError, windowLoad } from './prometheus.mjs';
 import { labelSelector, PROFILE_TYPES, selectMergeProfile } from './pyroscope.mjs';
+import { selectSeries } from './pyroscope-labels.mjs';
+
+const d = await dataLayer();
 
 /**
  * What an alert's diff is about: its profile kind (undefined: no code path to show, e.g. a CPU
  * quota), the labels its profiles are selected by, and what its firing window is compared with:
  * `siblings` (the outlier instance against the others, the panel's `siblings` baseline, when the
  * profiles carry the instance) or `fixedCost` (the same window a day earlier); otherwise the
- * service's own past.
+ * service's own past; `endpoint`, an endpoint alert's route, whose samples alone are compared.
  */
 export function diffSubject(alert, copyLabels) {
   const alertname = alert.labels?.alertname;
   const labels = profileLabels(alert.labels ?? {}, copyLabels);
   return {
-    kind: functionProfileKind(alert, profileKind(alertname)),
+    kind: endpointSubject(alert)?.kind ?? functionProfileKind(alert, profileKind(alertname)),
     labels,
+    endpoint: endpointSubject(alert)?.name,
     siblings: baselineOf(alertname) === 'siblings' && Boolean(labels.instance),
     fixedCost: baselineOf(alertname) === 'dayEarlier',
   };
@@ -64,6 +71,14 @@ export async function fetchDiffInputs(alert, subject, cfg, { now, lap = () => {}
   }
   const { instance, ...service } = labels;
   let selectors = { incident: labelSelector(labels), baseline: siblings ? labelSelector(service, { instance }) : labelSelector(labels) };
+  if (subject.endpoint) {
+    // an endpoint alert compares its endpoint's samples: its raw label values, from the windows'
+    // profile grouped by the endpoint labels (the whole profile when it has none of them)
+    const span = { from: Math.min(windows.incident.from, windows.baseline.from), to: Math.max(windows.incident.to, windows.baseline.to) };
+    const m = await endpointMatcher(cfg, labelSelector(labels), PROFILE_TYPES[kind], span, subject.endpoint).catch(() => '');
+    selectors.incident = d.withMatcher(selectors.incident, m);
+    selectors.baseline = d.withMatcher(selectors.baseline, m);
+  }
   const type = PROFILE_TYPES[kind];
   const q = (w, selector) =>
     selectMergeProfile(cfg.profilesUrl, { profileTypeID: type.id, labelSelector: selector, start: w.from, end: w.to }, { sampleType: type.sampleType, timeoutMs: cfg.fetchTimeoutMs, decodeTimeoutMs: cfg.decodeTimeoutMs });
@@ -95,4 +110,16 @@ export async function fetchDiffInputs(alert, subject, cfg, { now, lap = () => {}
   } catch (e) {
     return { windows, failure: e };
   }
+}
+
+/**
+ * The label matcher of one endpoint's samples over `span` (the profile core's split of the
+ * profile grouped by the endpoint labels, catalogue/catalogue.json's), '' when the profile has
+ * no samples of it. Throws the source's errors.
+ */
+export async function endpointMatcher(cfg, selector, type, span, endpoint) {
+  const labels = catalogueEndpoints().profileLabels;
+  const answer = await selectSeries(cfg.profilesUrl, { profileTypeID: type.id, labelSelector: selector, start: span.from, end: span.to, groupBy: labels, stepS: (span.to - span.from) / 1000 }, { timeoutMs: cfg.fetchTimeoutMs });
+  const e = d.splitByEndpoint(d.seriesGroups(answer), labels).endpoints.find((x) => x.endpoint === endpoint);
+  return (e && d.endpointMatcher(e)) ?? '';
 }

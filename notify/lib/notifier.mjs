@@ -14,6 +14,7 @@ import { renderPicture } from './diff-render.mjs';
 import { Intake } from './intake.mjs';
 import { buildMessage } from './message.mjs';
 import { changeCost } from './cost.mjs';
+import { endpointCost, endpointLeadLines, endpointSplit, endpointSubject, splitLines } from './endpoint-lead.mjs';
 import { functionCost, functionLeadLines, functionNeighbours, functionSubject } from './function-lead.mjs';
 import { regressionOutcome } from './outcome.mjs';
 import { PrometheusError } from './prometheus.mjs';
@@ -212,15 +213,24 @@ export class Notifier {
 
   async announce(alert, key, receivedAt) {
     const queuedMs = this.now() - receivedAt;
-    const [d, cost, fnCost] = await Promise.all([this.diffFor(alert, key, receivedAt), this.fromPrometheus(changeCost, alert), this.fromPrometheus(functionCost, alert)]);
+    const [d, cost, fnCost, epCost, split] = await Promise.all([
+      this.diffFor(alert, key, receivedAt),
+      this.fromPrometheus(changeCost, alert),
+      this.fromPrometheus(functionCost, alert),
+      this.fromPrometheus(endpointCost, alert),
+      this.fromPrometheus(endpointSplit, alert),
+    ]);
     const fn = functionSubject(alert);
-    const lead = fn && functionLeadLines({ ...fn, cost: fnCost, neighbours: d.neighbours });
+    const ep = endpointSubject(alert);
+    // an endpoint alert leads with its endpoint, every alert of a service with endpoint rows with
+    // the split of its change (one endpoint, all of them, or the mix), then a function alert's function
+    const lead = [...(ep ? endpointLeadLines({ ...ep, cost: epCost }) : []), ...splitLines(split), ...(fn ? functionLeadLines({ ...fn, cost: fnCost, neighbours: d.neighbours }) : [])];
     const imageUrl = d.png ? `${this.cfg.publicUrl.replace(/\/$/, '')}/images/${key}.png` : undefined;
     const windows = d.windows && (({ fallback, ...w }) => w)(d.windows);
-    const payload = withNote(buildMessage({ alert, status: 'firing', lead, windows, answer: d.answer, fixed: d.fixed, requestsWhy: d.requestsWhy, reason: d.reason, imageUrl, throttling: d.throttling, cost }), d.note);
+    const payload = withNote(buildMessage({ alert, status: 'firing', lead: lead.length ? lead : undefined, windows, answer: d.answer, fixed: d.fixed, requestsWhy: d.requestsWhy, reason: d.reason, imageUrl, throttling: d.throttling, cost }), d.note);
     const changes = (d.answer?.changes ?? []).map(({ unit, ...c }) => ({ ...c, unit: d.answer.rankedBy === 'per-request' ? `${unit}/req` : unit }));
     const answer = d.answer ? { headline: d.answer.headline, driver: d.answer.driver, rankedBy: d.answer.rankedBy } : undefined;
-    await this.deliver(alert, key, 'firing', receivedAt, payload, { png: d.png, summary: d.summary, windows, reason: d.reason, imageUrl, changes, answer, fixedCost: d.fixed, throttling: d.throttling, cost, stagesMs: { queued: queuedMs, ...d.stagesMs }, note: d.note });
+    await this.deliver(alert, key, 'firing', receivedAt, payload, { png: d.png, summary: d.summary, windows, reason: d.reason, imageUrl, changes, answer, fixedCost: d.fixed, throttling: d.throttling, cost, endpoints: split && !split.why ? split : undefined, stagesMs: { queued: queuedMs, ...d.stagesMs }, note: d.note });
   }
 
   async resolve(alert, key, receivedAt) {
@@ -264,6 +274,7 @@ export class Notifier {
       ...(extra.throttling ? { throttling: extra.throttling } : {}),
       ...(extra.outcome ? { outcome: extra.outcome } : {}),
       ...(extra.cost ? { cost: extra.cost } : {}),
+      ...(extra.endpoints ? { endpoints: extra.endpoints } : {}),
       ...(extra.stagesMs ? { stagesMs: extra.stagesMs } : {}),
       payload,
     };

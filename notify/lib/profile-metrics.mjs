@@ -5,10 +5,17 @@
 // `other`: top-set.mjs), which Prometheus scrapes from /metrics. The windows follow each other without gap or overlap, so a
 // counter's increase is the profile's total; a failed query leaves its window to the next one
 // (still one query), up to maxCatchUpMs, so a short outage of the source loses nothing.
+//
+// By endpoint: a second query per service and type, the same window's series grouped by the
+// endpoint labels (SelectSeries; Pyroscope keeps each set of pprof sample labels as a series),
+// split by the profile core's reader (endpoint-costs.mjs) into each endpoint's cost, and added to
+// counters per service and endpoint (the top K endpoints, `other`, and `unlabelled`: the samples
+// without an endpoint label), with windows of their own (the two queries fail apart).
 import { bridgeMetrics, COST_METRICS, failureReason, OTHER } from './bridge-metrics.mjs';
+import { endpointCosts, ENDPOINT_LABELS, OTHER_ENDPOINT, UNLABELLED_ENDPOINT } from './endpoint-costs.mjs';
 import { functionCosts, rowOrigin } from './function-costs.mjs';
 import { PROFILE_TYPES, selectMergeProfile } from './pyroscope.mjs';
-import { labelValues } from './pyroscope-labels.mjs';
+import { labelValues, selectSeries } from './pyroscope-labels.mjs';
 import { matcher, serviceOfName } from './service-names.mjs';
 import { DAY_MS, ENTRY_DEFAULTS, StickyTopSet } from './top-set.mjs';
 
@@ -18,6 +25,9 @@ export const BRIDGE_DEFAULTS = {
   maxCatchUpMs: 10 * 60_000,
   topK: 20,
   ...ENTRY_DEFAULTS,
+  // the profile labels that name an endpoint, most specific first ([]: no endpoint rows)
+  endpointLabels: ENDPOINT_LABELS,
+  endpointTopK: 20,
   concurrency: 16,
   maxServices: 2000,
   timeoutMs: 20_000,
@@ -58,12 +68,13 @@ export class ProfileMetrics {
   /**
    * @param {object} cfg BRIDGE_DEFAULTS plus profilesUrl, log(line), and services (a fixed list of
    *   service_name values; without it they are Pyroscope's LabelValues of service_name over the
-   *   last interval), now() (the clock, ms), select (the profile query, for tests: selectMergeProfile's shape)
+   *   last interval), now() (the clock, ms), select (the profile query, for tests: selectMergeProfile's shape),
+   *   selectSeries (the endpoint query, likewise)
    *   A service_name is charged to the job it names (service-names.mjs: "ebpf/shop/api" is job api);
    *   one that names none (Pyroscope's unknown_service:...) is skipped and counted.
    */
   constructor(cfg) {
-    this.cfg = { ...BRIDGE_DEFAULTS, now: Date.now, select: selectMergeProfile, ...cfg };
+    this.cfg = { ...BRIDGE_DEFAULTS, now: Date.now, select: selectMergeProfile, selectSeries, ...cfg };
     for (const t of this.cfg.types) {
       if (!PROFILE_TYPES[t]) {
         throw new Error(`unknown profile type ${t}: want ${Object.keys(PROFILE_TYPES).join(' or ')}`);
@@ -116,15 +127,21 @@ export class ProfileMetrics {
     for (const { name } of jobs) {
       this.serviceState(name).lastSeen = end;
     }
-    await eachLimited(jobs, this.cfg.concurrency, ({ name, type }) => this.readOne(name, type, end));
+    await eachLimited(jobs, this.cfg.concurrency, async ({ name, type }) => {
+      await this.readOne(name, type, end);
+      await this.readEndpoints(name, type, end);
+    });
     this.forgetGone(end);
     this.servicesGauge.set(names.length);
     for (const t of this.cfg.types) {
       let n = 0;
+      let e = 0;
       for (const s of this.services.values()) {
         n += s.types[t]?.series ?? 0;
+        e += s.endpoints?.[t]?.series ?? 0;
       }
       this.seriesGauge.set({ profile_type: t }, n);
+      this.endpointSeriesGauge.set({ profile_type: t }, e);
     }
     const done = this.cfg.now();
     this.roundDuration.set((done - started) / 1000);
@@ -203,6 +220,58 @@ export class ProfileMetrics {
     st.series = st.set.members.size + 1;
   }
 
+  /**
+   * The window's cost by endpoint (one SelectSeries grouped by the endpoint labels); its answer,
+   * or its failure, is counted, never thrown. Its windows follow each other as readOne's do.
+   */
+  async readEndpoints(name, type, end) {
+    const labels = this.cfg.endpointLabels;
+    if (!labels?.length) {
+      return;
+    }
+    const s = this.serviceState(name);
+    s.endpoints ??= {};
+    const st = (s.endpoints[type] ??= { until: end - this.cfg.intervalMs, set: new StickyTopSet({ k: this.cfg.endpointTopK, entryShare: this.cfg.entryShare, entryWindowMs: this.cfg.entryWindowMs }), series: 0 });
+    const start = Math.max(st.until, end - this.cfg.maxCatchUpMs);
+    if (end <= start) {
+      return;
+    }
+    let answer;
+    try {
+      answer = await this.cfg.selectSeries(this.cfg.profilesUrl, { profileTypeID: PROFILE_TYPES[type].id, labelSelector: `{${matcher(this.cfg.serviceLabel, name)}}`, start, end, groupBy: labels, stepS: (end - start) / 1000 }, { timeoutMs: this.cfg.timeoutMs });
+    } catch (e) {
+      this.endpointQueryErrors.inc({ profile_type: type, reason: failureReason(e.message) });
+      this.log(`${name} ${type} by endpoint: ${e.message}; its window is asked again next round`);
+      return;
+    }
+    st.until = end;
+    const { total, byEndpoint, unlabelled } = endpointCosts(answer, labels);
+    // a service whose profiles never had samples exports no endpoint rows; one without endpoint
+    // labels exports `unlabelled`, its whole profile
+    if (total > 0 || st.series > 0) {
+      this.addEndpointCosts(s.job, type, st, total, byEndpoint, unlabelled, end);
+    }
+  }
+
+  /** Adds the window's endpoint costs to the job's counters: each member of the top set its own, `unlabelled`, and `other` the rest. */
+  addEndpointCosts(name, type, st, total, byEndpoint, unlabelled, now) {
+    const counter = this.endpointCost[type];
+    const scale = COST_METRICS[type].scale;
+    const { removed } = st.set.update(byEndpoint, now, total);
+    for (const e of removed) {
+      counter.remove({ job: name, endpoint: e });
+    }
+    let rest = total - unlabelled;
+    for (const e of st.set.members.keys()) {
+      const v = byEndpoint.get(e) ?? 0;
+      rest -= v;
+      counter.inc({ job: name, endpoint: e }, v * scale);
+    }
+    counter.inc({ job: name, endpoint: OTHER_ENDPOINT }, Math.max(0, rest) * scale);
+    counter.inc({ job: name, endpoint: UNLABELLED_ENDPOINT }, unlabelled * scale);
+    st.series = st.set.members.size + 2;
+  }
+
   /** A service no longer listed for forgetAfterMs loses its series (and its state). */
   forgetGone(now) {
     for (const [name, s] of this.services) {
@@ -212,6 +281,11 @@ export class ProfileMetrics {
       for (const [type, st] of Object.entries(s.types)) {
         for (const f of [...st.set.members.keys(), OTHER]) {
           this.cost[type].remove(rowLabels(s.job, f));
+        }
+      }
+      for (const [type, st] of Object.entries(s.endpoints ?? {})) {
+        for (const e of [...st.set.members.keys(), OTHER_ENDPOINT, UNLABELLED_ENDPOINT]) {
+          this.endpointCost[type].remove({ job: s.job, endpoint: e });
         }
       }
       this.services.delete(name);

@@ -36,10 +36,10 @@ export function alertSeries(alert) {
   // expression names first; the first listed when the generatorURL does not say.
   const expr = generatorExpr(alert.generatorURL);
   const named = a.series.map((name) => [name, expr.indexOf(name)]).filter(([, at]) => at >= 0);
-  // A function alert judges the series of its own profile type (its profile_type label).
-  const series = a.functionCost?.[l.profile_type]?.series ?? (named.length > 0 ? named.reduce((x, y) => (y[1] < x[1] ? y : x))[0] : a.series[0]);
+  // A function or endpoint alert judges the series of its own profile type (its profile_type label).
+  const series = (a.functionCost ?? a.endpointCost)?.[l.profile_type]?.series ?? (named.length > 0 ? named.reduce((x, y) => (y[1] < x[1] ? y : x))[0] : a.series[0]);
   const sel = (names) => alertSelector(l, names);
-  // the request rate is the service's: neither an upstream's nor a function's
+  // the request rate is the service's (an endpoint's: its route's): neither an upstream's nor a function's
   const requestLabels = a.labels.filter((k) => k !== 'upstream' && k !== 'function');
   return {
     series: `${series}${sel(a.seriesLabels ?? a.labels)}`,

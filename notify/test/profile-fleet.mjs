@@ -1,13 +1,14 @@
 // A stand-in Pyroscope for the profiles-to-metrics bridge: a fleet of services listed by
 // LabelValues (Connect JSON), each answering SelectMergeProfile with a real captured profile
-// (the println CPU capture, the gzip heap capture for alloc_space) or a fault of its own. It
+// (the println CPU capture, the gzip heap capture for alloc_space) or a fault of its own, and
+// SelectSeries (Connect JSON) with the series of its endpoint labels (none by default). It
 // runs in tests and in the scale benchmark's own process (bench/profile-metrics.mjs), so it
 // loads nothing of node:test.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
-import { LABEL_VALUES } from '../lib/pyroscope-labels.mjs';
+import { LABEL_VALUES, SELECT_SERIES } from '../lib/pyroscope-labels.mjs';
 import { listen, readJSON } from './helpers.mjs';
 import { selectMergeRequest } from './select-request.mjs';
 
@@ -29,10 +30,14 @@ const TYPE_OF = { 'process_cpu:cpu:nanoseconds:cpu:nanoseconds': 'cpu', 'memory:
  * @param {(q) => number} [o.delayMs] the time every answer takes (realistic answer times)
  * @param {(service, type) => Uint8Array} [o.profileFor] a service's answer (default FLEET_PROFILES[type])
  * @param {number} [o.labelsStatus] LabelValues' status (200 when undefined)
- * @returns the server, plus queries (every query: { service, type, start, end }), maxInFlight()
+ * @param {(q: { service, type, start, end, groupBy, step }) => any} [o.seriesFor] SelectSeries'
+ *   answer: an object (the JSON answer; default { series: [] }) or { status, body }
+ * @returns the server, plus queries (every SelectMergeProfile: { service, type, start, end }),
+ *   seriesQueries (every SelectSeries, likewise with groupBy and step), maxInFlight()
  */
-export async function startFleet({ services, answer = () => undefined, delayMs = () => 0, profileFor = (service, type) => FLEET_PROFILES[type], labelsStatus = 200 }) {
+export async function startFleet({ services, answer = () => undefined, delayMs = () => 0, profileFor = (service, type) => FLEET_PROFILES[type], labelsStatus = 200, seriesFor = () => ({ series: [] }) }) {
   const queries = [];
+  const seriesQueries = [];
   const calls = new Map();
   let inFlight = 0;
   let maxInFlight = 0;
@@ -44,6 +49,14 @@ export async function startFleet({ services, answer = () => undefined, delayMs =
       const q = JSON.parse(body.toString('utf8'));
       const names = q.name === 'service_name' ? services : [];
       res.writeHead(labelsStatus, { 'content-type': 'application/json' }).end(labelsStatus === 200 ? JSON.stringify({ names }) : '{"code":"unavailable","message":"store is down"}');
+      return;
+    }
+    if (req.url === SELECT_SERIES) {
+      const q = JSON.parse(body.toString('utf8'));
+      const sq = { service: /service_name="([^"]*)"/.exec(q.labelSelector)?.[1], type: TYPE_OF[q.profileTypeID], start: Number(q.start), end: Number(q.end), groupBy: q.groupBy, step: q.step };
+      seriesQueries.push(sq);
+      const a = seriesFor(sq);
+      res.writeHead(a?.status ?? 200, { 'content-type': 'application/json' }).end(a?.status ? (a.body ?? '') : JSON.stringify(a));
       return;
     }
     const r = selectMergeRequest(body);
@@ -81,5 +94,5 @@ export async function startFleet({ services, answer = () => undefined, delayMs =
       inFlight--;
     }
   });
-  return { ...s, queries, maxInFlight: () => maxInFlight, labelCalls: () => labelCalls };
+  return { ...s, queries, seriesQueries, maxInFlight: () => maxInFlight, labelCalls: () => labelCalls };
 }

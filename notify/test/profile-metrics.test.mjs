@@ -12,7 +12,7 @@ import { ROOT } from '@hotpath/headless/env.mjs';
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
 import { decodeProfile } from '../lib/decode.mjs';
 import { functionCosts } from '../lib/function-costs.mjs';
-import { COST_METRICS, OTHER } from '../lib/bridge-metrics.mjs';
+import { COST_METRICS, ENDPOINT_METRICS, OTHER } from '../lib/bridge-metrics.mjs';
 import { ProfileMetrics } from '../lib/profile-metrics.mjs';
 import { DAY_MS, StickyTopSet } from '../lib/top-set.mjs';
 import { downUrl, waitFor } from './helpers.mjs';
@@ -238,6 +238,72 @@ describe('fast entry in the bridge', () => {
     assert.ok(Math.abs(r.get(loop) - epollCosts.byFunction.get(loop) * 1e-9) < 1e-12, `${loop}: ${r.get(loop)}`);
     assert.equal(r.size, 5);
     assert.equal(await value(bridge, 'hotpath_profile_metrics_series', { profile_type: 'cpu' }), 5);
+  });
+});
+
+/** A SelectSeries answer: one series per [labels, value] pair. */
+const seriesAnswer = (groups) => ({ series: groups.map(([labels, value]) => ({ labels: Object.entries(labels).map(([name, v]) => ({ name, value: v })), points: [{ value, timestamp: String(T) }] })) });
+const endpointRows = async (bridge, type, job) =>
+  new Map(samples(await bridge.metrics()).filter((s) => s.name === ENDPOINT_METRICS[type].name && s.labels.job === job).map((s) => [s.labels.endpoint, s.value]));
+
+describe('endpoint counters', () => {
+  it('each endpoint its normalised route, `unlabelled` the samples without a label, `other` the rest of the top K; they add up to the profile', async () => {
+    // CPU in nanoseconds: /search by its route and by a span name, a gRPC method, three small routes, unlabelled
+    const groups = [
+      [{ 'http.route': '/search' }, 4e9],
+      [{ span_name: 'GET /search/' }, 1e9],
+      [{ 'grpc.method': '/shop.Catalog/Get' }, 2e9],
+      [{ 'http.route': '/a' }, 0.3e9],
+      [{ 'http.route': '/b' }, 0.2e9],
+      [{ 'http.route': '/c' }, 0.1e9],
+      [{}, 2.4e9],
+    ];
+    const f = await fleet({ services: ['api'], seriesFor: (q) => (q.type === 'cpu' ? seriesAnswer(groups) : { series: [] }) });
+    const { bridge, clock } = bridgeOn(f.url, { services: ['api'], endpointTopK: 3 });
+    await bridge.round();
+    const r = await endpointRows(bridge, 'cpu', 'api');
+    const want = new Map([['/search', 5], ['/shop.Catalog/Get', 2], ['/a', 0.3], ['other', 0.3], ['unlabelled', 2.4]]);
+    assert.deepEqual([...r.keys()].sort(), [...want.keys()].sort());
+    for (const [e, v] of want) {
+      assert.ok(Math.abs(r.get(e) - v) < 1e-9, `${e}: ${r.get(e)}, want ${v}`);
+    }
+    // the query: the window, grouped by the rule pack's endpoint labels, one step
+    const q = f.seriesQueries.find((x) => x.type === 'cpu');
+    assert.deepEqual(q.groupBy, ['http.route', 'grpc.method', 'span_name']);
+    assert.equal(q.end - q.start, MIN);
+    assert.equal(q.step, 60);
+    // a service whose series answer is empty (no samples) exports no endpoint rows
+    assert.equal((await endpointRows(bridge, 'alloc_space', 'api')).size, 0);
+    assert.equal(await value(bridge, 'hotpath_profile_metrics_endpoint_series', { profile_type: 'cpu' }), 5);
+    // the next window starts where this one ended
+    clock.now += MIN;
+    await bridge.round();
+    const q2 = f.seriesQueries.filter((x) => x.type === 'cpu')[1];
+    assert.deepEqual([q2.start, q2.end], [q.end, q.end + MIN]);
+    assert.ok(Math.abs((await endpointRows(bridge, 'cpu', 'api')).get('/search') - 10) < 1e-9);
+  });
+
+  it('a failed endpoint query costs a counter and a log line; its window is asked again, the function rows go on', async () => {
+    let fail = true;
+    const f = await fleet({ services: ['api'], seriesFor: () => (fail ? { status: 503, body: '{"code":"unavailable"}' } : seriesAnswer([[{ span_name: '/x' }, 1e9]])) });
+    const { bridge, clock, logs } = bridgeOn(f.url, { services: ['api'], types: ['cpu'] });
+    await bridge.round();
+    assert.equal(await value(bridge, 'hotpath_profile_metrics_endpoint_query_errors_total', { reason: 'error_answer' }), 1);
+    assert.match(logs.join('\n'), /api cpu by endpoint: .*503/);
+    assert.ok(sum(await rows(bridge, COST_METRICS.cpu.name, 'api')) > 0);
+    fail = false;
+    clock.now += MIN;
+    await bridge.round();
+    const q = f.seriesQueries.at(-1);
+    assert.deepEqual([q.start, q.end], [T - MIN, T + MIN]);
+  });
+
+  it("with no endpoint labels, no endpoint query: the bridge's load on Pyroscope is the function rows' alone", async () => {
+    const f = await fleet({ services: ['api'] });
+    const { bridge } = bridgeOn(f.url, { services: ['api'], endpointLabels: [] });
+    await bridge.round();
+    assert.equal(f.seriesQueries.length, 0);
+    assert.equal(f.queries.length, 2);
   });
 });
 

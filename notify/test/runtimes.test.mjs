@@ -25,6 +25,8 @@ export const RUNTIME_INCIDENTS = [
   { runtime: 'CPython (py-spy)', stored: 'ebpf/shop/orders-py#replay', job: 'orders-py', namespace: 'shop', files: 'python/orders', culprit: 'log_order_debug (orders.py)' },
   { runtime: 'JVM (async-profiler)', stored: 'shop/orders-java#replay', job: 'orders-java', files: 'java/orders', culprit: 'Orders.signResponse' },
   { runtime: 'Node.js (@datadog/pprof)', stored: 'orders-node', job: 'orders-node', files: 'node/orders', culprit: 'validateEveryField' },
+  { runtime: 'Ruby (rbspy)', stored: 'ebpf/logging/records-rb#replay', job: 'records-rb', namespace: 'logging', files: 'ruby/records', culprit: 'parse_every_field' },
+  { runtime: '.NET (perf, CoreCLR\'s perf map)', stored: 'shop/orders-dotnet#replay', job: 'orders-dotnet', files: 'dotnet/orders', culprit: 'Orders::SignResponse(uint8[])' },
 ];
 
 /** The service's timeline: 5-minute profiles from 3h before the onset, baseline then incident. */
@@ -47,7 +49,7 @@ describe('one replayed incident per runtime', () => {
     prom = await startPrometheus([
       [/^sum\(\(/, () => undefined],
       [/requests:rate5m/, () => 100],
-      [/ratio_rate5m\{job="orders-/, step],
+      [/ratio_rate5m\{job="(orders|records)-/, step],
     ]);
   });
   after(async () => {

@@ -72,6 +72,8 @@ module.exports = (env = {}) => ({
   externals,
   mode: env.production ? 'production' : 'development',
   module: {
+    // a name imported from a module that does not export it fails the build (src/bindings.ts)
+    parser: { javascript: { exportsPresence: 'error' } },
     rules: [
       {
         test: /src\/(?:.*\/)?module\.tsx?$/,
@@ -80,7 +82,9 @@ module.exports = (env = {}) => ({
       {
         exclude: /node_modules/,
         test: /\.[tj]sx?$/,
-        use: {
+        // swc, then bindings-loader.js (loaders run last to first): the panel's imports of React
+        // and emotion become local bindings (src/bindings.ts says why)
+        use: [{ loader: path.join(__dirname, 'bindings-loader.js') }, {
           loader: 'swc-loader',
           options: {
             jsc: {
@@ -91,15 +95,20 @@ module.exports = (env = {}) => ({
               target: 'es2020',
               loose: false,
               parser: { syntax: 'typescript', tsx: true, decorators: false, dynamicImport: true },
-              // The classic runtime: JSX becomes React.createElement of the host's React (the
-              // ProvidePlugin below supplies `React` where a file does not import it). The
+              // The classic runtime: JSX becomes `h(...)`, the host React's createElement bound
+              // once in src/bindings.ts (bindings-loader.js imports it into each .tsx file;
+              // `React.createElement` at each of 250 elements was 3 KB of module.js). The
               // automatic runtime would import react/jsx-runtime, which Grafana shares with
               // plugins only from 11.6.11 / 12.0.10 / 12.1.7 / 12.2.5 / 12.3.0 on: such a
               // module.js does not load on 11.3 to 11.6.10, which grafanaDependency >=11.3.0 names.
-              transform: { react: { runtime: 'classic', development: false } },
+              // Class fields as TypeScript has always compiled them below ES2022, assignments in
+              // the constructor: define semantics wrote a defineProperty helper into each module
+              // with a class, and a call per field (1.1 KB of module.js). No class here reads a
+              // field before the constructor assigns it.
+              transform: { react: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment', development: false }, useDefineForClassFields: false },
             },
           },
-        },
+        }],
       },
       {
         test: /\.(png|jpe?g|gif|svg)$/,
@@ -140,7 +149,6 @@ module.exports = (env = {}) => ({
   },
   performance: { hints: false },
   plugins: [
-    new webpack.ProvidePlugin({ React: 'react' }),
     new webpack.BannerPlugin({
       // the template this config follows (plugin/README.md, "Build toolchain")
       banner: `/* [create-plugin] version: 7.1.7 */\n/* [create-plugin] plugin: ${pluginJson.id}@${pkg.version} */`,

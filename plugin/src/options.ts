@@ -2,7 +2,7 @@ import { DataFrame, FieldOverrideContext, PanelOptionsEditorBuilder, SelectableV
 
 import { choices } from './choices';
 import { DIFF_SCHEMES, DiffScheme } from './render/colors';
-import { GRAPH_MODES, GraphMode } from './render/layout';
+import { GRAPH_MODE_NAMES, GRAPH_MODES, GraphMode } from './components/types';
 import { BASELINE_MODES, BaselineMode } from '@hotpath/profile-core';
 
 export interface HotpathOptions {
@@ -35,6 +35,10 @@ export interface HotpathOptions {
   instanceRequestsRefId: string;
   /** the label that names an instance, on the profiles and the request-rate series (the siblings baseline) */
   siblingLabel: string;
+  /** the profile labels that name a sample's endpoint, comma-separated, most specific first; empty: no endpoint picker */
+  endpointLabels: string;
+  /** refId of the request rate per endpoint (req/s, label `endpoint`), for values per request of one endpoint */
+  endpointRequestsRefId: string;
 }
 
 export const DEFAULT_OPTIONS: HotpathOptions = {
@@ -51,6 +55,8 @@ export const DEFAULT_OPTIONS: HotpathOptions = {
   requestsRefId: '',
   instanceRequestsRefId: '',
   siblingLabel: 'instance',
+  endpointLabels: '',
+  endpointRequestsRefId: '',
 };
 
 /** The refIds in the panel's data, for the query pickers (any other value can be typed). */
@@ -118,6 +124,15 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('The request-rate series, by instance') },
       category: ['Queries'],
     })
+    .addSelect({
+      path: 'endpointRequestsRefId',
+      name: 'Per-endpoint request-rate query',
+      description:
+        "refId of the request rate per endpoint (req/s, label endpoint, e.g. sum by (endpoint) (job_endpoint:requests:rate5m)), for values per request of the endpoint picked: that endpoint's requests, not the service's. Not drawn unless listed in Time-series queries. Empty: per request is off while an endpoint is picked.",
+      defaultValue: DEFAULT_OPTIONS.endpointRequestsRefId,
+      settings: { allowCustomValue: true, options: [], getOptions: refIdOptions('None') },
+      category: ['Queries'],
+    })
     .addRadio({
       path: 'baselineMode',
       name: 'Baseline window',
@@ -141,6 +156,14 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       defaultValue: DEFAULT_OPTIONS.siblingLabel,
       category: ['Windows'],
     })
+    .addTextInput({
+      path: 'endpointLabels',
+      name: 'Endpoint labels',
+      description:
+        "The profile labels that name a sample's endpoint, comma-separated, most specific first (e.g. http.route,grpc.method,span_name: hotpath's endpointProfileLabels). Set, the header offers the profile's endpoints (from the profile query grouped by them) and narrows both windows to the one picked (hotpath-endpoint in the URL), and says how much of the profile no endpoint label explains. Empty: no picker.",
+      defaultValue: DEFAULT_OPTIONS.endpointLabels,
+      category: ['Windows'],
+    })
     .addNumberInput({
       path: 'stripHeight',
       name: 'Strip height',
@@ -154,10 +177,7 @@ export function buildOptions(builder: PanelOptionsEditorBuilder<HotpathOptions>)
       name: 'Layout',
       defaultValue: DEFAULT_OPTIONS.graphMode,
       settings: {
-        options: choices(GRAPH_MODES, {
-          icicle: { label: 'Icicle (root on top)' },
-          flame: { label: 'Flame (root at the bottom)' },
-        }),
+        options: GRAPH_MODES.map((value) => ({ value, label: GRAPH_MODE_NAMES[value].long })),
       },
       category: ['Flame graph'],
     })

@@ -1,7 +1,8 @@
 // The panel on one incident per runtime beyond Go (tests/fixtures/runtimes: CPython under py-spy
 // with its native frames, the JVM under async-profiler with its own threads, Node.js under
-// @datadog/pprof): the built module.js draws each diff, and the first row of its changes table is
-// the incident's culprit, the runtime's time charged to it; the runtime's own work comes after the code.
+// @datadog/pprof, Ruby under rbspy, .NET under perf): the built module.js draws each diff, and the
+// first row of its changes table is the incident's culprit, the runtime's time charged to it; the
+// runtime's own work comes after the code.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ describe('the panel on each runtime\'s incident', () => {
     ['CPython', 'python/orders', 'log_order_debug (orders.py)', []],
     ['JVM', 'java/orders', 'Orders.signResponse', ['CompileBroker::compiler_thread_loop']],
     ['Node.js', 'node/orders', 'validateEveryField', ['(idle)', 'Non JS threads activity', 'Garbage Collection']],
+    ['Ruby', 'ruby/records', 'parse_every_field', []],
+    ['.NET', 'dotnet/orders', 'Orders::SignResponse(uint8[])', ['TieredCompilationManager::StaticOptimizeMethodsCallback (libcoreclr.so)']],
   ]) {
     it(`${runtime}: the diff is drawn and its changes table names ${culprit} first`, async () => {
       const spec = { width: 900, height: 520, theme: 'dark', diff: true, headline: `${runtime} · incident against baseline` };

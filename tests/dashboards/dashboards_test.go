@@ -132,6 +132,10 @@ const sampleService = "api"
 // api's rows in the scenario.
 const sampleFunction = "main.(*Server).handle"
 
+// sampleEndpoint is the endpoint the `endpoint` variable picks: one of api's
+// routes in the scenario.
+const sampleEndpoint = "/search"
+
 func sampleValues(d dashboard, rateInterval string) map[string]string {
 	vals := map[string]string{"__rate_interval": rateInterval, "__interval": "1m", "__range": "1h"}
 	for _, v := range d.variables() {
@@ -143,6 +147,8 @@ func sampleValues(d dashboard, rateInterval string) map[string]string {
 			vals[name] = v["allValue"].(string)
 		case name == "function":
 			vals[name] = sampleFunction
+		case name == "endpoint":
+			vals[name] = sampleEndpoint
 		default:
 			vals[name] = sampleService
 		}

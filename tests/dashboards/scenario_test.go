@@ -78,6 +78,9 @@ func (sc scenario) series(t time.Time) map[string]float64 {
 		svc := fmt.Sprintf(`job=%q,%s`, p.job, target)
 		req, cpu := sc.requests(p, t), sc.cpu(p, t)
 		add("http_requests_total", svc+`,code="200"`, req)
+		// the same requests by route (OpenTelemetry's counter): a quarter of them /healthz
+		add("http_server_request_duration_seconds_count", svc+`,http_route="/search"`, 0.75*req)
+		add("http_server_request_duration_seconds_count", svc+`,http_route="/healthz"`, 0.25*req)
 		add("process_cpu_seconds_total", svc, cpu)
 		add("go_memstats_alloc_bytes_total", svc, 20000*req)
 		add("go_memstats_heap_inuse_bytes", svc, 4e7+1e7*math.Mod(secs, 30)/30)
@@ -131,6 +134,13 @@ func (sc scenario) series(t time.Time) map[string]float64 {
 		bridge := fmt.Sprintf(`job="api",function=%q`, fn)
 		add("hotpath_profile_cpu_seconds_total", bridge, share*apiCPU)
 		add("hotpath_profile_alloc_bytes_total", bridge, share*20000*apiReq)
+	}
+	// and its endpoint rows: sampleEndpoint 70% of its profile, /healthz 10%,
+	// the samples without an endpoint label 20%
+	for endpoint, share := range map[string]float64{sampleEndpoint: 0.7, "/healthz": 0.1, "unlabelled": 0.2} {
+		bridge := fmt.Sprintf(`job="api",endpoint=%q`, endpoint)
+		add("hotpath_profile_endpoint_cpu_seconds_total", bridge, share*apiCPU)
+		add("hotpath_profile_endpoint_alloc_bytes_total", bridge, share*20000*apiReq)
 	}
 	return out
 }

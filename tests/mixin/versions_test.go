@@ -36,7 +36,7 @@ func TestVersionSources(t *testing.T) {
 		efficiency := 0
 		for _, g := range alerts.Groups {
 			for _, r := range g.Rules {
-				want := on && (g.Name == "hotpath-efficiency" || g.Name == "hotpath-function-alerts")
+				want := on && (g.Name == "hotpath-efficiency" || g.Name == "hotpath-function-alerts" || g.Name == "hotpath-endpoint-alerts")
 				if want && g.Name == "hotpath-efficiency" {
 					efficiency++
 				}

@@ -108,6 +108,9 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 		fn := func(job, function string) map[string]string {
 			return map[string]string{"job": job, "function": function}
 		}
+		ep := func(job, endpoint string) map[string]string {
+			return map[string]string{"job": job, "endpoint": endpoint}
+		}
 		// A group's first evaluations can come before the first live scrape:
 		// their rate windows then end at the backfill's last sample and read
 		// a rate off by the gap. The functions' cost per request divides by
@@ -156,6 +159,18 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			{fmt.Sprintf(`job_function:cpu_seconds_per_request:reference_marginal{function=%q}`, apiFunction), fn("api", apiFunction), 0.6 * 0.3125 / 16, 0.01},
 			{fmt.Sprintf(`job_function:cpu_seconds_per_request:ratio_rate5m{function=%q}`, checkoutFunction), fn("checkout", checkoutFunction), 0.15 / 16, 0.02},
 			{fmt.Sprintf(`job_function:cpu_seconds_per_request:reference_marginal{function=%q}`, checkoutFunction), fn("checkout", checkoutFunction), 0.05 / 16, 0.01},
+			// the endpoint rows per request of their own route (the route's
+			// counter keyed by scope, service and endpoint; the rows by the
+			// service label and the endpoint); the reference is the
+			// backfilled day's
+			// (a rate over the scrapes since the backfill's last sample: as
+			// job:requests:rate5m above, within 10%)
+			{`job_endpoint:requests:rate5m{endpoint="/render"}`, svc("checkout", "endpoint", "/render"), 4, 0.1},
+			{`job_endpoint:cpu_seconds_per_request:ratio_rate5m{endpoint="/render"}`, ep("checkout", "/render"), 0.15 / 4, 0.02},
+			{`job_endpoint:cpu_seconds_per_request:baseline_reference{endpoint="/render"}`, ep("checkout", "/render"), 0.05 / 4, 0.01},
+			{`job_endpoint:alloc_bytes_per_request:ratio_rate5m{endpoint="/cart"}`, ep("checkout", "/cart"), 0.7 * synth.Typical.FixedAlloc / 12, 0.02},
+			{`job:cpu_seconds_unlabelled_share:ratio_rate5m`, map[string]string{"job": "checkout"}, 0.05 / 0.6, 0.02},
+			{`job:endpoint_cpu_seconds_per_request:at_reference`, map[string]string{"job": "checkout"}, (0.05 + 0.35) / 16, 0.02},
 			{fmt.Sprintf(`job:version:info{version=%q}`, ciOperatorNext), map[string]string{"cluster": "eu1", "namespace": "ci", "job": "ci-operator", "version": ciOperatorNext}, 1, 0},
 		} {
 			s, err := p.Query(ctx, c.query)
@@ -199,8 +214,9 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 		// own history, nor in its function; the throttled container has no
 		// job. checkout's render adds 20% to its service: the function alert
 		// names it, in CPU only, and the service alerts stay quiet (under
-		// their floors).
-		want := []string{"CPUPerRequestAboveUpstream/api/cache", "CPUPerRequestRegression/regressed/", "CPUThrottlingSustained//", "FunctionCostPerRequestRegression/checkout//checkout.render/cpu"}
+		// their floors); its route /render, whose cost per request of its own
+		// requests tripled, is the endpoint alert's.
+		want := []string{"CPUPerRequestAboveUpstream/api/cache", "CPUPerRequestRegression/regressed/", "CPUThrottlingSustained//", "EndpointCostPerRequestRegression/checkout///render/cpu", "FunctionCostPerRequestRegression/checkout//checkout.render/cpu"}
 		var got []string
 		harness.WaitFor(t, 30*time.Second, "pending alerts", func() (bool, string) {
 			s, err := p.Query(ctx, `ALERTS{alertstate="pending"}`)
@@ -210,7 +226,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			got = got[:0]
 			for _, a := range s {
 				key := a.Metric["alertname"] + "/" + a.Metric["job"] + "/" + a.Metric["upstream"]
-				if f := a.Metric["function"]; f != "" {
+				if f := a.Metric["function"] + a.Metric["endpoint"]; f != "" {
 					key += "/" + f + "/" + a.Metric["profile_type"]
 				}
 				got = append(got, key)

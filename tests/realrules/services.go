@@ -83,6 +83,34 @@ func profileRows(job string, live bool) map[string][2]float64 {
 	return nil
 }
 
+// checkout's routes (OpenTelemetry's http_route) and the bridge's endpoint
+// rows of its profile: /render is the route whose code regresses (its
+// render), 4 req/s at 1/80 s a request in the history and 3/80 s live;
+// /cart, 12 req/s, holds its cost. Each row is [route req/s, CPU cores,
+// allocated bytes/s]; other and unlabelled have no requests of their own,
+// and the rows sum to the service's own CPU and allocations.
+func endpointRows(job string, live bool) map[string][3]float64 {
+	if job != "checkout" {
+		return nil
+	}
+	render := 0.05
+	if live {
+		render += 0.1
+	}
+	alloc := synth.Typical.FixedAlloc
+	return map[string][3]float64{
+		"/render":    {4, render, 0.1 * alloc},
+		"/cart":      {12, 0.35, 0.7 * alloc},
+		"other":      {0, 0.05, 0.1 * alloc},
+		"unlabelled": {0, 0.05, 0.1 * alloc},
+	}
+}
+
+// endpointLabels are a bridge endpoint row's labels.
+func endpointLabels(job, endpoint string) string {
+	return fmt.Sprintf("job=%q,endpoint=%q", job, endpoint)
+}
+
 // profileLabels are a bridge row's labels: the service label and the
 // function only (the bridge knows neither cluster nor namespace).
 func profileLabels(job, function string) string {
@@ -184,6 +212,14 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 			counter("hotpath_profile_cpu_seconds_total", bl, r[0])
 			counter("hotpath_profile_alloc_bytes_total", bl, r[1])
 		}
+		for endpoint, r := range endpointRows(s.job, true) {
+			el := endpointLabels(s.job, endpoint) + `,instance="profile-metrics"`
+			counter("hotpath_profile_endpoint_cpu_seconds_total", el, r[1])
+			counter("hotpath_profile_endpoint_alloc_bytes_total", el, r[2])
+			if r[0] > 0 {
+				counter("http_server_request_duration_seconds_count", labels(s.job, `instance="i1"`, fmt.Sprintf("http_route=%q", endpoint)), r[0])
+			}
+		}
 	}
 	counter("traces_service_graph_request_total", `client="api",server="cache",connection_type=""`, 16)
 	ct := `cluster="eu1",namespace="ci",pod="ci-operator-1",container="app"`
@@ -196,8 +232,8 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 }
 
 // history is what the 1m groups would have recorded over [from, to)
-// (synth.Job), and the noise groups' samples of the functions' costs,
-// ending in "# EOF".
+// (synth.Job), and the noise groups' samples of the functions' costs and
+// the endpoints' cost per request, ending in "# EOF".
 func history(from, to time.Time) string {
 	series := map[string][]string{} // name -> lines
 	add := func(r synth.Record, ls string, t time.Time) {
@@ -233,6 +269,15 @@ func history(from, to time.Time) string {
 					}
 					add(synth.Record{Name: "job_function:cpu_seconds_excess_share:smoothed_sampled", Value: 0}, fl, t)
 					add(synth.Record{Name: "job_function:alloc_bytes_excess_share:smoothed_sampled", Value: 0}, fl, t)
+				}
+				// the endpoint noise model's input: each route's cost per
+				// request of its own requests
+				for endpoint, r := range endpointRows(s.job, false) {
+					if r[0] > 0 {
+						el := endpointLabels(s.job, endpoint)
+						add(synth.Record{Name: "job_endpoint:cpu_seconds_per_request:smoothed_sampled", Value: r[1] / r[0]}, el, t)
+						add(synth.Record{Name: "job_endpoint:alloc_bytes_per_request:smoothed_sampled", Value: r[2] / r[0]}, el, t)
+					}
 				}
 			}
 		}

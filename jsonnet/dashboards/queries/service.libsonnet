@@ -13,6 +13,9 @@ function(cfg) {
   // One per instance: the overlay's siblings baseline counts an instance's
   // requests against the others'.
   instanceRequests: by(s.instanceRequests),
+  // One per endpoint: the overlay's endpoint filter counts the endpoint's
+  // own requests.
+  endpointRequests: 'sum by (endpoint) (%s)' % by(s.endpointRequests),
   cpu: by(s.cpu),
   cpuPerRequest: by(s.cpuPerRequest),
   // The band: from what the cost model predicts at the current traffic up to
@@ -34,7 +37,7 @@ function(cfg) {
   instanceCpuPerRequest: by(s.instanceCpuPerRequest),
   instanceToSiblings: c.oneLine(|||
     %(instance)s / on (%(service)s) group_left ()
-    quantile by (%(service)s) (0.5, %(instance)s)
+    (quantile by (%(service)s) (0.5, %(instance)s) > 0)
   ||| % { instance: by(s.instanceCpuPerRequest), service: c.serviceKey }),
 
   // 3. Upstream?
@@ -73,7 +76,7 @@ function(cfg) {
   gcCycles: 'sum by (%(service)s) (rate(%(count)s[$__rate_interval]))' % { service: c.serviceKey, count: by(cfg.gcDurationMetric + '_count') },
   gcPause: 'sum by (%(service)s) (rate(%(sum)s[$__rate_interval]))' % { service: c.serviceKey, sum: by(cfg.gcDurationMetric + '_sum') },
 
-  // 6. Where in the code? The anomalies the overlay panel marks on its strip:
+  // 7. Where in the code? The anomalies the overlay panel marks on its strip:
   // the alerts that carry the service label (the catalogue's), pending too.
   anomalies: 'ALERTS{alertname=~"%(names)s", %(service)s}' % { names: c.d.serviceAlertsRegex, service: sel },
 

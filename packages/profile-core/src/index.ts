@@ -33,3 +33,6 @@ export * from './views/formatCount';
 // the two windows the overlay compares and the baseline rule; a window's request count
 export * from './windows/windows';
 export * from './windows/requestCount';
+
+// a profile split by endpoint (its route labels, normalised to the rule pack's template)
+export * from './endpoints/endpoints';

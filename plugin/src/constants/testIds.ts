@@ -33,6 +33,7 @@ export const TEST_IDS = {
   status: 'hotpath-status',
   statusComparison: 'hotpath-status-comparison',
   statusBaseline: 'hotpath-status-baseline',
+  statusNoTarget: 'hotpath-status-no-target',
   retry: 'hotpath-retry',
   exploreLink: 'hotpath-explore-link',
   drilldownLink: 'hotpath-drilldown-link',
@@ -46,6 +47,9 @@ export const TEST_IDS = {
   sandwichCallers: 'hotpath-sandwich-callers',
   sandwichCallees: 'hotpath-sandwich-callees',
   instance: 'hotpath-instance',
+  endpoint: 'hotpath-endpoint',
+  endpointUnlabelled: 'hotpath-endpoint-unlabelled',
+  endpointNotice: 'hotpath-endpoint-notice',
   // the call tree and the panes
   panes: 'hotpath-panes',
   callTree: 'hotpath-call-tree',

@@ -1,5 +1,7 @@
 import { DiffBasis, maxLevelOf, Tree, weightOf } from '@hotpath/profile-core';
 
+import type { GraphMode } from '../components/types';
+
 /**
  * Horizontal layout of a tree: each node's start and width in weight units (its total; for a
  * diff the sum of both sides' shares). Computed once per tree in O(n); everything after that
@@ -31,9 +33,6 @@ export function computeLayout(tree: Tree, basis: DiffBasis = 'share'): Layout {
   }
   return { tree, weight, start, maxLevel, basis };
 }
-
-export const GRAPH_MODES = ['icicle', 'flame'] as const;
-export type GraphMode = (typeof GRAPH_MODES)[number];
 
 /**
  * What is on screen: the focused node spans the width; its ancestors stay above it, full width.

@@ -16,7 +16,7 @@ import type { DataQuery } from '@grafana/schema';
 import type { DataSourceSrv } from '@grafana/runtime';
 import { from, mergeMap, ObservableInput, Subscription } from 'rxjs';
 
-import { formatCount, frameTruncation, isProfileFrame, ProfileError, readOrThrow, TimeWindow, Tree, Truncation } from '@hotpath/profile-core';
+import { formatCount, frameTruncation, isProfileFrame, ProfileError, readOrThrow, TimeWindow, Tree, Truncation, withMatcher } from '@hotpath/profile-core';
 
 
 /**
@@ -69,18 +69,8 @@ interface Entry extends WindowProfile {
 
 const EMPTY_SLOTS = (): Record<Slot, string | undefined> => Object.fromEntries(SLOTS.map((s) => [s, undefined])) as Record<Slot, string | undefined>;
 
-/**
- * A Pyroscope label selector with one more matcher: `{service_name="api"}` + `instance!="a"` is
- * `{service_name="api", instance!="a"}`. The siblings baseline narrows the panel's own query so.
- */
-export function withMatcher(selector: string | undefined, matcher: string): string {
-  if (!matcher) {
-    return selector ?? '{}';
-  }
-  const s = (selector ?? '').trim();
-  const inner = s.startsWith('{') && s.endsWith('}') ? s.slice(1, -1).trim() : s;
-  return `{${inner ? `${inner}, ` : ''}${matcher}}`;
-}
+// A label selector with one more matcher (the siblings baseline, the endpoint filter): the core's.
+export { withMatcher } from '@hotpath/profile-core';
 
 /** `instance="a"` / `instance!="a"`, the value escaped as PromQL (and Pyroscope) strings are. */
 export function labelMatcher(label: string, op: '=' | '!=', value: string): string {
@@ -89,15 +79,15 @@ export function labelMatcher(label: string, op: '=' | '!=', value: string): stri
 
 let requestCounter = 0;
 
-/** The DataQueryRequest for one window: the runner's request with the window's range and only the profile target. */
-export function windowRequest(q: ProfileQuery, window: TimeWindow, matcher = '', maxNodes?: number): DataQueryRequest {
+/** The runner's request with another range and one target (a window's profile, the profile by endpoint). */
+export function requestFor(q: ProfileQuery, window: TimeWindow, target: DataQuery, requestId = `hotpath-window-${++requestCounter}`): DataQueryRequest {
   const base = q.base ?? {};
   const fromT = dateTime(window.from);
   const toT = dateTime(window.to);
   const raw = { from: fromT, to: toT };
   return {
     app: base.app ?? 'dashboard',
-    requestId: `hotpath-window-${++requestCounter}`,
+    requestId,
     timezone: base.timezone ?? 'browser',
     range: { from: fromT, to: toT, raw },
     rangeRaw: raw,
@@ -109,18 +99,21 @@ export function windowRequest(q: ProfileQuery, window: TimeWindow, matcher = '',
     dashboardUID: base.dashboardUID,
     panelId: base.panelId,
     panelPluginId: base.panelPluginId,
-    // a profile, not its time series: the window's flame graph is all the panel needs
-    targets: [
-      {
-        ...q.target,
-        queryType: 'profile',
-        ...(matcher ? { labelSelector: withMatcher((q.target as { labelSelector?: string }).labelSelector, matcher) } : {}),
-        // Grafana's Pyroscope query takes maxNodes (16384 when unset); Pyroscope refuses more than its max_flamegraph_nodes_max
-        ...(maxNodes !== undefined ? { maxNodes } : {}),
-      } as DataQuery,
-    ],
+    targets: [target],
     startTime: Date.now(),
   };
+}
+
+/** The DataQueryRequest for one window: the runner's request with the window's range and only the profile target. */
+export function windowRequest(q: ProfileQuery, window: TimeWindow, matcher = '', maxNodes?: number): DataQueryRequest {
+  // a profile, not its time series: the window's flame graph is all the panel needs
+  return requestFor(q, window, {
+    ...q.target,
+    queryType: 'profile',
+    ...(matcher ? { labelSelector: withMatcher((q.target as { labelSelector?: string }).labelSelector, matcher) } : {}),
+    // Grafana's Pyroscope query takes maxNodes (16384 when unset); Pyroscope refuses more than its max_flamegraph_nodes_max
+    ...(maxNodes !== undefined ? { maxNodes } : {}),
+  } as DataQuery);
 }
 
 function errorMessage(e: unknown): string {

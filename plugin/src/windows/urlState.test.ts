@@ -7,7 +7,7 @@ describe('URL state', () => {
   it('round-trips windows, a hand-picked baseline and the view', () => {
     const state: UrlState = { window: { from: 1767000000000, to: 1767000600000 }, baseline: { from: 1766999400000, to: 1767000000000 }, view: 'diff' };
     const query = urlUpdate(state);
-    expect(query).toEqual({ 'hotpath-window': '1767000000000-1767000600000', 'hotpath-baseline': '1766999400000-1767000000000', 'hotpath-view': 'diff', 'hotpath-at': null, 'hotpath-unit': null, 'hotpath-instance': null });
+    expect(query).toEqual({ 'hotpath-window': '1767000000000-1767000600000', 'hotpath-baseline': '1766999400000-1767000000000', 'hotpath-view': 'diff', 'hotpath-at': null, 'hotpath-unit': null, 'hotpath-instance': null, 'hotpath-endpoint': null });
     expect(parseUrlState(query as Record<string, string>)).toEqual({ state, problems: [] });
     expect(urlMatches(query as Record<string, string>, state)).toBe(true);
   });
@@ -31,7 +31,7 @@ describe('URL state', () => {
   });
 
   it('removes what is not set (null for locationService.partial) and keeps the default view out', () => {
-    expect(urlUpdate({ view: 'flame' })).toEqual({ [URL_KEYS.window]: null, [URL_KEYS.baseline]: null, [URL_KEYS.view]: null, [URL_KEYS.at]: null, [URL_KEYS.unit]: null, [URL_KEYS.instance]: null });
+    expect(urlUpdate({ view: 'flame' })).toEqual({ [URL_KEYS.window]: null, [URL_KEYS.baseline]: null, [URL_KEYS.view]: null, [URL_KEYS.at]: null, [URL_KEYS.unit]: null, [URL_KEYS.instance]: null, [URL_KEYS.endpoint]: null });
   });
 
   it('a baseline mode in the URL', () => {
@@ -66,6 +66,12 @@ describe('URL state', () => {
   it('urlMatches sees a difference', () => {
     expect(urlMatches({ 'hotpath-window': '1-2' }, { window: { from: 1, to: 3 } })).toBe(false);
     expect(urlMatches({ 'hotpath-window': '1-3', other: 'x' }, { window: { from: 1, to: 3 } })).toBe(true);
+  });
+
+  it('the endpoint round-trips (a route, slashes and all)', () => {
+    const query = urlUpdate({ endpoint: '/shop.Catalog/Get' });
+    expect(query['hotpath-endpoint']).toBe('/shop.Catalog/Get');
+    expect(parseUrlState({ 'hotpath-endpoint': '/shop.Catalog/Get' }).state).toEqual({ endpoint: '/shop.Catalog/Get' });
   });
 
   it('the unit and the siblings instance round-trip; an unknown unit is named', () => {

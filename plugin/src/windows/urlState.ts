@@ -9,6 +9,8 @@
  *                                        windows' request counts are known, else share)
  *   hotpath-instance=<label value>       the instance the siblings baseline compares with the
  *                                        others (hotpath-baseline=siblings)
+ *   hotpath-endpoint=<route>             the endpoint the windows' profiles are narrowed to (a
+ *                                        normalised route, as the rule pack names it: /search)
  *   hotpath-at=<unix ms>                 an alert link's moment: the panel selects the anomaly
  *                                        window around it (then replaces it with hotpath-window)
  *
@@ -21,8 +23,9 @@ import type { UrlQueryMap } from '@grafana/data';
 import { BASELINE_MODES, BaselineMode, isWindow, TimeWindow, VALUE_UNITS, ValueUnit } from '@hotpath/profile-core';
 
 
-export const VIEWS = ['flame', 'diff', 'side', 'changes'] as const;
-export type ViewKind = (typeof VIEWS)[number];
+import { VIEWS, ViewKind } from '../components/types';
+
+export type { ViewKind };
 
 export const URL_KEYS = {
   window: 'hotpath-window',
@@ -31,6 +34,7 @@ export const URL_KEYS = {
   at: 'hotpath-at',
   unit: 'hotpath-unit',
   instance: 'hotpath-instance',
+  endpoint: 'hotpath-endpoint',
 } as const;
 
 export interface UrlState {
@@ -43,6 +47,8 @@ export interface UrlState {
   unit?: ValueUnit;
   /** the instance of the siblings baseline */
   instance?: string;
+  /** the endpoint the profiles are narrowed to */
+  endpoint?: string;
 }
 
 export function baselineParam(b: TimeWindow | BaselineMode): string {
@@ -117,6 +123,9 @@ export function parseUrlState(query: UrlQueryMap): ParsedUrlState {
   if (present(URL_KEYS.instance)) {
     state.instance = String(Array.isArray(query[URL_KEYS.instance]) ? (query[URL_KEYS.instance] as unknown[])[0] : query[URL_KEYS.instance]);
   }
+  if (present(URL_KEYS.endpoint)) {
+    state.endpoint = String(Array.isArray(query[URL_KEYS.endpoint]) ? (query[URL_KEYS.endpoint] as unknown[])[0] : query[URL_KEYS.endpoint]);
+  }
   return { state, problems };
 }
 
@@ -129,6 +138,7 @@ export function urlUpdate(state: UrlState): Record<string, string | null> {
     [URL_KEYS.at]: state.at !== undefined ? String(Math.round(state.at)) : null,
     [URL_KEYS.unit]: state.unit ?? null,
     [URL_KEYS.instance]: state.instance ?? null,
+    [URL_KEYS.endpoint]: state.endpoint ?? null,
   };
 }
 

@@ -33,6 +33,7 @@ func suites() []*suite {
 		requestsCPUSuite(),
 		throttlingSuite(),
 		cadvisorSuite(),
+		cpuAutoSuite(),
 		costModelSuite(),
 		noiseSuite(),
 		notTrackingLoadSuite(),
@@ -48,6 +49,7 @@ func suites() []*suite {
 		moneySuite(),
 		moneyOffSuite(),
 		functionsSuite(),
+		endpointsSuite(),
 	}
 }
 

@@ -41,7 +41,8 @@ export const PLUMBING: Array<{ runtime: string; pattern: RegExp }> = [
   // inline-cache stubs, the GC's spin.
   { runtime: 'Java', pattern: /^(\w+_(disjoint|conjoint)_arraycopy\w*|_\w+_Java|\w+_stub|I2C\/C2I adapters(\(0x[0-9a-f]+\))?|SpinPause|AllocateHeap|DeoptimizationBlob|UncommonTrapBlob|SafepointBlob|MHN_\w+|jni_\w+|jio_\w+)$/ },
   // .NET (CoreCLR) as an eBPF profiler symbolizes libcoreclr: the GC (workstation and server),
-  // the type loader, the JIT and its stubs; and the GC frame of Pyroscope's .NET profiler.
+  // the type loader, the JIT and its stubs; and the GC frame of Pyroscope's .NET profiler. Named
+  // "function (libcoreclr.so)" by perf, they are plumbing by their file (NATIVE_FILE).
   {
     runtime: '.NET',
     pattern: /^((WKS|SVR)::|(GCHeap|GCToEEInterface|MethodDesc|MethodTable|CEEInfo|CILJit|ClassLoader|FinalizerThread|TieredCompilation\w*|ThreadNative|ThreadStore)::|(ThePreStub|PreStubWorker|JIT_\w+|UnsafeJitFunction|jitNativeCode|CallDescrWorkerInternal|coreclr_\w+)$)|\|fn:Garbage Collector\b/,
@@ -51,7 +52,7 @@ export const PLUMBING: Array<{ runtime: string; pattern: RegExp }> = [
   // V8's CPU profile: the time outside JavaScript as its own root frames ((program), (idle)), and
   // @datadog/pprof's frames for the process's other threads (the GC's helpers, the compiler, libuv).
   { runtime: 'Node.js', pattern: /^(\((program|idle|root)\)|Node\.js|Non JS threads activity)$/ },
-  // Python and Ruby: the interpreters' own C entry points.
+  // Python: the interpreter's own C entry points.
   { runtime: 'Python', pattern: /^(_?Py[A-Z_]\w*|_PyEval_\w+|<built-in method \w+>)$/ },
   // CPython's C internals as a native or eBPF profiler names them without their library: the eval
   // loop, the object protocol's slots and the cyclic GC, which runs inside the frame that allocated.
@@ -59,8 +60,17 @@ export const PLUMBING: Array<{ runtime: string; pattern: RegExp }> = [
     runtime: 'Python',
     pattern: /^(gc_collect\w*|collect_with_callback|subtract_refs|move_unreachable|visit_\w+|(dict|list|tuple|unicode|long|float|set|frame|func|method|type|object|bytes|subtype|code|cfunction|vectorcall)_(repr|dealloc|traverse|vectorcall\w*|richcompare|hash|new|clear|subscript|iternext|call)|_Py_\w+)$/,
   },
-  // rbspy names a C function it cannot symbolize "(unknown) [c function]".
-  { runtime: 'Ruby', pattern: /^(rb_|vm_|ruby_|\(garbage collection\))|\[c function\]$/ },
+  // Ruby: rbspy (Pyroscope's Ruby SDK) names a method written in C "String#upcase [c function]"
+  // ("(unknown) [c function]" when it cannot read the name): the VM's work for the Ruby method that
+  // called it. The GC's frames as stackprof names them.
+  { runtime: 'Ruby', pattern: /\[c function\]$|^\((garbage collection|marking|sweeping)\)$/ },
+  // libruby's C functions as an eBPF profiler symbolizes them: from the exported symbols of a
+  // distribution's stripped libruby (rb_*, ruby_*, Onigmo's onig*, the st hash table, fibers'
+  // coroutine_transfer), and with debug symbols the interpreter loop, the GC and the object space.
+  {
+    runtime: 'Ruby',
+    pattern: /^(rb_|vm_|ruby_)|^((onig|onigenc|gc|objspace|newobj|heap_page)_\w+|garbage_collect\w*|match_at|coroutine_transfer|st_(lookup|insert2?|add_direct|delete\w*|foreach\w*|update|init_\w+|free_table|numhash|hash\w*))$/,
+  },
 ];
 
 /**
@@ -78,25 +88,28 @@ export function isPlumbing(name: string): boolean {
     return true;
   }
   const m = FILE_SUFFIX.exec(name);
-  if (!m) {
-    return false;
-  }
-  const bare = name.slice(0, m.index);
-  return NATIVE_FILE.test(m[1]) || PLUMBING.some((p) => p.pattern.test(bare)) || isVmEntry(bare);
+  return m !== null && (NATIVE_FILE.test(m[1]) || PLUMBING.some((p) => p.pattern.test(name.slice(0, m.index))));
+}
+
+/** The name without a native profiler's " (file)" ("WKS::gc_heap::bgc_thread_function (libcoreclr.so)"). */
+function bareName(name: string): string {
+  const m = FILE_SUFFIX.exec(name);
+  return m ? name.slice(0, m.index) : name;
 }
 
 /**
  * Frames that start a runtime's own thread: the JVM's JIT compilers, GC workers and VM thread
- * (safepoints), .NET's GC and tiering threads. Everything such a thread runs is that runtime's
+ * (safepoints), .NET's GC, finalizer and tiering threads (.NET Core 3's tiering runs as a
+ * thread-pool work item, OptimizeMethodsCallback). Everything such a thread runs is that runtime's
  * work with no calling code to charge: it is charged whole to the frame that starts it, so the
  * answer says "the JIT compiler" rather than one of its thousand C++ functions.
  */
 export const RUNTIME_THREAD =
-  /^(CompileBroker::compiler_thread_loop|GangWorker::loop|WorkerThread::run|ConcurrentGCThread::run|VMThread::run|WatcherThread::run|ServiceThread::service_thread_entry|MonitorDeflationThread::\w+|\w*ConcurrentRefineThread::\w+|G1ServiceThread::\w+|\w*(Mark|Control)Thread::run_service|(WKS|SVR)::gc_heap::gc_thread_\w+|TieredCompilation::BackgroundWorker\w*|FinalizerThread::FinalizerThreadStart)$/;
+  /^(CompileBroker::compiler_thread_loop|GangWorker::loop|WorkerThread::run|ConcurrentGCThread::run|VMThread::run|WatcherThread::run|ServiceThread::service_thread_entry|MonitorDeflationThread::\w+|\w*ConcurrentRefineThread::\w+|G1ServiceThread::\w+|\w*(Mark|Control)Thread::run_service|(WKS|SVR)::gc_heap::(gc|bgc)_thread_\w+|TieredCompilation::BackgroundWorker\w*|TieredCompilationManager::\w*OptimizeMethods\w*|FinalizerThread::FinalizerThreadStart)$/;
 
-/** True when `name` starts a runtime's own thread (see RUNTIME_THREAD). */
+/** True when `name` starts a runtime's own thread (see RUNTIME_THREAD), with its file or without. */
 export function isRuntimeThread(name: string): boolean {
-  return RUNTIME_THREAD.test(name);
+  return RUNTIME_THREAD.test(name) || RUNTIME_THREAD.test(bareName(name));
 }
 
 /**
@@ -110,9 +123,9 @@ export function isRuntimeThread(name: string): boolean {
 export const VM_ENTRY =
   /^((InterpreterRuntime|SharedRuntime|OptoRuntime|Runtime1|JavaCalls|InstanceKlass|InstanceKlass|Deoptimization|LinkResolver|MemAllocator|CollectedHeap|G1CollectedHeap|ObjectSynchronizer|ObjectMonitor|SafepointMechanism|SafepointSynchronize|JvmtiExport)::\w+|JVM_\w+|Unsafe_\w+|MHN_\w+|jni_\w+|entry_SYSCALL_64\w*|do_syscall_64|__(x64|arm64|ia32)_sys_\w+|el0t_64_sync\w*|el0_svc\w*|asm_(exc|sysvec|common_interrupt)_\w+|exc_page_fault|ret_from_fork\w*)(_\[k\])?$|(_| )\[k\]$/;
 
-/** True when `name` is where code enters a runtime or the kernel (see VM_ENTRY). */
+/** True when `name` is where code enters a runtime or the kernel (see VM_ENTRY), with its file or without. */
 export function isVmEntry(name: string): boolean {
-  return VM_ENTRY.test(name);
+  return VM_ENTRY.test(name) || VM_ENTRY.test(bareName(name));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { diffTrees, Tree } from '@hotpath/profile-core';
 import { generateTree, printlnAfter, printlnBefore } from '@hotpath/profile-core/testing';
 

@@ -2,7 +2,7 @@ import { cx } from '@emotion/css';
 import { Button, useStyles2 } from '@grafana/ui';
 import { memo } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { formatCount, hasChildren, isDiff, Tree, ValueUnit } from '@hotpath/profile-core';
 
 import { CALL_TREE_HEADER, CALL_TREE_ROW, getCallTreeStyles } from './callTreeStyles';

@@ -1,7 +1,7 @@
 import { cx } from '@emotion/css';
 import { useStyles2 } from '@grafana/ui';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { nodeName, Tree } from '@hotpath/profile-core';
 
 import { CALL_TREE_ROW, getCallTreeStyles } from './callTreeStyles';

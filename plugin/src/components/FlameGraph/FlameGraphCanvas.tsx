@@ -1,7 +1,7 @@
 import { css } from '@emotion/css';
 import { memo, useRef } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { DrawStats, DrawStyle } from '../../render/draw';
 import { Layout, View } from '../../render/layout';
 import { useFlameGraphDrawing } from '../../render/useFlameGraphDrawing';

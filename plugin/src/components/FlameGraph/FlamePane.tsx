@@ -4,11 +4,12 @@ import { useCallback, useMemo, useRef } from 'react';
 
 import { DiffBasis, Tree, ValueUnit } from '@hotpath/profile-core';
 import { DrawStats, DrawStyle } from '../../render/draw';
-import { GraphMode, Layout, ROW_HEIGHT, rowsNeeded, View } from '../../render/layout';
+import { Layout, ROW_HEIGHT, rowsNeeded, View } from '../../render/layout';
 
 import { FlameGraphCanvas } from './FlameGraphCanvas';
 import { HoverHandle, HoverTooltip } from './HoverTooltip';
 import { SandwichView } from '../Sandwich/SandwichView';
+import { GraphMode } from '../types';
 
 interface Props {
   /** the tree as the views show it (per request: already divided) */

@@ -3,7 +3,7 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 import { Ref } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { changeOf, isDiff, nodeName, shareOf, Tree, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDelta, formatDeltaIn, formatPercent, formatValue } from '../format';

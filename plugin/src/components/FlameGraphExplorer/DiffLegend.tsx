@@ -3,7 +3,7 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 import { useMemo } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { ValueUnit } from '@hotpath/profile-core';
 import { diffPalette, DiffScheme } from '../../render/colors';
 

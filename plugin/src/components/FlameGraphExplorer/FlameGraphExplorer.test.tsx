@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { diffTrees, Interner, readOrThrow, Tree, treeToFrame } from '@hotpath/profile-core';
 import { fromAscii, printlnAfter, printlnBefore } from '@hotpath/profile-core/testing';
 

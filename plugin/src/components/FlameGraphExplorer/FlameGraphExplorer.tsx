@@ -3,17 +3,17 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 import { useCallback, useMemo, useState } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { DEFAULT_OPTIONS, HotpathOptions } from '../../options';
 import { isDiff, pathOf, Tree, ValueUnit } from '@hotpath/profile-core';
 import { DiffScheme } from '../../render/colors';
 import { DrawStats } from '../../render/draw';
-import { computeLayout, GraphMode, ROW_HEIGHT } from '../../render/layout';
+import { computeLayout, ROW_HEIGHT } from '../../render/layout';
 
 import { DiffLegend } from './DiffLegend';
 import { FlamePane } from '../FlameGraph/FlamePane';
 import { Toolbar } from './Toolbar';
-import { Pane, PaneLayout } from '../types';
+import { GraphMode, Pane, PaneLayout } from '../types';
 import { TablesPane } from '../TopTable/TablesPane';
 import { Sort } from '../TopTable/TopTable';
 import { TreePane } from '../CallTree/TreePane';
@@ -82,19 +82,22 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
   const focusPath = useMemo(() => (focus > 0 ? pathOf(tree, focus) : []), [tree, focus]);
   const sandwich = useSandwich(tree, focus, selectedFn, main, second);
 
-  const renderPane = (pane: Pane, h: number, below: boolean) => {
-    if (pane === 'flame') {
+  // one renderer per pane kind (components/types.ts): a kind without one does not compile
+  const PANES: Record<Pane, (h: number, below: boolean) => React.ReactNode> = {
+    flame: (h) => {
       const common = { shown, layout, focus, mode, width, height: h, basis, unit: valueUnit, style, matches: result?.matches };
       return <FlamePane {...common} sandwich={sandwich.show ? sandwich.name : undefined} onClick={onClick} onDrawn={onDrawn} />;
-    }
-    if (pane === 'tree') {
+    },
+    tree: (h, below) => {
       const sandwichTrees = sandwich.trees ? { name: sandwich.name!, trees: sandwich.trees } : undefined;
       const common = { tree, width, height: h, below, unit: valueUnit, requests: shownTrees.treeRequests, focus, matches: result?.matches };
       return <TreePane {...common} sandwich={sandwichTrees} onFocus={onClick} />;
-    }
-    const { changes, topRows, perRequest, counts } = shownTrees;
-    const common = { height: h, diff: diff ? tableTree : undefined, changes, topRows, unit: valueUnit, profileUnit: tree.unit, perRequest, counts };
-    return <TablesPane {...common} total={shownTrees.tableShown.total[0]} sort={sort} onSort={setSort} onSelect={onSelectFunction} selected={selectedFn} />;
+    },
+    table: (h) => {
+      const { changes, topRows, perRequest, counts } = shownTrees;
+      const common = { height: h, diff: diff ? tableTree : undefined, changes, topRows, unit: valueUnit, profileUnit: tree.unit, perRequest, counts };
+      return <TablesPane {...common} total={shownTrees.tableShown.total[0]} sort={sort} onSort={setSort} onSelect={onSelectFunction} selected={selectedFn} />;
+    },
   };
 
   return (
@@ -123,8 +126,8 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
         </div>
       ))}
       {diff && <DiffLegend scheme={diffScheme} unit={valueUnit} />}
-      {renderPane(main, second ? graphHeight : graphHeight + (main === 'flame' ? 0 : secondHeight), false)}
-      {second && renderPane(second, secondHeight, true)}
+      {PANES[main](second ? graphHeight : graphHeight + (main === 'flame' ? 0 : secondHeight), false)}
+      {second && PANES[second](secondHeight, true)}
     </div>
   );
 }

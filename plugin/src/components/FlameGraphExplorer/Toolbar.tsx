@@ -3,12 +3,11 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { Button, Input, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 import { memo } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { formatCount, SearchResult, ValueUnit } from '@hotpath/profile-core';
-import { GraphMode } from '../../render/layout';
 
 import { formatIn, formatPercent } from '../format';
-import { PANE_LAYOUTS, PaneLayout } from '../types';
+import { GRAPH_MODE_NAMES, GraphMode, nextGraphMode, PANE_LAYOUTS, PaneLayout, SANDWICH } from '../types';
 
 interface Props {
   search: string;
@@ -79,19 +78,19 @@ export const Toolbar = memo(function Toolbar(props: Props) {
           fill="outline"
           onClick={sandwich.onToggle}
           data-testid={TEST_IDS.sandwichToggle}
-          tooltip={`Callers above, callees below: ${sandwich.name}, merged from every place it occurs`}
+          tooltip={SANDWICH.description(sandwich.name)}
         >
-          Sandwich
+          {SANDWICH.label}
         </Button>
       )}
       <Button
         size="sm"
         variant="secondary"
         fill="outline"
-        onClick={() => onMode(mode === 'icicle' ? 'flame' : 'icicle')}
+        onClick={() => onMode(nextGraphMode(mode))}
         data-testid={TEST_IDS.modeToggle}
       >
-        {mode === 'icicle' ? 'Icicle' : 'Flame'}
+        {GRAPH_MODE_NAMES[mode].short}
       </Button>
       {panes && (
         <div data-testid={TEST_IDS.panes} className={styles.panes}>

@@ -2,7 +2,7 @@ import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { ProfileErrorKind } from '@hotpath/profile-core';
 
 /** The title above a profile that cannot be drawn, by the kind of its ProfileError (every kind has one). */

@@ -2,7 +2,7 @@ import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { DecompositionResult, headline, OTHER_NAME, UnitChangeRow, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDeltaIn, formatValue } from '../format';

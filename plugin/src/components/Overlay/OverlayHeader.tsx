@@ -1,19 +1,14 @@
 import { css } from '@emotion/css';
+import { ReactNode } from 'react';
 import { GrafanaTheme2 } from '@grafana/data';
 import { Button, Input, LinkButton, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 
 import { choices } from '../../choices';
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { BASELINE_MODES, BaselineMode, VALUE_UNITS, ValueUnit } from '@hotpath/profile-core';
-import { UrlState, VIEWS, ViewKind } from '../../windows/urlState';
+import { UrlState } from '../../windows/urlState';
 import { UNIT_LABELS } from '../format';
-
-const VIEW_OPTIONS = choices(VIEWS, {
-  flame: { label: 'Flame graph', description: 'The selected window (or the dashboard range)' },
-  diff: { label: 'Diff', description: 'The selected window against its baseline' },
-  side: { label: 'Side by side', description: 'Baseline and selection next to each other' },
-  changes: { label: 'Changes', description: 'The functions whose share changed most' },
-});
+import { VIEW_OPTIONS, ViewKind } from '../types';
 
 const MODE_OPTIONS = choices(BASELINE_MODES, {
   auto: { label: 'Auto', description: 'Same length, before the anomaly (or the selection)' },
@@ -45,13 +40,15 @@ interface Props {
   siblingLabel: string;
   hasSelection: boolean;
   links?: { explore: string; drilldown?: string };
+  /** the endpoint picker (EndpointPicker), when the panel has endpoint labels */
+  endpointPicker?: ReactNode;
   onUpdate: (patch: Partial<UrlState>) => void;
   onClear: () => void;
 }
 
 /** The overlay's header: view, unit and baseline mode, the sibling to compare, and the links out. */
 export function OverlayHeader(props: Props) {
-  const { height, view, disabledViews, unit, perRequestMissing, unitNotice, mode, defaultMode, instance, siblingLabel, hasSelection, links, onUpdate, onClear } = props;
+  const { height, view, disabledViews, unit, perRequestMissing, unitNotice, mode, defaultMode, instance, siblingLabel, hasSelection, links, endpointPicker, onUpdate, onClear } = props;
   const styles = useStyles2(getStyles);
   const setInstance = (value: string) => onUpdate({ instance: value.trim() || undefined });
   return (
@@ -82,6 +79,7 @@ export function OverlayHeader(props: Props) {
           />
         </div>
       )}
+      {endpointPicker}
       <span className={styles.spacer} />
       {hasSelection && (
         <Button size="sm" variant="secondary" fill="text" icon="times" onClick={onClear} data-testid={TEST_IDS.clearSelection}>

@@ -3,7 +3,7 @@ import { config, locationService, setDataSourceSrv } from '@grafana/runtime';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Observable } from 'rxjs';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
 import { diffTrees, treeToFrame } from '@hotpath/profile-core';
 import { printlnAfter, printlnBefore } from '@hotpath/profile-core/testing';
@@ -447,7 +447,9 @@ describe('OverlayPanel empty states', () => {
     expect(screen.queryByTestId(TEST_IDS.exploreLink)).not.toBeInTheDocument();
     drag(40, 50);
     expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent(/^No profiles datasource selected/);
-    expect(screen.getByTestId(TEST_IDS.status)).toHaveTextContent(/which names no datasource/);
+    // the status line names it in a few words, the whole reason its tooltip (and the view's text)
+    expect(screen.getByTestId(TEST_IDS.statusNoTarget)).toHaveTextContent(/^No profiles datasource selected$/);
+    expect(screen.getByTestId(TEST_IDS.statusNoTarget)).toHaveAttribute('title', expect.stringMatching(/which names no datasource/));
     await act(() => new Promise((r) => setTimeout(r, 20)));
     expect(requests).toHaveLength(0);
   });

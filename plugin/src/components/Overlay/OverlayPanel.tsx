@@ -2,11 +2,12 @@ import { css } from '@emotion/css';
 import { PanelProps } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
 import { isDiff } from '@hotpath/profile-core';
 import { ErrorView } from './ErrorView';
 
+import { EndpointPicker } from './EndpointPicker';
 import { OverlayHeader } from './OverlayHeader';
 import { OverlayStatus } from './OverlayStatus';
 import { ProfileArea } from './ProfileArea';
@@ -40,6 +41,7 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
         siblingLabel={m.siblingLabel}
         hasSelection={!!selection}
         links={m.links}
+        endpointPicker={m.endpoints.status !== 'off' && <EndpointPicker state={m.endpoints} endpoint={m.endpoint} onPick={(endpoint) => m.update({ endpoint })} />}
         onUpdate={m.update}
         onClear={m.clear}
       />
@@ -67,7 +69,7 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
         baselineProfile={m.profiles.baseline}
         siblings={m.siblings}
         siblingLabel={m.siblingLabel}
-        noTarget={m.setup?.message}
+        noTarget={m.setup}
         problems={m.url.problems}
         hasStrip={m.stripHeight > 0}
         describe={m.describe}

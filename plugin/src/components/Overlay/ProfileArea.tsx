@@ -3,13 +3,13 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { Button, LoadingPlaceholder, useStyles2 } from '@grafana/ui';
 import { useMemo } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
 import { changesByUnit, CollapseResult, decompose, DecompositionResult, formatCount, noCount, RequestCount, RequestCounts, Tree, UnitChangeRow, ValueUnit } from '@hotpath/profile-core';
 import { WindowProfile, WindowSlot } from '../../windows/fetcher';
 import { QueryProblem } from '../../windows/query';
-import { ViewKind } from '../../windows/urlState';
 import { ChangesTable } from '../TopTable/ChangesTable';
+import { ViewKind } from '../types';
 import { ErrorView } from './ErrorView';
 import { FlameGraphExplorer } from '../FlameGraphExplorer/FlameGraphExplorer';
 import { Headline } from './Headline';
@@ -167,6 +167,8 @@ export function ProfileArea(props: Props) {
       </>
     );
   }
+  // every other view kind (components/types.ts) returned above: a new one does not compile until it does
+  props.kind satisfies 'diff';
   return (
     <>
       {top}

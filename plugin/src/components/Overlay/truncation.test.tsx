@@ -3,7 +3,7 @@ import { locationService, setDataSourceSrv } from '@grafana/runtime';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Observable } from 'rxjs';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { HotpathOptions } from '../../options';
 import { changesByUnit, diffTrees, functionRows, OTHER_NAME, Tree, treeToFrame } from '@hotpath/profile-core';
 import { fromAscii, generateTree, pyroscopeTruncate } from '@hotpath/profile-core/testing';

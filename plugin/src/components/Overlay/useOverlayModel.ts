@@ -4,15 +4,18 @@ import { useCallback, useEffect, useMemo } from 'react';
 
 import { DEFAULT_OPTIONS, HotpathOptions } from '../../options';
 import { Baseline, BaselineMode, diffTrees, formatDuration, isDiff, limitNodes, noCount, ProfileErrorKind, RequestCount, RequestCounts, resolveBaseline, selectProfile, TimeWindow, Tree, ValueUnit, windowAt } from '@hotpath/profile-core';
-import { labelMatcher } from '../../windows/fetcher';
+import { endpointLabels } from '../../windows/endpoints';
+import { labelMatcher, ProfileQuery } from '../../windows/fetcher';
 import { DRILLDOWN_APP, drilldownUrl, exploreUrl, LinkQuery } from '../../windows/links';
 import { findProfileTarget, linkQuery, profileQuery, profileQueryProblem, QueryProblem } from '../../windows/query';
 import { countRequests, findRequestSeries } from '../../windows/requests';
 import { anomalyWindows, readStripData } from '../../windows/series';
-import { UrlState, VIEWS, ViewKind } from '../../windows/urlState';
+import { UrlState } from '../../windows/urlState';
+import { VIEWS, ViewKind } from '../types';
 import { PROFILE_ERROR_TITLES } from './ErrorView';
 
 import { rangeTruncation, tableSide, useExactTables } from './exactTables';
+import { useEndpointSplit } from './useEndpointSplit';
 import { useUrlState } from './useUrlState';
 import { useWindowProfiles } from './useWindowProfiles';
 
@@ -40,9 +43,9 @@ export function useOverlayModel(props: PanelProps<HotpathOptions>) {
   const selection = url.state.window ?? null;
   const windows = useBaselineWindow(url.state, opts, anomalies, selection);
   const update = useCallback((patch: Partial<UrlState>) => setUrl({ ...url.state, ...patch }), [setUrl, url.state]);
-  // the selection goes; the view, unit, instance and a named baseline mode stay
+  // the selection goes; the view, unit, instance, endpoint and a named baseline mode stay
   const clear = useCallback(
-    () => setUrl({ view: url.state.view, unit: url.state.unit, instance: url.state.instance, baseline: typeof url.state.baseline === 'string' ? url.state.baseline : undefined }),
+    () => setUrl({ view: url.state.view, unit: url.state.unit, instance: url.state.instance, endpoint: url.state.endpoint, baseline: typeof url.state.baseline === 'string' ? url.state.baseline : undefined }),
     [setUrl, url.state]
   );
 
@@ -64,8 +67,10 @@ export function useOverlayModel(props: PanelProps<HotpathOptions>) {
   // Pyroscope's truncated answers: the tables read the same window again at Max nodes (exactTables.ts)
   const rangeCut = useMemo(() => (selection ? undefined : rangeTruncation(data?.series, opts.profileRefId, opts.baselineRefId)), [selection, data?.series, opts.profileRefId, opts.baselineRefId]);
   const exact = useMemo(() => ({ maxNodes: opts.maxNodes, range: rangeCut?.truncated && !rangeCut.fixed ? range : null }), [opts.maxNodes, rangeCut, range]);
-  const profiles = useWindowProfiles(query, selection, windows.baseline?.window ?? null, describe, windows.matchers, exact);
-  const { requests, haveRequestSeries } = useRequestCounts(props, opts, range, selection, windows);
+  const endpoint = url.state.endpoint;
+  const { endpoints, matchers, windowQuery } = useEndpointFilter(query, range, opts.endpointLabels, endpoint, windows.matchers);
+  const profiles = useWindowProfiles(windowQuery, selection, windows.baseline?.window ?? null, describe, matchers, exact);
+  const { requests, haveRequestSeries } = useRequestCounts(props, opts, range, selection, windows, endpoint);
 
   const whole = useMemo(
     () => selectProfile(data?.series, { profileRefId: opts.profileRefId, baselineRefId: opts.baselineRefId, maxNodes: opts.maxNodes }),
@@ -133,6 +138,8 @@ export function useOverlayModel(props: PanelProps<HotpathOptions>) {
     tables,
     rangeTables,
     links,
+    endpoint,
+    endpoints,
     showStrip,
     stripHeight,
     areaHeight,
@@ -180,10 +187,19 @@ function useRequestCounts(
   opts: Options,
   range: TimeWindow,
   selection: TimeWindow | null,
-  { siblings, instance, baseline, siblingLabel }: ReturnType<typeof useBaselineWindow>
+  { siblings, instance, baseline, siblingLabel }: ReturnType<typeof useBaselineWindow>,
+  endpoint?: string
 ) {
   const targets = data?.request?.targets;
-  const requestSeries = useMemo(() => findRequestSeries(data?.series, opts.requestsRefId, targets), [data?.series, opts.requestsRefId, targets]);
+  const serviceSeries = useMemo(() => findRequestSeries(data?.series, opts.requestsRefId, targets), [data?.series, opts.requestsRefId, targets]);
+  // an endpoint's requests are its route's (the per-endpoint query, label endpoint), never the service's
+  const requestSeries = useMemo(() => {
+    if (!endpoint) {
+      return serviceSeries;
+    }
+    const all = opts.endpointRequestsRefId ? findRequestSeries(data?.series, opts.endpointRequestsRefId, targets) : [];
+    return all.filter((s) => s.field.labels?.endpoint === endpoint);
+  }, [endpoint, serviceSeries, data?.series, opts.endpointRequestsRefId, targets]);
   const instanceSeries = useMemo(
     () => (opts.instanceRequestsRefId ? findRequestSeries(data?.series, opts.instanceRequestsRefId, targets) : requestSeries),
     [data?.series, opts.instanceRequestsRefId, targets, requestSeries]
@@ -259,6 +275,21 @@ export function describeWindow(w: TimeWindow, timeZone: string): string {
   const from = dateTimeFormat(w.from, { timeZone, format: 'YYYY-MM-DD HH:mm:ss' });
   const to = dateTimeFormat(w.to, { timeZone, format: sameDay ? 'HH:mm:ss' : 'YYYY-MM-DD HH:mm:ss' });
   return `${from}–${to} (${formatDuration(w.to - w.from)})`;
+}
+
+/**
+ * One endpoint (hotpath-endpoint): the profile split by endpoint, and each window's matchers with
+ * the endpoint's added (a selector takes a list of them). The windows wait for the matcher (no
+ * query) rather than fetch the whole profile first.
+ */
+function useEndpointFilter(query: ProfileQuery | undefined, range: TimeWindow, option: string, endpoint: string | undefined, m: { comparison: string; baseline: string }) {
+  const labels = useMemo(() => endpointLabels(option), [option]);
+  const endpoints = useEndpointSplit(query, range, labels, !!option || !!endpoint, endpoint);
+  const matchers = useMemo(() => {
+    const and = (x: string) => (x ? `${x}, ${endpoints.matcher}` : endpoints.matcher);
+    return endpoints.matcher ? { comparison: and(m.comparison), baseline: and(m.baseline) } : m;
+  }, [m, endpoints.matcher]);
+  return { endpoints, matchers, windowQuery: endpoint && endpoints.status === 'loading' ? undefined : query };
 }
 
 /** The baseline's reason when it lies outside the dashboard range (a day or a week earlier): the request-rate series does not reach it. */

@@ -3,7 +3,7 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 import { useCallback, useMemo, useRef } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { DiffBasis, sandwich, Tree, ValueUnit } from '@hotpath/profile-core';
 import { DrawStyle } from '../../render/draw';
 import { computeLayout, ROW_HEIGHT, rowsNeeded, View } from '../../render/layout';

@@ -1,6 +1,6 @@
 import { useTheme2 } from '@grafana/ui';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { Anomaly, AnnotationMark } from '../../windows/series';
 import { Scale, toX } from '../../windows/strip';
 

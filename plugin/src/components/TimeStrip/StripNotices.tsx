@@ -2,7 +2,7 @@ import { css } from '@emotion/css';
 import { dateTimeFormat, GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { StripData } from '../../windows/series';
 import { formatDuration, placement, TimeWindow } from '@hotpath/profile-core';
 

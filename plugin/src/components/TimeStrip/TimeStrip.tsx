@@ -2,7 +2,7 @@ import { css } from '@emotion/css';
 import { useStyles2, useTheme2 } from '@grafana/ui';
 import { memo, useMemo } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { StripData } from '../../windows/series';
 import { Scale, toT } from '../../windows/strip';
 import { Baseline, TimeWindow } from '@hotpath/profile-core';

@@ -2,7 +2,7 @@ import { cx } from '@emotion/css';
 import { useStyles2 } from '@grafana/ui';
 import { memo, useMemo, useState } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { attributedChanges, deltaIn, RequestCounts, Tree, UnitChangeRow, VALUE_UNITS, ValueUnit } from '@hotpath/profile-core';
 
 import { formatDeltaIn, formatIn, UNIT_LABELS } from '../format';

@@ -3,7 +3,7 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 import { memo, useMemo } from 'react';
 
-import { TEST_IDS } from '../../constants/index';
+import { TEST_IDS } from '../../constants';
 import { firstItems, FunctionRow, OTHER_NAME } from '@hotpath/profile-core';
 
 import { formatPercent, formatValue } from '../format';

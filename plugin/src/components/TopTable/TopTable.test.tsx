@@ -1,17 +1,11 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 
-import { TEST_IDS } from '../constants/index';
+import { TEST_IDS } from '../../constants';
 import { changesByUnit, checkCount, diffTrees, topTable } from '@hotpath/profile-core';
 import { fromAscii, printlnAfter, printlnBefore, recursive } from '@hotpath/profile-core/testing';
 
-import { computeLayout } from '../render/layout';
-
-import { ChangesTable } from './TopTable/ChangesTable';
-import { ErrorView } from './Overlay/ErrorView';
-import { FlameGraphCanvas } from './FlameGraph/FlameGraphCanvas';
-import { Toolbar } from './FlameGraphExplorer/Toolbar';
-import { Tooltip } from './FlameGraph/Tooltip';
-import { sortRows, TopTable } from './TopTable/TopTable';
+import { ChangesTable } from './ChangesTable';
+import { sortRows, TopTable } from './TopTable';
 
 describe('TopTable', () => {
   it('sorts by a column when its header is clicked', () => {
@@ -93,94 +87,5 @@ total 300
   it('without the diff tree there is no toggle', () => {
     render(<ChangesTable rows={changesByUnit(diffTrees(printlnBefore(), printlnAfter()), 'share')} unit="share" profileUnit="short" onSelect={jest.fn()} />);
     expect(screen.queryByTestId(TEST_IDS.attributionToggle)).toBeNull();
-  });
-});
-
-describe('Tooltip', () => {
-  it('shows self, total and share', () => {
-    const tree = printlnAfter();
-    const println = tree.names.indexOf('fmt.Println');
-    render(<Tooltip tree={tree} node={tree.nameId.indexOf(println)} x={0} y={0} />);
-    expect(screen.getByTestId(TEST_IDS.tooltip)).toHaveTextContent(/fmt\.Println.*Total300\.00 \(75\.00%\).*Self20\.00 \(5\.00%\)/);
-  });
-
-  it('cuts very long names', () => {
-    const tree = printlnAfter();
-    tree.names[tree.nameId[3]] = '🔥'.repeat(1000);
-    expect(tree.names).toContain('🔥'.repeat(1000));
-    render(<Tooltip tree={tree} node={3} x={0} y={0} />);
-    expect(screen.getByTestId(TEST_IDS.tooltip).textContent!.length).toBeLessThan(600);
-  });
-});
-
-describe('ErrorView', () => {
-  it('shows the title and message as text', () => {
-    render(<ErrorView title="Invalid profile" message={'<b>row 3</b>'} />);
-    expect(screen.getByTestId(TEST_IDS.error)).toHaveTextContent('<b>row 3</b>');
-  });
-});
-
-describe('Toolbar', () => {
-  const props = {
-    search: '',
-    regex: false,
-    diff: false,
-    mode: 'icicle' as const,
-    focusPath: [] as string[],
-    onSearch: jest.fn(),
-    onRegex: jest.fn(),
-    onMode: jest.fn(),
-    onResetFocus: jest.fn(),
-  };
-
-  it('reports typing, the regex toggle and the layout toggle', () => {
-    render(<Toolbar {...props} />);
-    fireEvent.change(screen.getByTestId(TEST_IDS.search), { target: { value: 'write' } });
-    expect(props.onSearch).toHaveBeenCalledWith('write');
-    fireEvent.click(screen.getByTestId(TEST_IDS.searchRegex));
-    expect(props.onRegex).toHaveBeenCalledWith(true);
-    fireEvent.click(screen.getByTestId(TEST_IDS.modeToggle));
-    expect(props.onMode).toHaveBeenCalledWith('flame');
-    expect(screen.getByTestId(TEST_IDS.resetFocus)).toBeDisabled();
-  });
-
-  it('shows the share of both sides of a diff, and the focus path', () => {
-    const result = { matches: new Uint8Array(), covered: new Uint8Array(), matchCount: 2, matchedValue: 1, share: 0.25, selfValue: 1, selfShare: 0.1, matchedValueRight: 3, shareRight: 0.5 };
-    render(<Toolbar {...props} diff result={result} focusPath={['main.main', 'fmt.Println']} />);
-    expect(screen.getByTestId(TEST_IDS.searchShare)).toHaveTextContent('2 frames, 25.00% of samples (baseline) → 50.00% (comparison)');
-    expect(screen.getByTestId(TEST_IDS.focusPath)).toHaveTextContent('Focus: main.main › fmt.Println');
-    expect(screen.getByTestId(TEST_IDS.resetFocus)).toBeEnabled();
-  });
-});
-
-describe('FlameGraphCanvas', () => {
-  const style = { dark: true, background: '#000', text: '#fff', dimmed: '#333', dimmedText: '#999', font: '12px monospace', diffScheme: 'red-green' as const };
-
-  it('draws once, reports hover and click by node', () => {
-    const layout = computeLayout(printlnAfter());
-    const onHover = jest.fn();
-    const onClick = jest.fn();
-    const onDrawn = jest.fn();
-    render(
-      <FlameGraphCanvas
-        layout={layout}
-        view={{ focus: 0, width: 1000, height: 200, rowHeight: 20, mode: 'icicle' }}
-        style={style}
-        hoverColor="#fff"
-        onHover={onHover}
-        onClick={onClick}
-        onDrawn={onDrawn}
-      />
-    );
-    expect(onDrawn).toHaveBeenCalledTimes(1);
-    expect(onDrawn.mock.calls[0][0].drawn).toBe(layout.tree.size);
-    const overlay = screen.getByTestId(TEST_IDS.overlay);
-    fireEvent.mouseMove(overlay, { clientX: 500, clientY: 10 });
-    expect(onHover).toHaveBeenLastCalledWith(0, 500, 10);
-    fireEvent.click(overlay, { clientX: 500, clientY: 30 });
-    expect(onClick).toHaveBeenCalledWith(1);
-    fireEvent.mouseLeave(overlay);
-    expect(onHover).toHaveBeenLastCalledWith(-1, 0, 0);
-    expect(onDrawn).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,0 +1,202 @@
+package profilestore
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/pprof/profile"
+)
+
+// SelectSeriesPath is Pyroscope's querier endpoint for a profile's time
+// series grouped by labels (api/querier/v1/querier.proto, rpc
+// SelectSeries(SelectSeriesRequest) returns (SelectSeriesResponse)), the call
+// Grafana's Pyroscope datasource makes for a "grouped by" query, answered
+// here with the JSON codec. Pyroscope keeps each set of pprof sample labels
+// as a series of its own; the store keeps the pprof as the service served it,
+// so a sample's labels are its series' labels here.
+const SelectSeriesPath = "/querier.v1.QuerierService/SelectSeries"
+
+// seriesLabels are the labels of a stored profile's series; every other
+// matcher of a selector is applied to the samples' pprof labels.
+var seriesLabels = map[string]bool{"service_name": true, "instance": true}
+
+// selected merges the profiles of def's kind whose series match the
+// selector's series matchers between from and to, keeping the samples whose
+// pprof labels match the rest (an absent label is "", as in Pyroscope).
+func (s *Store) selected(def struct {
+	Kind       Kind
+	SampleType string
+}, matchers []Matcher, from, to time.Time) (*profile.Profile, error) {
+	var series, sample []Matcher
+	for _, m := range matchers {
+		if seriesLabels[m.Name] {
+			series = append(series, m)
+		} else {
+			sample = append(sample, m)
+		}
+	}
+	var entries []Entry
+	for _, svc := range s.ServiceNames() {
+		all, _ := s.Overlapping(svc, def.Kind, from, to)
+		for _, e := range all {
+			if matchAll(series, map[string]string{"service_name": e.Service, "instance": e.Instance}) {
+				entries = append(entries, e)
+			}
+		}
+	}
+	p, err := Merge(entries, def.SampleType)
+	if err != nil || len(sample) == 0 {
+		return p, err
+	}
+	kept := p.Sample[:0]
+	for _, x := range p.Sample {
+		if matchAll(sample, sampleLabels(x)) {
+			kept = append(kept, x)
+		}
+	}
+	p.Sample = kept
+	if len(kept) == 0 {
+		return nil, ErrNoSamples
+	}
+	return p.Compact(), nil
+}
+
+// sampleLabels are a sample's string pprof labels (the first value of each).
+func sampleLabels(x *profile.Sample) map[string]string {
+	out := map[string]string{}
+	for k, v := range x.Label {
+		if len(v) > 0 {
+			out[k] = v[0]
+		}
+	}
+	return out
+}
+
+// seriesRequest is querier.v1.SelectSeriesRequest in protojson, the fields
+// the store uses (int64 as strings, as protojson writes them, or numbers).
+type seriesRequest struct {
+	ProfileTypeID string          `json:"profileTypeID"`
+	LabelSelector string          `json:"labelSelector"`
+	Start         json.RawMessage `json:"start"`
+	End           json.RawMessage `json:"end"`
+	GroupBy       []string        `json:"groupBy"`
+}
+
+type seriesLabel struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type seriesPoint struct {
+	Value     float64 `json:"value"`
+	Timestamp string  `json:"timestamp"`
+}
+
+type series struct {
+	Labels []seriesLabel `json:"labels"`
+	Points []seriesPoint `json:"points"`
+}
+
+func int64Field(raw json.RawMessage) (int64, error) {
+	return strconv.ParseInt(strings.Trim(string(raw), `"`), 10, 64)
+}
+
+// serveSelectSeries answers the profile's cost between start and end grouped
+// by groupBy: one series per set of label values, one point at end (the
+// window's sum; a real Pyroscope answers a point a step, which add up to it).
+func serveSelectSeries(s *Store, w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		connectError(w, http.StatusMethodNotAllowed, "unimplemented", "use POST with Content-Type application/json")
+		return
+	}
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+		connectError(w, http.StatusUnsupportedMediaType, "unimplemented", fmt.Sprintf("Content-Type %q: this stand-in answers SelectSeries in application/json only", r.Header.Get("Content-Type")))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxQueryBody))
+	var req seriesRequest
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
+		connectError(w, http.StatusBadRequest, "invalid_argument", "SelectSeriesRequest: "+err.Error())
+		return
+	}
+	typ, ok := profileTypes[req.ProfileTypeID]
+	start, errStart := int64Field(req.Start)
+	end, errEnd := int64Field(req.End)
+	matchers, errSel := ParseSelector(req.LabelSelector)
+	switch {
+	case !ok:
+		connectError(w, http.StatusBadRequest, "invalid_argument", fmt.Sprintf("profileTypeID %q is not one this store holds", req.ProfileTypeID))
+		return
+	case errSel != nil:
+		connectError(w, http.StatusBadRequest, "invalid_argument", "labelSelector: "+errSel.Error())
+		return
+	case errStart != nil || errEnd != nil || start <= 0 || end <= start:
+		connectError(w, http.StatusBadRequest, "invalid_argument", fmt.Sprintf("start %s, end %s: want unix milliseconds with start < end", req.Start, req.End))
+		return
+	}
+	p, err := s.selected(Types[typ], matchers, time.UnixMilli(start), time.UnixMilli(end))
+	out := struct {
+		Series []series `json:"series"`
+	}{Series: []series{}}
+	if errors.Is(err, ErrNoSamples) {
+		p, err = nil, nil
+	}
+	if err != nil {
+		connectError(w, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	if p != nil {
+		out.Series = grouped(p, req.GroupBy, strconv.FormatInt(end, 10))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+// grouped sums a one-type profile's samples by the values of groupBy in their
+// pprof labels; a group's series carries the labels it has (none for the
+// samples without any), sorted by name, the groups by their labels.
+func grouped(p *profile.Profile, groupBy []string, at string) []series {
+	sums := map[string]float64{}
+	labels := map[string][]seriesLabel{}
+	for _, x := range p.Sample {
+		ls := sampleLabels(x)
+		var key []string
+		var set []seriesLabel
+		for _, g := range groupBy {
+			if v := ls[g]; v != "" {
+				set = append(set, seriesLabel{g, v})
+				key = append(key, g+"="+strconv.Quote(v))
+			}
+		}
+		k := strings.Join(key, ",")
+		sums[k] += float64(x.Value[0])
+		labels[k] = set
+	}
+	keys := make([]string, 0, len(sums))
+	for k := range sums {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]series, 0, len(keys))
+	for _, k := range keys {
+		set := labels[k]
+		if set == nil {
+			set = []seriesLabel{}
+		}
+		sort.Slice(set, func(i, j int) bool { return set[i].Name < set[j].Name })
+		out = append(out, series{Labels: set, Points: []seriesPoint{{Value: sums[k], Timestamp: at}}})
+	}
+	return out
+}

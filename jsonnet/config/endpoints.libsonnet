@@ -1,0 +1,71 @@
+// Knobs of endpoints: the per-route request counters, the profile labels that
+// name an endpoint, hotpath-profile-metrics' endpoint counters and
+// EndpointCostPerRequestRegression's floors. They steer rules/endpoints.libsonnet
+// (lib/endpoint-costs.libsonnet), alerts/endpoints.libsonnet, the service
+// dashboard's row "Which endpoint?" and its overlay panel's endpoint filter.
+
+{
+  _config+:: {
+    // ---- Rules and alerts: endpoints (hotpath-profile-metrics, route counters) --
+
+    // The counters hotpath-profile-metrics exports per service and endpoint
+    // (labels: the service label and `endpoint`, a route such as `/search`,
+    // or `other`, the rest of the top endpoints, or `unlabelled`, the samples
+    // that carry no endpoint label). Change them only if you renamed them on
+    // the way in.
+    endpointCpuMetric: 'hotpath_profile_endpoint_cpu_seconds_total',
+    endpointAllocMetric: 'hotpath_profile_endpoint_alloc_bytes_total',
+
+    // The per-route request counters an endpoint's cost is divided by: a list
+    // of { metric, selector, routeLabel }, selector optional; routeLabel names
+    // the label that holds the route, or a list of labels joined with `/`
+    // (gRPC counters split the full method in two). A service's routes come
+    // from the first source that has the service. Route names are normalised
+    // as the bridge normalises the profile's (endpointRoutePattern), so the
+    // route label must hold a template (`/users/{id}`), never a raw path
+    // (`/users/42`: one series per user). Put your router's counter first,
+    // e.g. `{ metric: 'http_requests_total', routeLabel: 'handler' }`
+    // (Prometheus' own promhttp examples), or `[]` to turn the endpoint rules
+    // off.
+    endpointRequestSources: [
+      // OpenTelemetry HTTP server metrics through the Prometheus exporter
+      // (http.route becomes http_route)
+      { metric: 'http_server_request_duration_seconds_count', routeLabel: 'http_route' },
+      // Spring Boot / Micrometer
+      { metric: 'http_server_requests_seconds_count', routeLabel: 'uri' },
+      // go-grpc-prometheus and grpc-ecosystem's providers: grpc_service and
+      // grpc_method, joined into the full method grpc-go labels goroutines with
+      { metric: 'grpc_server_handled_total', routeLabel: ['grpc_service', 'grpc_method'] },
+    ],
+
+    // The route template both sides are normalised to, a whole-string
+    // regular expression whose first group, after a `/`, is the endpoint:
+    // blanks, an HTTP method before the path (`GET /search`, as OpenTelemetry
+    // names spans) and slashes at either end dropped. It must equal the
+    // profile core's ROUTE_PATTERN (packages/profile-core/src/endpoints),
+    // which the bridge applies to the profile's labels; change both together.
+    endpointRoutePattern: '\\s*(?:(?:GET|HEAD|POST|PUT|DELETE|CONNECT|OPTIONS|TRACE|PATCH)\\s+)?/*(.*?)/*\\s*',
+
+    // The profile labels that name a sample's endpoint, most specific first
+    // (hotpath-profile-metrics' --endpoint-labels; the panel's and
+    // hotpath-notify's too, through catalogue/catalogue.json): a router's
+    // route, grpc-go's goroutine label, a span profile's span name. Set your
+    // own label first when your handlers label their goroutines, e.g.
+    // `endpointProfileLabels: ['handler'] + super.endpointProfileLabels`.
+    endpointProfileLabels: ['http.route', 'grpc.method', 'span_name'],
+
+    // EndpointCostPerRequestRegression's materiality floor: an endpoint's
+    // rise in cost per request, times its request rate, must be at least this
+    // share of its whole service's cost (every row of the bridge, `other` and
+    // `unlabelled` included). 0.03: a route whose rise adds 3% to its
+    // service pages; a rare admin route that doubles does not. Raise it
+    // (e.g. 0.1) where only larger changes are worth a look.
+    endpointRegressionMinShare: 0.03,
+
+    // The request rate under which an endpoint is not judged: its cost per
+    // request is a few samples over a few requests. 0.2 req/s is 60 requests
+    // in a 5-minute rate, 1,200 in the 20-minute smoothing. Raise it on
+    // services whose profiles sample sparsely.
+    endpointMinRequestRate: 0.2,
+  },
+}
