@@ -326,8 +326,7 @@ func dayOneRawHistory(from, start time.Time) string {
 
 // dayOneHistory is what the 1m groups would have recorded over [from, to)
 // from the fleet before today (every service healthy, at its usual traffic),
-// and the noise groups' samples of the functions' cost per request and
-// share, ending in "# EOF".
+// and the noise groups' samples of the functions' costs, ending in "# EOF".
 func dayOneHistory(from, to time.Time) string {
 	series := map[string][]string{}
 	add := func(r synth.Record, ls string, t time.Time) {
@@ -354,15 +353,17 @@ func dayOneHistory(from, to time.Time) string {
 					add(r, l, t)
 				}
 			}
-			rows := s.Rows(t, false)
-			var total float64
-			for _, v := range rows {
-				total += v
+			// the function cost models' inputs: each row's cost in its
+			// traffic half (the fit's points) and its excess over its model
+			// (none: the history is its normal)
+			half := "lower"
+			if req >= synth.DiurnalMedian {
+				half = "upper"
 			}
-			for f, v := range rows {
+			for f, v := range s.Rows(t, false) {
 				fl := fmt.Sprintf("job=%q,function=%q", s.Job, f)
-				add(synth.Record{Name: "job_function:cpu_seconds_per_request:smoothed_sampled", Value: v / req}, fl, t)
-				add(synth.Record{Name: "job_function:cpu_seconds_share:smoothed_sampled", Value: v / total}, fl, t)
+				add(synth.Record{Name: "job_function:cpu_seconds:by_half", Value: v, Half: half}, fl, t)
+				add(synth.Record{Name: "job_function:cpu_seconds_excess_share:smoothed_sampled", Value: 0}, fl, t)
 			}
 		}
 	}
