@@ -126,7 +126,8 @@ function(cfg) {
   },
   // The functions of k the bridge admitted lately in a service it has read
   // long enough to judge: no point of their own fit from referenceSince ago
-  // while their service's `other` row has a sample, or, in a service read for
+  // while their service's `other` row has one (the same group's series:
+  // no race between a minute's series and a 15m one at the boundary), or, in a service read for
   // less than that, none from regressionNoiseMinHistory ago while `other`
   // has one (a function older than that there has its current reference).
   // Each one is new code, or grew past the bridge's entry share: before it
@@ -139,7 +140,7 @@ function(cfg) {
       last_over_time(%(s)s[%(w)s] offset %(since)s)
       and on (%(skey)s)
       last_over_time(%(o)s[%(w)s] offset %(since)s)
-    ||| % { now: now, s: k.byHalf, o: '%s{function="other"}' % k.rate, w: cm.lastOfNoiseWindow, since: since, fkey: fkey, skey: skey }, '\n')
+    ||| % { now: now, s: k.byHalf, o: '%s{function="other"}' % k.byHalf, w: cm.lastOfNoiseWindow, since: since, fkey: fkey, skey: skey }, '\n')
     for since in [referenceSince, cfg.regressionNoiseMinHistory]
   ]),
   // k's rows that are not the service's own code (labelled `origin` by the
@@ -258,10 +259,11 @@ function(cfg) {
     {
       // The function's cost now, labelled with the service's traffic half
       // (half="upper" at or above its day's median req/s, "lower" below):
-      // the points of the fit.
+      // the points of the fit (`other`'s too: the witness that its service
+      // was read when a function was not).
       record: k.byHalf,
       local when(op, h) = p.setLabel(
-        '%s\nand on (%s)\n(%s %s on (%s) %s)' % [named(k.rate), skey, requests, op, skey, byService(series.requestsBaselineMedian)], 'half', h
+        '%s\nand on (%s)\n(%s %s on (%s) %s)' % [k.rate, skey, requests, op, skey, byService(series.requestsBaselineMedian)], 'half', h
       ),
       expr: '%s\nor\n%s' % [when('>=', 'upper'), when('<', 'lower')],
     },
@@ -269,7 +271,7 @@ function(cfg) {
       // A low quantile of it over baselineWindow, per half (the service
       // model's baselineHalfQuantile).
       record: k.halfQuantile,
-      expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.baselineHalfQuantile), k.byHalf, cfg.baselineWindow],
+      expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.baselineHalfQuantile), named(k.byHalf), cfg.baselineWindow],
     },
     {
       // The slope between the halves' points: the function's cost per

@@ -326,8 +326,7 @@ func dayOneRawHistory(from, start time.Time) string {
 
 // dayOneHistory is what the 1m groups would have recorded over [from, to)
 // from the fleet before today (every service healthy, at its usual traffic),
-// and the function noise group's samples of the functions' costs (the cost
-// models' points, their excess), ending in "# EOF".
+// and the noise groups' samples of the functions' costs, ending in "# EOF".
 func dayOneHistory(from, to time.Time) string {
 	series := map[string][]string{}
 	add := func(r synth.Record, ls string, t time.Time) {
@@ -363,9 +362,7 @@ func dayOneHistory(from, to time.Time) string {
 			}
 			for f, v := range s.Rows(t, false) {
 				fl := fmt.Sprintf("job=%q,function=%q", s.Job, f)
-				if f != "other" {
-					add(synth.Record{Name: "job_function:cpu_seconds:by_half", Value: v, Half: half}, fl, t)
-				}
+				add(synth.Record{Name: "job_function:cpu_seconds:by_half", Value: v, Half: half}, fl, t)
 				add(synth.Record{Name: "job_function:cpu_seconds_excess_share:smoothed_sampled", Value: 0}, fl, t)
 			}
 		}

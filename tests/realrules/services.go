@@ -263,10 +263,8 @@ func history(from, to time.Time) string {
 				}
 				for function, r := range profileRows(s.job, false) {
 					fl := profileLabels(s.job, function)
-					if function != "other" {
-						add(synth.Record{Name: "job_function:cpu_seconds:by_half", Value: r[0], Half: half}, fl, t)
-						add(synth.Record{Name: "job_function:alloc_bytes:by_half", Value: r[1], Half: half}, fl, t)
-					}
+					add(synth.Record{Name: "job_function:cpu_seconds:by_half", Value: r[0], Half: half}, fl, t)
+					add(synth.Record{Name: "job_function:alloc_bytes:by_half", Value: r[1], Half: half}, fl, t)
 					add(synth.Record{Name: "job_function:cpu_seconds_excess_share:smoothed_sampled", Value: 0}, fl, t)
 					add(synth.Record{Name: "job_function:alloc_bytes_excess_share:smoothed_sampled", Value: 0}, fl, t)
 				}

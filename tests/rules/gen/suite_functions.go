@@ -193,6 +193,8 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	g.expr("marshal's (0.0625 of 0.6875 cores) is above the entry share + the floor (0.04), mid's (0.0375) under it", fmt.Sprintf(`%s{function=~"marshal|mid", job=~"fresh|moved"}`, excess), minutes(at),
 		one(excess, fresh, "marshal", 0.0625/0.6875), one(excess, moved, "mid", 0.0375))
 
+	busyNode(g, onset+60, total)
+
 	alerts := func(more string) string {
 		return fmt.Sprintf(`ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing"%s}`, more)
 	}
@@ -206,7 +208,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		sample{labelString("ALERTS", with(fresh.labels(), "function", "marshal", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(shipped.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("and at no minute up to the end does any other row fire",
-		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) %s`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf|marshal", job=~"api|allocs|shipped|fresh|early"`)), minutes(total-1))
+		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) %s`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf|marshal|internal/poll.\\(\\*FD\\).Write", job=~"api|allocs|shipped|fresh|early|lone"`)), minutes(total-1))
 	g.expr("marshal stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="marshal", job="fresh"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
 	g.expr("hot stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="hot", job="api"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
 
@@ -243,7 +245,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout) and on a new function that does (in a service read for 12h too), silent on the runtime's and the profiler's own work (rows labelled with their origin), on a function that only got a row of its own, on a service read for an hour, silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
 		ruleFiles: shippedRules,
 		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-noise", "hotpath-function-alerts"),
-		groups:    []*group{g, nightlyGroup(), nightOnsetGroup(), busyNodeGroup()},
+		groups:    []*group{g, nightlyGroup()},
 	}
 }
 
@@ -286,6 +288,8 @@ func nightlyGroup() *group {
 	row("hot", func(t int) float64 { return work(t) / 8 })
 	row("other", func(t int) float64 { return work(t) * 7 / 8 })
 
+	nightOnset(g)
+
 	night := minutes(53 * 60)
 	fnSample := func(name, fn string, v float64) sample {
 		return sample{labelString(name, map[string]string{"job": nightly.job, "function": fn}), v}
@@ -313,17 +317,13 @@ func nightlyGroup() *group {
 // of the profile at night and 36% by day, and still 27% after it
 // regressed: under the day's highest share, the condition before the cost
 // model waited for the morning. Against its own model the regression is an
-// excess of 7% of the service at once.
-func nightOnsetGroup() *group {
+// excess of 7% of the service at once. In nightly's group (the same day).
+func nightOnset(g *group) {
 	shift := inShop("nightshift")
 	const (
 		onset = 51 * 60
 		total = 56 * 60
 	)
-	g := &group{
-		name:    "a regression that begins at night, in the traffic's trough, caught within the hour",
-		comment: "nightshift: nightly's traffic; gc 0.25 cores fixed, serve 1/32 s a request (1.5 times that from hour 51), other 1/16 core fixed and 1/64 s a request.",
-	}
 	serve := func(t int) float64 {
 		v := nightTraffic(t) / 32
 		if t >= onset {
@@ -366,26 +366,20 @@ func nightOnsetGroup() *group {
 		fmt.Sprintf(`count_over_time(ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="nightshift"}[%s])`, minutes(onset-1)), minutes(onset-1))
 	g.expr("serve stays firing to the end, into the day",
 		fmt.Sprintf(`min_over_time((count(ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="nightshift", function="serve"}) or vector(0))[%s:1m])`, minutes(total-1-onset-40)), minutes(total-1), sample{"{}", 1})
-	return g
 }
 
-// A busy node for an hour: from hour 31, the runtime's own row
+// A busy node for an hour: from hour 32, the runtime's own row
 // (runtime.findRunnable, labelled origin="runtime" by the bridge) and the
 // service's syscall-heavy write cost 2.5 times as much, as on a node short
 // of CPU; write's excess is far above its threshold, and its runtime's rose
 // with it, so no function is named. Beside it, lone: the same write
 // doubling on a calm node (its runtime's row unchanged), a code change.
-func busyNodeGroup() *group {
+// In the suite's first group, from an hour after its onset: both serve 8
+// req/s on 0.625 cores (runtime.findRunnable 10%, write 10%, serve 30%,
+// other 50%).
+func busyNode(g *group, from, total int) {
 	crowded, lone := inShop("crowded"), inShop("lone")
-	const (
-		onset = 31 * 60
-		total = onset + 2*60
-	)
-	g := &group{
-		name:    "a busy node: the runtime's rows and a syscall-heavy function 2.5 times dearer for an hour, and the same function's rise alone",
-		comment: "Both serve 8 req/s on 0.625 cores: runtime.findRunnable 10%, write 10%, serve 30%, other 50%.",
-	}
-	busy := func(t int) bool { return t >= onset && t < onset+60 }
+	busy := func(t int) bool { return t >= from && t < from+60 }
 	for _, s := range []service{crowded, lone} {
 		s := s
 		factor := func(t int) float64 {
@@ -409,7 +403,7 @@ func busyNodeGroup() *group {
 		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="serve", instance="bridge:9096", job=%q}`, s.job), bridgeRow(total, func(int) float64 { return 0.1875 }))
 		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="other", instance="bridge:9096", job=%q}`, s.job), bridgeRow(total, func(int) float64 { return 0.3125 }))
 	}
-	at := minutes(onset + 45)
+	at := minutes(from + 45)
 	g.expr("45 minutes into the hour write's excess is far above its threshold on both",
 		`job_function:cpu_seconds_excess_share:smoothed{function="internal/poll.(*FD).Write"} >= on (job, function) last_over_time(job_function:cpu_seconds_excess_share:baseline_threshold[30m])`, at,
 		sample{labelString("", map[string]string{"job": crowded.job, "function": "internal/poll.(*FD).Write"}), 0.09375 / 0.8125},
@@ -431,7 +425,6 @@ func busyNodeGroup() *group {
 	})
 	g.expr("and at no minute does any function of crowded fire, through the busy hour and after it",
 		fmt.Sprintf(`count_over_time(ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="crowded"}[%s])`, minutes(total-1)), minutes(total-1))
-	return g
 }
 
 // bridgeRow is a bridge counter over `total` minutes that grows perSecond(t)
