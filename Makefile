@@ -275,9 +275,10 @@ bench-endpoints: tools ## EndpointCostPerRequestRegression beside the service re
 # function groups loaded in today's pack in place of its own, in the same Prometheus, alternated
 # with today's (default e96ff95: the function rules before their cost model, judged by their
 # day's highest share; empty: none). BENCH_SIZES=10000 for one fleet,
-# BENCH_ROUNDS=N alternations of the CPU phases (default 2).
+# BENCH_ROUNDS=N alternations of the CPU phases (default 2). Thanos Ruler's phase needs
+# tools-thanos (BENCH_THANOS=0: none).
 BENCH_BEFORE_REF ?= e96ff95
-bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series and the profile bridge's function rows, against the pack of BENCH_BEFORE_REF; writes tests/bench/RESULTS-rules.md
+bench-rules: tools $(if $(filter 0,$(BENCH_THANOS)),,tools-thanos) ## rule pack in the real Prometheus on 10k and 100k input series and the profile bridge's function rows, against the pack of BENCH_BEFORE_REF; writes tests/bench/RESULTS-rules.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md BENCH_BEFORE_REF='$(BENCH_BEFORE_REF)' go test -tags bench -count=1 -timeout 120m -run TestBenchRules -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
