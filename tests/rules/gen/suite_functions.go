@@ -168,6 +168,17 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		g.expr("its reference model under flat traffic: the plain cost per request of its points, nothing fixed", last(marginal), check, sample{labelString(marginal, fnLabels(s, fn)), k.value})
 		fixed := fmt.Sprintf("job_function:%s:reference_fixed", k.kind)
 		g.expr("", last(fixed), check, sample{labelString(fixed, fnLabels(s, fn)), 0})
+		current := fmt.Sprintf("job_function:%s_per_request:baseline_marginal", k.kind)
+		g.expr("the model of its current day, the same", last(current), check, sample{labelString(current, fnLabels(s, fn)), k.value})
+		current = fmt.Sprintf("job_function:%s:baseline_fixed", k.kind)
+		g.expr("", last(current), check, sample{labelString(current, fnLabels(s, fn)), 0})
+		for _, points := range []string{"by_half", "half_quantile"} {
+			name := fmt.Sprintf("job_function:%s:%s", k.kind, points)
+			g.expr("its points: under flat traffic every one in the upper half (the request rate at its median)", last(name), check,
+				sample{labelString(name, fnLabels(s, fn, "half", "upper")), k.value * 8})
+		}
+		ratio := fmt.Sprintf("job_function:%s_excess_share:ratio_rate5m", k.kind)
+		g.expr("its excess over the model, each 5m", ratio+fmt.Sprintf("{job=%q, function=%q}", k.job, fn), check, sample{labelString(ratio, fnLabels(s, fn)), 0})
 		for _, op := range []string{"smoothed", "smoothed_sampled", "baseline_median", "baseline_spread"} {
 			name := fmt.Sprintf("job_function:%s_excess_share:%s", k.kind, op)
 			g.expr("no excess over its model: smoothed, sampled, its median and its spread all 0", last(name), check, sample{labelString(name, fnLabels(s, fn)), 0})
