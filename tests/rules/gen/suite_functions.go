@@ -255,7 +255,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		file:      "functions.yaml",
 		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout) and on a new function that does (in a service read for 12h too), silent on the runtime's and the profiler's own work (rows labelled with their origin), on a function that only got a row of its own, on a service read for an hour, silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
 		ruleFiles: shippedRules,
-		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-noise", "hotpath-function-alerts"),
+		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-model", "hotpath-functions-noise", "hotpath-function-alerts"),
 		groups:    []*group{g, nightlyGroup()},
 	}
 }
