@@ -22,7 +22,7 @@ function(cfg, q)
   local named(title, unit, what, value, rate, predicted) = p.timeseries(
     title,
     unit,
-    "The function in the variable `function` (the link of a function alert sets it): its %s per request, the median of the last %s (solid), the 5m ratio it smooths (dashed: a step is a change, a wobble noise), and what its own cost model predicts per request at the current traffic (dotted: fixed + marginal per request, fitted on %s of its history as it was %s earlier; at night its fixed part weighs more per request). The alert fires when the function costs more than the model predicts by more than its own noise and %s of the service (docs/runbook.md). Empty: no function picked, or no hotpath-profile-metrics rows for this service." % [what, cfg.regressionResidualWindow, cfg.baselineWindow, cfg.regressionAcceptAfter, d.percent(cfg.functionRegressionMinShare)],
+    'The function in the variable `function` (the link of a function alert sets it): its %s per request, the median of the last %s (solid), the 5m ratio it smooths (dashed: a step is a change, a wobble noise), and what its own cost model predicts per request at the current traffic (dotted: fixed + marginal per request, fitted on %s of its history as it was %s earlier; at night its fixed part weighs more per request). The alert fires when the function costs more than the model predicts by more than its own noise and %s of the service (docs/runbook.md). Empty: no function picked, or no hotpath-profile-metrics rows for this service.' % [what, cfg.regressionResidualWindow, cfg.baselineWindow, cfg.regressionAcceptAfter, d.percent(cfg.functionRegressionMinShare)],
     [d.prom(value, 'now'), d.prom(rate, 'per 5m'), d.prom(predicted, 'its model')],
     min=0,
   ) + days + {

@@ -254,8 +254,10 @@ function(cfg) {
     },
   ],
 
-  // Recorded every regressionNoiseInterval (group hotpath-functions-noise).
-  noise(k):: [
+  // Recorded every regressionNoiseInterval (group hotpath-functions-model).
+  // The model: each function's points by traffic half over baselineWindow,
+  // the fit through them and the lagged reference read from it.
+  model(k):: [
     {
       // The function's cost now, labelled with the service's traffic half
       // (half="upper" at or above its day's median req/s, "lower" below):
@@ -338,6 +340,12 @@ function(cfg) {
       record: k.referenceFixed,
       expr: laggedOrCurrent(k.byHalf, function(read) read(k.fixed), cfg.baselineWindow, young(k, cm.lastOfNoise(k.fixed))),
     },
+  ],
+
+  // Recorded every regressionNoiseInterval (group hotpath-functions-noise).
+  // The noise band of the excess over that model: its median and spread
+  // over baselineWindow, the threshold and the hold level.
+  noise(k):: [
     {
       // A copy of the smoothed excess, the input of the day-long quantiles,
       // once the function's row is a baselineWindow old: the excess of a

@@ -169,6 +169,12 @@ func TestDayOneFleet(t *testing.T) {
 			}
 			t.Errorf("alert %s: the fleet's other services are healthy (catalog's traffic doubled, its CPU followed)", a)
 		}
+		if t.Failed() { // what the function alert judged by
+			for _, q := range []string{"job_function:cpu_seconds_excess_share:smoothed", "job_function:cpu_seconds_per_request:reference_marginal", "job_function:cpu_seconds:reference_fixed", "job_function:cpu_seconds:rate5m", "sum by (job) (job:requests:rate5m)", "job_function:cpu_seconds:half_quantile", "job:requests:baseline_half_quantile", "job:requests:baseline_median"} {
+				r, err := p.Query(ctx, q)
+				t.Logf("%s: %v %v", q, r, err)
+			}
+		}
 	})
 }
 
@@ -214,6 +220,7 @@ func dayOneWithout(key string) string {
 		"hotpath-service.json Functions: bytes allocated per request (top 10) / A": allocProfiles,
 		"hotpath-service.json The named function: bytes allocated per request / A": allocProfiles,
 		"hotpath-service.json The named function: bytes allocated per request / B": allocProfiles,
+		"hotpath-service.json The named function: bytes allocated per request / C": allocProfiles,
 		"hotpath-overview.json Services by CPU / G":                                serviceGraph,
 		"hotpath-overview.json CPU per request vs upstream: top 10 / A":            serviceGraph,
 	}[key]

@@ -246,8 +246,16 @@ func (m *meter) throttle(pid int, cores float64) func() {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		m.t.Fatalf("cgroup: %v (the CPU quota phase needs root and the cgroup v1 cpu controller)", err)
 	}
-	write("cpu.cfs_period_us", "100000")
-	write("cpu.cfs_quota_us", strconv.Itoa(int(cores*100000)))
+	// The kernel wants a quota of at least 1ms: a service using a hundredth
+	// of a core gets a period of a second, the longest there is, rather than
+	// Kubernetes' 100ms.
+	period := 100000
+	if cores*float64(period) < 1000 {
+		period = 1000000
+	}
+	write("cpu.cfs_quota_us", "-1")
+	write("cpu.cfs_period_us", strconv.Itoa(period))
+	write("cpu.cfs_quota_us", strconv.Itoa(max(1000, int(cores*float64(period)))))
 	write("cgroup.procs", strconv.Itoa(pid))
 	m.cgroup = dir
 	return func() {

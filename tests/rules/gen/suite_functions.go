@@ -168,6 +168,17 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		g.expr("its reference model under flat traffic: the plain cost per request of its points, nothing fixed", last(marginal), check, sample{labelString(marginal, fnLabels(s, fn)), k.value})
 		fixed := fmt.Sprintf("job_function:%s:reference_fixed", k.kind)
 		g.expr("", last(fixed), check, sample{labelString(fixed, fnLabels(s, fn)), 0})
+		current := fmt.Sprintf("job_function:%s_per_request:baseline_marginal", k.kind)
+		g.expr("the model of its current day, the same", last(current), check, sample{labelString(current, fnLabels(s, fn)), k.value})
+		current = fmt.Sprintf("job_function:%s:baseline_fixed", k.kind)
+		g.expr("", last(current), check, sample{labelString(current, fnLabels(s, fn)), 0})
+		for _, points := range []string{"by_half", "half_quantile"} {
+			name := fmt.Sprintf("job_function:%s:%s", k.kind, points)
+			g.expr("its points: under flat traffic every one in the upper half (the request rate at its median)", last(name), check,
+				sample{labelString(name, fnLabels(s, fn, "half", "upper")), k.value * 8})
+		}
+		ratio := fmt.Sprintf("job_function:%s_excess_share:ratio_rate5m", k.kind)
+		g.expr("its excess over the model, each 5m", ratio+fmt.Sprintf("{job=%q, function=%q}", k.job, fn), check, sample{labelString(ratio, fnLabels(s, fn)), 0})
 		for _, op := range []string{"smoothed", "smoothed_sampled", "baseline_median", "baseline_spread"} {
 			name := fmt.Sprintf("job_function:%s_excess_share:%s", k.kind, op)
 			g.expr("no excess over its model: smoothed, sampled, its median and its spread all 0", last(name), check, sample{labelString(name, fnLabels(s, fn)), 0})
@@ -208,7 +219,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		sample{labelString("ALERTS", with(fresh.labels(), "function", "marshal", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(shipped.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("and at no minute up to the end does any other row fire",
-		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) %s`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf|marshal|internal/poll.\\(\\*FD\\).Write", job=~"api|allocs|shipped|fresh|early|lone"`)), minutes(total-1))
+		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) count_over_time(%s[%[2]s])`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf|marshal|internal/poll.\\(\\*FD\\).Write", job=~"api|allocs|shipped|fresh|early|lone"`)), minutes(total-1))
 	g.expr("marshal stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="marshal", job="fresh"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
 	g.expr("hot stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="hot", job="api"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
 
@@ -244,7 +255,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		file:      "functions.yaml",
 		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout) and on a new function that does (in a service read for 12h too), silent on the runtime's and the profiler's own work (rows labelled with their origin), on a function that only got a row of its own, on a service read for an hour, silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
 		ruleFiles: shippedRules,
-		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-noise", "hotpath-function-alerts"),
+		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-model", "hotpath-functions-noise", "hotpath-function-alerts"),
 		groups:    []*group{g, nightlyGroup()},
 	}
 }
@@ -305,7 +316,6 @@ func nightlyGroup() *group {
 	g.expr("so at night neither has an excess over its model",
 		`job_function:cpu_seconds_excess_share:smoothed{job="nightly", function!="other"}`, night,
 		fnSample("job_function:cpu_seconds_excess_share:smoothed", "gc", 0), fnSample("job_function:cpu_seconds_excess_share:smoothed", "hot", 0))
-	g.alert("silent in the second night", night, "FunctionCostPerRequestRegression")
 	g.expr("and at no minute of the two days and eight hours does any function of nightly fire",
 		fmt.Sprintf(`count_over_time(ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="nightly"}[%s])`, minutes(total-1)), minutes(total-1))
 	return g
@@ -411,18 +421,9 @@ func busyNode(g *group, from, total int) {
 	g.expr("and on crowded the runtime's row rose as much: a busy node",
 		`job_function:cpu_seconds_excess_share:smoothed{function="runtime.findRunnable"} > 0.03`, at,
 		sample{labelString("job_function:cpu_seconds_excess_share:smoothed", map[string]string{"job": crowded.job, "function": "runtime.findRunnable"}), 0.09375 / 0.8125})
-	g.alert("lone's write fires (a code change: its runtime's row did not move); crowded's does not", at, "FunctionCostPerRequestRegression", firing{
-		labels: with(lone.labels(), "function", "internal/poll.(*FD).Write", "profile_type", "cpu", "severity", "warning"),
-		annotations: map[string]string{
-			"summary":          "One function costs more than its own cost model predicts at the current traffic, beyond its noise and by a material share of its service.",
-			"description":      fmt.Sprintf("internal/poll.(*FD).Write in lone costs %s of its service's cpu profile more than its own cost model (fixed + marginal per request, fitted on 1d of its history up to 1d ago) predicts at the current traffic: beyond its own noise and at least 3%% of the service. Start from that function in the cpu diff: its callers tell who calls it more, its callees what it now does.", humanizePercentage(0.09375/0.71875)),
-			"runbook_url":      runbookURL + "functioncostperrequestregression",
-			"dashboard_url":    lone.dashboard() + "&var-function=internal/poll.(*FD).Write",
-			"version":          "",
-			"previous_version": "",
-			"rollout_time":     "",
-		},
-	})
+	g.expr("lone's write fires (a code change: its runtime's row did not move); crowded's does not",
+		`ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job=~"crowded|lone"}`, at,
+		sample{labelString("ALERTS", with(lone.labels(), "function", "internal/poll.(*FD).Write", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("and at no minute does any function of crowded fire, through the busy hour and after it",
 		fmt.Sprintf(`count_over_time(ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="crowded"}[%s])`, minutes(total-1)), minutes(total-1))
 }
