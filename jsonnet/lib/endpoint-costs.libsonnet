@@ -2,8 +2,9 @@
 // counters (hotpath-profile-metrics; labels: the service label and
 // `endpoint`; the top endpoints of each service plus endpoint="other", the
 // rest, and endpoint="unlabelled", the samples without an endpoint label)
-// over the route's own request rate (endpointRequestSources), and the noise
-// model EndpointCostPerRequestRegression judges them by.
+// over the route's own request rate (endpointRequestSources) on the
+// instances that were profiled, and the noise model
+// EndpointCostPerRequestRegression judges them by.
 //
 // Why per endpoint: a service that serves a cheap and an expensive route can
 // hold its CPU per request flat while the expensive one doubles, hidden by a
@@ -24,6 +25,14 @@
 // scrape adds its own target labels, so both sides are summed by the service
 // label and the endpoint before dividing (as lib/function-costs.libsonnet
 // does).
+//
+// Profiled instances: a profile holds the cost of the instances it was taken
+// on, which need not be all of a service's (a profiler on some nodes, a
+// canary, sampling). The bridge counts each profile type's cost by instance
+// (profileInstanceLabel in the profile, exported under instanceLabel), and a
+// route's requests are summed over the instances with cost in the rate
+// window only, per profile type; a service without such rows (profiles
+// without the label) is counted on all its instances.
 //
 // The noise model is the function rows' (lib/bridge-rows.libsonnet around the
 // service regressions' lagged reference): the smoothed cost per request,
@@ -50,6 +59,8 @@ function(cfg) {
       profileType: 'cpu',
       unit: 'seconds',
       counter: cfg.endpointCpuMetric,
+      instances: cfg.endpointInstanceCpuMetric,
+      requests: series.endpointCpuProfiledRequests,
       rate: series.endpointCpu,
       perRequest: series.endpointCpuPerRequest,
       smoothed: series.endpointCpuPerRequestSmoothed,
@@ -66,6 +77,8 @@ function(cfg) {
       profileType: 'alloc_space',
       unit: 'bytes',
       counter: cfg.endpointAllocMetric,
+      instances: cfg.endpointInstanceAllocMetric,
+      requests: series.endpointAllocProfiledRequests,
       rate: series.endpointAlloc,
       perRequest: series.endpointAllocPerRequest,
       smoothed: series.endpointAllocPerRequestSmoothed,
@@ -92,29 +105,71 @@ function(cfg) {
     for s in cfg.endpointRequestSources
   ],
 
-  // One source's request rate by scope, service and endpoint: its series
-  // without a route dropped (a 404 has none in OpenTelemetry), its route
-  // labels joined with `/`, normalised into `endpoint`.
+  local inst = [skey, cfg.instanceLabel],
+
+  // One source's request rate by scope, service, instance and endpoint: its
+  // series without a route dropped (a 404 has none in OpenTelemetry), its
+  // route labels joined with `/`, normalised into `endpoint`.
   local sourceRate(src) =
     local rate = p.asService(src, p.rate(src.metric, [src.selector] + ['%s!=""' % l for l in src.routeLabels]));
     local joined =
       if std.length(src.routeLabels) == 1 then { expr: rate, from: src.routeLabels[0] }
       else { expr: 'label_join(%s, "endpoint", "/", %s)' % [rate, std.join(', ', ['"%s"' % l for l in src.routeLabels])], from: 'endpoint' };
-    p.sumBy(p.service + ['endpoint'], 'label_replace(%s, "endpoint", "/$1", "%s", "%s")' % [joined.expr, joined.from, std.strReplace(cfg.endpointRoutePattern, '\\', '\\\\')]),
+    p.sumBy(p.service + [cfg.instanceLabel, 'endpoint'], 'label_replace(%s, "endpoint", "/$1", "%s", "%s")' % [joined.expr, joined.from, std.strReplace(cfg.endpointRoutePattern, '\\', '\\\\')]),
 
   // Recorded every evaluationInterval (group hotpath-endpoints).
-  requests:: [{
-    // Requests per second per endpoint, each service's routes from the
-    // first source (endpointRequestSources) that has the service.
-    record: series.endpointRequests,
-    expr: std.join('\nor on (%s)\n' % p.list(p.service), [sourceRate(src) for src in $.sources]),
-  }],
+  requests:: [
+    {
+      // Requests per second per instance and endpoint, each service's
+      // routes from the first source (endpointRequestSources) that has the
+      // service.
+      record: series.endpointInstanceRequests,
+      expr: std.join('\nor on (%s)\n' % p.list(p.service), [sourceRate(src) for src in $.sources]),
+    },
+    {
+      // The same per endpoint, over all the service's instances.
+      record: series.endpointRequests,
+      expr: p.sumBy(p.service + ['endpoint'], series.endpointInstanceRequests),
+    },
+  ],
 
-  // The route's request rate by the bridge's key.
-  local routeRequests = 'sum by (%s) (%s)' % [ekey, series.endpointRequests],
+  // The instances of each service whose profile of k had samples in the rate
+  // window (the bridge's instance rows), and the services that have such rows.
+  local profiled(k) = '(sum by (%s) (%s) > 0)' % [p.list(inst), p.rate(k.instances, [cfg.profileMetricsSelector])],
+  local withInstanceRows(k) = 'sum by (%s) (%s)' % [skey, p.rate(k.instances, [cfg.profileMetricsSelector])],
+
+  // The route's request rate on the profiled instances, by the bridge's key.
+  local routeRequests(k) = 'sum by (%s) (%s)' % [ekey, k.requests],
 
   // Recorded every evaluationInterval (group hotpath-endpoints).
   fast(k):: [
+    {
+      // Each route's requests per second on the instances whose profile of
+      // this type the bridge read in the rate window; on all of them for a
+      // service without the bridge's instance rows.
+      record: k.requests,
+      expr: |||
+        sum by (%(by)s) (
+          %(byInstance)s
+          and on (%(inst)s)
+          %(profiled)s
+        )
+        or
+        (
+          %(all)s
+          unless on (%(skey)s)
+          %(rows)s
+        )
+      ||| % {
+        by: p.list(p.service + ['endpoint']),
+        byInstance: series.endpointInstanceRequests,
+        inst: p.list(inst),
+        profiled: profiled(k),
+        all: series.endpointRequests,
+        rows: withInstanceRows(k),
+        skey: skey,
+      },
+    },
     {
       // The endpoint's cost per second (cores; bytes/s), its rows summed
       // over the bridge's instances and target labels.
@@ -125,7 +180,7 @@ function(cfg) {
       // The same per request of that route; none for a row without
       // requests of its own (`other`, `unlabelled`, a route no counter has).
       record: k.perRequest,
-      expr: '%s\n/ on (%s)\n(%s > 0)' % [k.rate, ekey, routeRequests],
+      expr: '%s\n/ on (%s)\n(%s > 0)' % [k.rate, ekey, routeRequests(k)],
     },
     {
       // Its median over regressionResidualWindow: what the alert compares,
@@ -148,7 +203,7 @@ function(cfg) {
         e: ekey,
         rate: k.rate,
         pr: k.perRequest,
-        req: routeRequests,
+        req: routeRequests(k),
       },
     },
     {
@@ -160,7 +215,7 @@ function(cfg) {
         s: skey,
         e: ekey,
         ref: cm.lastOfNoise(k.reference),
-        req: routeRequests,
+        req: routeRequests(k),
       },
     },
   ],
@@ -229,7 +284,7 @@ function(cfg) {
       smoothed: routes(k.smoothed),
       reference: cm.lastOfNoise(k.reference),
       threshold: cm.lastOfNoise(k.threshold),
-      requests: routeRequests,
+      requests: routeRequests(k),
       rate: k.rate,
       share: p.num(cfg.endpointRegressionMinShare),
       minRate: p.num(cfg.endpointMinRequestRate),
@@ -251,6 +306,10 @@ function(cfg) {
     profileLabels: cfg.endpointProfileLabels,
     routePattern: cfg.endpointRoutePattern,
     serviceLabel: cfg.serviceLabel,
+    // the profile label of the instance a sample came from, and the label
+    // the bridge's instance rows carry its values in
+    profileInstanceLabel: cfg.profileInstanceLabel,
+    instanceLabel: cfg.instanceLabel,
     costs: {
       [k.profileType]: {
         before: 'last_over_time(%s{{selector}}[%s] @ {{at}})' % [k.reference, cm.lastOfNoiseWindow],
@@ -265,7 +324,7 @@ function(cfg) {
           s: k.smoothed,
           e: ekey,
           ref: cm.lastOfNoise(k.reference),
-          req: series.endpointRequests,
+          req: k.requests,
         },
       }
       for k in std.objectValues($.kinds)

@@ -8,17 +8,17 @@ import "fmt"
 // grpc_method), 31 clean hours and then, at onset, a route whose code
 // regresses, the same hidden by a mix that moved, a mix that moves alone, a
 // route with too few requests, the rows that are no endpoint, and an
-// allocation regression. EndpointCostPerRequestRegression judges the present
+// allocation regression; and a service of three pods profiled on one. EndpointCostPerRequestRegression judges the present
 // against each endpoint's median and ceiling as recorded a day ago.
 func endpointsSuite() *suite {
-	search, hidden, mix, rare, spill, catalog, items, uploads := inShop("search"), inShop("hidden"), inShop("mix"), inShop("rare"), inShop("spill"), inShop("catalog"), inShop("items"), inShop("uploads")
+	search, hidden, mix, rare, spill, catalog, items, uploads, pods := inShop("search"), inShop("hidden"), inShop("mix"), inShop("rare"), inShop("spill"), inShop("catalog"), inShop("items"), inShop("uploads"), inShop("pods")
 	const (
 		onset = 31 * 60
 		total = onset + 3*60
 		at    = onset + 60
 	)
 	g := &group{
-		name: "endpoint rows of the profile bridge over per-route request counters: a route that doubles, the same under a mix that hides it, a mix change alone, a rare route, the rows that are no endpoint, gRPC methods, allocations",
+		name: "endpoint rows of the profile bridge over per-route request counters: a route that doubles, the same under a mix that hides it, a mix change alone, a rare route, the rows that are no endpoint, gRPC methods, allocations, pods profiled on one of three",
 		comment: `Every service's profile adds up to 0.5 cores (or 1 MiB/s) before onset: /search 4 req/s at 1/16 s, /healthz 4 req/s at 1/256 s, other 0.109375, unlabelled 0.125 cores.
 The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.`,
 	}
@@ -93,6 +93,15 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	allocRow := func(endpoint string, perSecond func(int) float64) {
 		g.add("", fmt.Sprintf(`hotpath_profile_endpoint_alloc_bytes_total{endpoint=%q, instance="bridge:9096", job=%q}`, endpoint, uploads.job), bridgeRow(total, perSecond))
 	}
+	// pods: three pods serve /search at 4, 8 and 12 req/s; only i1's profile
+	// reaches the bridge, whose instance rows say so.
+	g.addService(pods, "pods: /search on pods i1, i2, i3 at 4, 8 and 12 req/s, its profile from i1 only (the bridge's instance rows): 1/16 s a request of i1's", timeline{total: total, at: func(int) rates { return rates{24, 0.5, 1048576} }})
+	for i, rate := range []float64{4, 8, 12} {
+		g.add("", pods.sel("http_server_request_duration_seconds_count", fmt.Sprintf(`instance="i%d"`, i+1), `http_route="/search"`), bridgeRow(total, flat(rate)))
+	}
+	cpuRow(pods, "/search", flat(0.25))
+	cpuRow(pods, "unlabelled", flat(0.125))
+	g.add("", `hotpath_profile_instance_cpu_seconds_total{instance="i1", job="pods"}`, bridgeRow(total, flat(0.375)))
 	allocRow("/upload", from(262144, 524288))
 	allocRow("/healthz", flat(262144))
 	allocRow("other", flat(262144))
@@ -111,6 +120,17 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	g.expr("gRPC: grpc_service and grpc_method joined into the full method", `job_endpoint:requests:rate5m{job="catalog"}`, check,
 		sample{labelString("job_endpoint:requests:rate5m", with(catalog.labels(), "endpoint", "/shop.Catalog/Get")), 4},
 		sample{labelString("job_endpoint:requests:rate5m", with(catalog.labels(), "endpoint", "/shop.Catalog/List")), 4})
+	g.expr("a route's requests on the profiled pods: i1's 4 of the 24 req/s of pods' three", `job_endpoint:cpu_profiled_requests:rate5m{job="pods"}`, check,
+		sample{labelString("job_endpoint:cpu_profiled_requests:rate5m", with(pods.labels(), "endpoint", "/search")), 4})
+	g.expr("and its cost per request is i1's cost over i1's requests, 1/16 s (not over all three pods', 1/96)", `job_endpoint:cpu_seconds_per_request:ratio_rate5m{job="pods"}`, check,
+		ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", pods, "/search", 1.0/16))
+	g.expr("a service without the bridge's instance rows (profiles without the label) counts all its instances", `job_endpoint:cpu_profiled_requests:rate5m{job="search"}`, check,
+		sample{labelString("job_endpoint:cpu_profiled_requests:rate5m", with(search.labels(), "endpoint", "/healthz")), 4},
+		sample{labelString("job_endpoint:cpu_profiled_requests:rate5m", with(search.labels(), "endpoint", "/search")), 4})
+	g.expr("each route's request rate by instance", `instance_endpoint:requests:rate5m{job="pods"}`, check,
+		sample{labelString("instance_endpoint:requests:rate5m", with(pods.labels(), "endpoint", "/search", "instance", "i1")), 4},
+		sample{labelString("instance_endpoint:requests:rate5m", with(pods.labels(), "endpoint", "/search", "instance", "i2")), 8},
+		sample{labelString("instance_endpoint:requests:rate5m", with(pods.labels(), "endpoint", "/search", "instance", "i3")), 12})
 	g.expr("each endpoint's cost per second, summed over the bridge's labels", `job_endpoint:cpu_seconds:rate5m{job="search"}`, check,
 		ep("job_endpoint:cpu_seconds:rate5m", search, "/healthz", 1.0/64), ep("job_endpoint:cpu_seconds:rate5m", search, "/search", 0.25),
 		ep("job_endpoint:cpu_seconds:rate5m", search, "other", 0.109375), ep("job_endpoint:cpu_seconds:rate5m", search, "unlabelled", 0.125))
@@ -200,7 +220,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 
 	return &suite{
 		file:      "endpoints.yaml",
-		comment:   "Endpoint rows of hotpath-profile-metrics over per-route request counters: cost per request of the route, the unlabelled share, the mix, the lagged noise model, and EndpointCostPerRequestRegression firing on a route whose cost per request doubles (also when a mix change hides it from the service's average, and for allocations), silent on a mix change alone, on a route with too few requests, on the other and unlabelled rows, and on routes that kept their cost.",
+		comment:   "Endpoint rows of hotpath-profile-metrics over per-route request counters: cost per request of the route on the profiled pods, the unlabelled share, the mix, the lagged noise model, and EndpointCostPerRequestRegression firing on a route whose cost per request doubles (also when a mix change hides it from the service's average, and for allocations), silent on a mix change alone, on a route with too few requests, on the other and unlabelled rows, and on routes that kept their cost.",
 		ruleFiles: shippedRules,
 		order:     append(append([]string{}, groupOrder...), "hotpath-endpoints", "hotpath-endpoints-noise", "hotpath-endpoint-alerts"),
 		groups:    []*group{g},
