@@ -14,9 +14,7 @@ import { catalogueAlert, catalogueEndpoints } from './catalogue.mjs';
 import { formatAmount } from './change-text.mjs';
 import { escape } from './mrkdwn.mjs';
 import { alertSelector, queryInstant, queryVector } from './prometheus.mjs';
-
-// the recorded series' units as the messages print them (formatAmount's)
-const UNITS = { seconds: { unit: 'ns', scale: 1e9 }, bytes: { unit: 'bytes', scale: 1 } };
+import { rowCost, rowSubject } from './row-cost.mjs';
 // a factor within this of 1 is no change: the noise of a 5-minute ratio
 export const SPLIT_NOISE = 0.05;
 // one endpoint is "the" endpoint when it carries at least this share of the endpoints' rise
@@ -27,14 +25,7 @@ export const ONE_ENDPOINT_SHARE = 0.7;
  * alert (or one without an endpoint or a known profile_type label).
  */
 export function endpointSubject(alert) {
-  const l = alert.labels ?? {};
-  const a = catalogueAlert(l.alertname);
-  const q = a?.endpointCost?.[l.profile_type];
-  if (!q || !l.endpoint) {
-    return undefined;
-  }
-  const fill = (expr, atS) => expr.replaceAll('{{selector}}', alertSelector(l, a.seriesLabels)).replaceAll('{{at}}', String(atS));
-  return { name: l.endpoint, kind: l.profile_type, unit: q.unit, before: (atS) => fill(q.before, atS), now: fill(q.now, 0) };
+  return rowSubject(alert, 'endpoint', 'endpointCost');
 }
 
 /**
@@ -94,22 +85,8 @@ export async function endpointSplit(baseUrl, alert, { timeoutMs = 10_000, nowMs 
  * A firing endpoint alert's cost per request before (its reference as the alert started) and now,
  * in the message's units; undefined for other alerts, { why } when Prometheus cannot say.
  */
-export async function endpointCost(baseUrl, alert, { timeoutMs = 10_000, nowMs = Date.now() } = {}) {
-  const e = endpointSubject(alert);
-  if (!e) {
-    return undefined;
-  }
-  if (!baseUrl) {
-    return { why: 'no Prometheus (--prometheus) to read its cost per request' };
-  }
-  const atS = Math.round((Date.parse(alert.startsAt) || nowMs) / 1000);
-  const opts = { timeMs: nowMs, timeoutMs };
-  const [before, now] = await Promise.all([queryInstant(baseUrl, e.before(atS), opts), queryInstant(baseUrl, e.now, opts)]);
-  if (!(before > 0) || !(now >= 0)) {
-    return { why: `Prometheus has no cost per request of ${e.name} before and now` };
-  }
-  const u = UNITS[e.unit] ?? { unit: e.unit, scale: 1 };
-  return { before: before * u.scale, now: now * u.scale, unit: u.unit };
+export function endpointCost(baseUrl, alert, opts) {
+  return rowCost(baseUrl, alert, endpointSubject(alert), opts);
 }
 
 const factor = (f) => `${f >= 1 ? '+' : '−'}${Math.round(Math.abs(f - 1) * 100)}%`;
@@ -139,7 +116,8 @@ export function endpointLeadLines({ name, kind, cost }) {
   const ep = `\`${escape(name)}\``;
   if (cost && !cost.why) {
     const pct = Math.round((cost.now / cost.before - 1) * 100);
-    return [`*Endpoint ${ep}: ${formatAmount(cost.now, cost.unit)} ${what} per request of that route now, ${formatAmount(cost.before, cost.unit)} before (${pct >= 0 ? '+' : '−'}${Math.abs(pct)}%).*`];
+    const change = cost.before > 0 ? ` (${pct >= 0 ? '+' : '−'}${Math.abs(pct)}%)` : '';
+    return [`*Endpoint ${ep}: ${formatAmount(cost.now, cost.unit)} ${what} per request of that route now, ${formatAmount(cost.before, cost.unit)} before${change}.*`];
   }
   return [`*Endpoint ${ep}* (${what} per request)${cost?.why ? `: _${escape(cost.why)}._` : '.'}`];
 }

@@ -5,15 +5,11 @@
 // callees are the profile core's sandwich, the panel's own view.
 import { dataLayer } from '@hotpath/headless/data-node.mjs';
 
-import { catalogueAlert } from './catalogue.mjs';
 import { formatAmount, shortName } from './change-text.mjs';
 import { escape } from './mrkdwn.mjs';
-import { alertSelector, queryInstant } from './prometheus.mjs';
+import { rowCost, rowSubject } from './row-cost.mjs';
 
 const d = await dataLayer();
-
-// the recorded series' units as the messages print them (formatAmount's)
-const UNITS = { seconds: { unit: 'ns', scale: 1e9 }, bytes: { unit: 'bytes', scale: 1 } };
 // how many callers and callees the lead names
 export const NEIGHBOURS = 3;
 
@@ -22,14 +18,7 @@ export const NEIGHBOURS = 3;
  * alert (or a function alert without a function or a known profile_type label).
  */
 export function functionSubject(alert) {
-  const l = alert.labels ?? {};
-  const a = catalogueAlert(l.alertname);
-  const q = a?.functionCost?.[l.profile_type];
-  if (!q || !l.function) {
-    return undefined;
-  }
-  const fill = (expr, atS) => expr.replaceAll('{{selector}}', alertSelector(l, a.seriesLabels)).replaceAll('{{at}}', String(atS));
-  return { name: l.function, kind: l.profile_type, unit: q.unit, before: (atS) => fill(q.before, atS), now: fill(q.now, 0) };
+  return rowSubject(alert, 'function', 'functionCost');
 }
 
 /**
@@ -44,22 +33,8 @@ export function functionProfileKind(alert, fallback) {
  * A firing function alert's cost per request before (its reference as the alert started) and now,
  * in the message's units; undefined for other alerts, { why } when Prometheus cannot say.
  */
-export async function functionCost(baseUrl, alert, { timeoutMs = 10_000, nowMs = Date.now() } = {}) {
-  const f = functionSubject(alert);
-  if (!f) {
-    return undefined;
-  }
-  if (!baseUrl) {
-    return { why: 'no Prometheus (--prometheus) to read its cost per request' };
-  }
-  const atS = Math.round((Date.parse(alert.startsAt) || nowMs) / 1000);
-  const opts = { timeMs: nowMs, timeoutMs };
-  const [before, now] = await Promise.all([queryInstant(baseUrl, f.before(atS), opts), queryInstant(baseUrl, f.now, opts)]);
-  if (!(before >= 0) || !(now >= 0)) {
-    return { why: `Prometheus has no cost per request of ${f.name} before and now` };
-  }
-  const u = UNITS[f.unit] ?? { unit: f.unit, scale: 1 };
-  return { before: before * u.scale, now: now * u.scale, unit: u.unit };
+export function functionCost(baseUrl, alert, opts) {
+  return rowCost(baseUrl, alert, functionSubject(alert), opts);
 }
 
 /** The direct children of a sandwich side's root (its callers or callees): name -> value. */
