@@ -77,6 +77,17 @@
     // `endpointProfileLabels: ['handler'] + super.endpointProfileLabels`.
     endpointProfileLabels: ['http.route', 'grpc.method', 'span_name'],
 
+    // How long after an instance's request counter restarts (a reset, or a
+    // new instance) its requests and its share of the profile are left out
+    // of its service's endpoint costs, beyond the rate window that holds the
+    // restart. A restart reads as every route costing more per request: the
+    // counter loses the requests served since its last scrape while the
+    // profile keeps their cost, and the new process runs slower while it
+    // warms up (caches, pools, connections). A service without the bridge's
+    // instance rows has no endpoint cost per request meanwhile. Raise it for
+    // a runtime that warms up longer, e.g. `'20m'` for a JVM's JIT.
+    endpointWarmUp: '10m',
+
     // EndpointCostPerRequestRegression's materiality floor: an endpoint's
     // rise in cost per request, times its request rate, must be at least this
     // share of its whole service's cost (every row of the bridge, `other` and

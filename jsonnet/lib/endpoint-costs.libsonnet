@@ -34,6 +34,19 @@
 // window only, per profile type; a service without such rows (profiles
 // without the label) is counted on all its instances.
 //
+// Restarts: an instance whose request counter restarted (a reset, or a new
+// instance) within endpointWarmUp and the rate window is left out, its
+// requests and its share of the profile's cost (the bridge's instance rows);
+// a service without instance rows has no cost per request meanwhile. A
+// restart reads as every route costing more per request at once: the
+// counter loses the requests served since its last scrape while the profile
+// keeps their cost, and the new process runs slower while it warms up.
+// Counted, each restart lifted every endpoint's smoothed cost per request by
+// half for a quarter of an hour in the endpoint benchmark, and the day's
+// ceiling, sampled every regressionNoiseInterval, caught such a peak at a
+// random phase or not at all (a young endpoint's none): restarts, not the
+// traffic mix, were its false alarms.
+//
 // The noise model is the function rows' (lib/bridge-rows.libsonnet around the
 // service regressions' lagged reference): the smoothed cost per request,
 // sampled every regressionNoiseInterval, has a median and a ceiling (its
@@ -42,6 +55,7 @@
 // spread: a route's cost per request rises at night as a service's does
 // (fixed work in the handler spread over fewer requests); the day's own
 // highest value has seen that night.
+local durations = import 'durations.libsonnet';
 local series = import 'series.libsonnet';
 
 function(cfg) {
@@ -58,6 +72,7 @@ function(cfg) {
     cpu: {
       profileType: 'cpu',
       unit: 'seconds',
+      countedShare: series.endpointCpuCountedShare,
       counter: cfg.endpointCpuMetric,
       instances: cfg.endpointInstanceCpuMetric,
       requests: series.endpointCpuProfiledRequests,
@@ -76,6 +91,7 @@ function(cfg) {
     alloc: {
       profileType: 'alloc_space',
       unit: 'bytes',
+      countedShare: series.endpointAllocCountedShare,
       counter: cfg.endpointAllocMetric,
       instances: cfg.endpointInstanceAllocMetric,
       requests: series.endpointAllocProfiledRequests,
@@ -117,6 +133,24 @@ function(cfg) {
       else { expr: 'label_join(%s, "endpoint", "/", %s)' % [rate, std.join(', ', ['"%s"' % l for l in src.routeLabels])], from: 'endpoint' };
     p.sumBy(p.service + [cfg.instanceLabel, 'endpoint'], 'label_replace(%s, "endpoint", "/$1", "%s", "%s")' % [joined.expr, joined.from, std.strReplace(cfg.endpointRoutePattern, '\\', '\\\\')]),
 
+  // How far back a restart of an instance's request counter keeps it out.
+  local restartLookback = durations.format(durations.seconds(cfg.endpointWarmUp) + durations.seconds(cfg.rateWindow)),
+
+  // One source's instances whose route counters restarted within
+  // restartLookback: a counter reset, or no counter restartLookback ago.
+  local sourceRestarts(src) =
+    local sel(offset='') = p.asService(src, p.selector(src.metric, [src.selector] + ['%s!=""' % l for l in src.routeLabels]) + offset);
+    local by = p.list(p.instance);
+    std.rstripChars(|||
+      group by (%(by)s) (resets(%(counter)s[%(lookback)s]) > 0)
+      or
+      (
+        group by (%(by)s) (%(counter)s)
+        unless
+        group by (%(by)s) (%(before)s)
+      )
+    ||| % { by: by, counter: sel(), before: sel(' offset ' + restartLookback), lookback: restartLookback }, '\n'),
+
   // Recorded every evaluationInterval (group hotpath-endpoints).
   requests:: [
     {
@@ -131,28 +165,41 @@ function(cfg) {
       record: series.endpointRequests,
       expr: p.sumBy(p.service + ['endpoint'], series.endpointInstanceRequests),
     },
+    {
+      // 1 for each instance whose route counters restarted (a reset, or a
+      // new instance) within endpointWarmUp and the rate window: it is left
+      // out of its service's endpoint costs meanwhile.
+      record: series.routeRequestsRestarted,
+      expr: std.join('\nor\n', [sourceRestarts(src) for src in $.sources]),
+    },
   ],
 
-  // The instances of each service whose profile of k had samples in the rate
-  // window (the bridge's instance rows), and the services that have such rows.
-  local profiled(k) = '(sum by (%s) (%s) > 0)' % [p.list(inst), p.rate(k.instances, [cfg.profileMetricsSelector])],
-  local withInstanceRows(k) = 'sum by (%s) (%s)' % [skey, p.rate(k.instances, [cfg.profileMetricsSelector])],
+  // The instances each service's endpoint costs of k are counted on: those
+  // whose profile of k had samples in the rate window (the bridge's instance
+  // rows) and whose route counters did not restart lately; and the services
+  // that have instance rows.
+  local instanceCost(k) = p.rate(k.instances, [cfg.profileMetricsSelector]),
+  local counted(k) = '(sum by (%s) (%s) > 0)\nunless on (%s)\n%s' % [p.list(inst), instanceCost(k), p.list(inst), series.routeRequestsRestarted],
+  local withInstanceRows(k) = 'sum by (%s) (%s)' % [skey, instanceCost(k)],
 
-  // The route's request rate on the profiled instances, by the bridge's key.
+  // The route's request rate on the counted instances, by the bridge's key.
   local routeRequests(k) = 'sum by (%s) (%s)' % [ekey, k.requests],
 
   // Recorded every evaluationInterval (group hotpath-endpoints).
   fast(k):: [
     {
-      // Each route's requests per second on the instances whose profile of
-      // this type the bridge read in the rate window; on all of them for a
-      // service without the bridge's instance rows.
+      // Each route's requests per second on the counted instances: those
+      // whose profile of this type the bridge read in the rate window, but
+      // for an instance that restarted lately; on all of them for a service
+      // without the bridge's instance rows.
       record: k.requests,
       expr: |||
         sum by (%(by)s) (
           %(byInstance)s
           and on (%(inst)s)
-          %(profiled)s
+          (
+            %(counted)s
+          )
         )
         or
         (
@@ -164,9 +211,44 @@ function(cfg) {
         by: p.list(p.service + ['endpoint']),
         byInstance: series.endpointInstanceRequests,
         inst: p.list(inst),
-        profiled: profiled(k),
+        counted: std.strReplace(counted(k), '\n', '\n    '),
         all: series.endpointRequests,
         rows: withInstanceRows(k),
+        skey: skey,
+      },
+    },
+    {
+      // The share of the service's profile of this type that comes from the
+      // counted instances (none while it is 0); for a service without the
+      // bridge's instance rows, 1 while none of its instances restarted
+      // lately, none otherwise: what the endpoints' costs are scaled by.
+      record: k.countedShare,
+      expr: |||
+        sum by (%(skey)s) (
+          %(cost)s
+          and on (%(inst)s)
+          (
+            %(counted)s
+          )
+        )
+        / on (%(skey)s)
+        (%(rows)s > 0)
+        > 0
+        or
+        (
+          group by (%(skey)s) (%(requests)s)
+          unless on (%(skey)s)
+          %(rows)s
+          unless on (%(skey)s)
+          %(restarted)s
+        )
+      ||| % {
+        cost: instanceCost(k),
+        inst: p.list(inst),
+        counted: std.strReplace(counted(k), '\n', '\n    '),
+        rows: withInstanceRows(k),
+        requests: series.endpointRequests,
+        restarted: series.routeRequestsRestarted,
         skey: skey,
       },
     },
@@ -177,10 +259,13 @@ function(cfg) {
       expr: 'sum by (%s) (%s)' % [ekey, p.rate(k.counter, [cfg.profileMetricsSelector])],
     },
     {
-      // The same per request of that route; none for a row without
-      // requests of its own (`other`, `unlabelled`, a route no counter has).
+      // The same per request of that route on the counted instances: the
+      // endpoint's cost times the counted instances' share of the profile,
+      // over their requests of the route; none for a row without requests of
+      // its own (`other`, `unlabelled`, a route no counter has), nor while
+      // the service has no counted share.
       record: k.perRequest,
-      expr: '%s\n/ on (%s)\n(%s > 0)' % [k.rate, ekey, routeRequests(k)],
+      expr: '%s\n* on (%s) group_left ()\n%s\n/ on (%s)\n(%s > 0)' % [k.rate, skey, k.countedShare, ekey, routeRequests(k)],
     },
     {
       // Its median over regressionResidualWindow: what the alert compares,
@@ -195,13 +280,13 @@ function(cfg) {
       expr: 'sum by (%s) (%s{endpoint="unlabelled"})\n/ on (%s)\n(sum by (%s) (%s) > 0)' % [skey, k.rate, skey, skey, k.rate],
     },
     {
-      // The endpoints' cost per request together: the cost of the routes
-      // with requests over their requests. It moves with the mix.
+      // The endpoints' cost per request together: each one's cost per
+      // request weighed by its requests (on the counted instances), over
+      // their requests. It moves with the mix.
       record: k.mix,
-      expr: 'sum by (%(s)s) (%(rate)s and on (%(e)s) %(pr)s)\n/ on (%(s)s)\n(sum by (%(s)s) (%(req)s and on (%(e)s) %(pr)s) > 0)' % {
+      expr: 'sum by (%(s)s) (%(pr)s * on (%(e)s) %(req)s)\n/ on (%(s)s)\n(sum by (%(s)s) (%(req)s and on (%(e)s) %(pr)s) > 0)' % {
         s: skey,
         e: ekey,
-        rate: k.rate,
         pr: k.perRequest,
         req: routeRequests(k),
       },

@@ -196,6 +196,11 @@
   endpointRequests: 'job_endpoint:requests:rate5m',
   endpointCpuProfiledRequests: 'job_endpoint:cpu_profiled_requests:rate5m',
   endpointAllocProfiledRequests: 'job_endpoint:alloc_profiled_requests:rate5m',
+  // The instances whose route counters restarted lately, and the share of
+  // a service's profile its endpoint costs are counted on.
+  routeRequestsRestarted: 'instance:route_requests:restarted',
+  endpointCpuCountedShare: 'job:cpu_seconds_counted_share:ratio_rate5m',
+  endpointAllocCountedShare: 'job:alloc_bytes_counted_share:ratio_rate5m',
   endpointCpu: 'job_endpoint:cpu_seconds:rate5m',
   endpointCpuPerRequest: 'job_endpoint:cpu_seconds_per_request:ratio_rate5m',
   endpointCpuPerRequestSmoothed: 'job_endpoint:cpu_seconds_per_request:smoothed',

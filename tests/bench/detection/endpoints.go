@@ -22,7 +22,8 @@ import (
 // cycle of its own phase: the mix moves every day). The routes' per-route
 // request counters (OpenTelemetry's http_route) and hotpath-profile-metrics'
 // endpoint rows, CPU seconds sampled at 100 Hz per route, the fixed cost in
-// endpoint="unlabelled". Three kinds of service: one route whose cost per
+// endpoint="unlabelled", and its instance row (the whole profile, from the
+// service's one instance). Three kinds of service: one route whose cost per
 // request rises (adding +2%, +5%, +10% or +20% to the service's CPU per
 // request at its mean mix), a mix change (the most expensive route's
 // traffic grows until the routes' mean cost per request is +10%, +20% or
@@ -236,9 +237,9 @@ func (s EndpointService) Minutes(rng *rand.Rand) []endpointMinute {
 
 // OpenMetrics writes the service's own counters, its routes' request
 // counters, and from profilesFrom the bridge's endpoint rows of CPU, drawn
-// each minute at 100 Hz per route (a deploy's missed minute has no
-// samples; the counters restart at a deploy, the rows do not: the bridge
-// keeps counting).
+// each minute at 100 Hz per route, and its instance row, their sum (a
+// deploy's missed minute has no samples; the counters restart at a deploy,
+// the rows do not: the bridge keeps counting).
 func (s EndpointService) OpenMetrics(b *strings.Builder, start time.Time, rng *rand.Rand) {
 	ms := s.Minutes(rng)
 	plain := make([]minute, len(ms))
@@ -265,12 +266,15 @@ func (s EndpointService) OpenMetrics(b *strings.Builder, start time.Time, rng *r
 	names = append(names, "unlabelled", "other")
 	totals := make([]int64, len(names))
 	from := int(profilesFrom / time.Minute)
-	lines := make([][]string, len(names))
+	lines := make([][]string, len(names)+1)
 	for i := from; i < len(ms); i++ {
 		at := start.Add(time.Duration(i) * time.Minute).Unix()
+		all := int64(0)
 		for k, name := range names {
 			lines[k] = append(lines[k], fmt.Sprintf("hotpath_profile_endpoint_cpu_seconds_total{job=%q,endpoint=%q,instance=\"bridge:9096\"} %s %d", s.Job, name, strconv.FormatFloat(float64(totals[k])/CPUSampleHz, 'f', -1, 64), at))
+			all += totals[k]
 		}
+		lines[len(names)] = append(lines[len(names)], fmt.Sprintf("hotpath_profile_instance_cpu_seconds_total{job=%q,instance=\"i1\"} %s %d", s.Job, strconv.FormatFloat(float64(all)/CPUSampleHz, 'f', -1, 64), at))
 		d := time.Duration(i) * time.Minute
 		if since, ok := s.sinceDeploy(d); ok && since < deployGap {
 			continue
