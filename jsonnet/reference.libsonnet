@@ -26,6 +26,8 @@ function(mixin)
   local levelLabels = {
     job: p.service,
     instance: p.instance,
+    // requests per pod: the service and instance they were counted under
+    pod: p.instance + [cfg.podLabel],
     container: p.container,
     job_upstream: p.service + ['upstream'],
     // the profile bridge names a service by its service label only

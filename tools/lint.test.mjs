@@ -78,6 +78,13 @@ describe('lint-catalogue', () => {
     assert.notEqual(r.status, 0);
     assert.match(r.out, /AllocationsPerRequestRegression/);
   });
+  it('fails on a doc that counts the alerts', () => {
+    const doc = seeded('notes.md', 'Ships ready to route.\nThe AlertmanagerConfig routes the six alerts to the receiver.\n');
+    const r = run('node', ['tools/lint-catalogue.mjs', doc]);
+    assert.notEqual(r.status, 0);
+    assert.match(r.out, /notes\.md:2: "the six alerts"/);
+    assert.equal(run('node', ['tools/lint-catalogue.mjs', seeded('ok.md', 'It routes every alert of the pack, and the two regression alerts hold.\n')]).status, 0);
+  });
 });
 
 describe('lint-architecture', () => {

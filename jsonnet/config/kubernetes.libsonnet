@@ -187,10 +187,12 @@
 
         // How the claim may be mounted. ReadWriteOncePod (Kubernetes 1.29+,
         // CSI volumes) lets one pod use it, cluster-wide: a second receiver
-        // waits Pending until the first is gone, also while an evicted or
-        // drained pod is still shutting down, where the Deployment's Recreate
-        // strategy does not apply. Use 'ReadWriteOnce' only where the volume
-        // plugin is not CSI (one node at a time, not one pod).
+        // waits Pending until the first is gone, during a rollout (the new pod
+        // is created while the old one shuts down) and while an evicted or
+        // drained pod is still shutting down. Use 'ReadWriteOnce' only where
+        // the volume plugin is not CSI: one node at a time, not one pod, so a
+        // new pod on the same node can start beside the old one for the old
+        // one's shutdown (up to 60s).
         stateAccessMode: 'ReadWriteOncePod',
       },
     },

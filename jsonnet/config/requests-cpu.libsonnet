@@ -37,32 +37,75 @@
     cpuSelector: '',
     allocSelector: '',
 
-    // The counter of handled requests; all its labels but the identity ones are
-    // summed away. Change it for gRPC services, e.g.
-    // `requestsMetric: 'grpc_server_handled_total'`.
+    // The service's own counter of handled requests (requestsFrom's `app`); all
+    // its labels but the identity ones are summed away. Change it when your
+    // services count requests under another name, e.g.
+    // `requestsMetric: 'myapp_http_requests_total'`.
     requestsMetric: 'http_requests_total',
 
-    // Every counter of a unit of work, for a fleet that counts it in more than
-    // one (HTTP, gRPC, log records): a list of { metric, selector, serviceLabel },
-    // selector and serviceLabel optional (serviceLabel: the label of that
-    // source that carries the service name, copied into serviceLabel). A service
-    // found in several sources is counted once, from the first source in this
-    // list that has it. The default is requestsMetric alone. Example:
-    //   requestSources: [
-    //     { metric: 'http_requests_total' },
-    //     { metric: 'http_server_request_duration_seconds_count' },  // OpenTelemetry
-    //     { metric: 'http_server_requests_seconds_count' },          // Spring / Micrometer
-    //     { metric: 'grpc_server_handled_total' },                   // go-grpc-prometheus
-    //     { metric: 'fluentd_output_status_emit_records', selector: 'type="forward"' },
-    //   ],
-    requestSources: [{ metric: $._config.requestsMetric, selector: $._config.requestsSelector }],
+    // Where request counts come from, by tool: each one a line to turn on or
+    // off, e.g. `requestsFrom+: { istio: true }`. The shapes of each (which
+    // series, which labels name the service) are in
+    // jsonnet/lib/request-sources.libsonnet. On by default: the counters a
+    // service exports itself (app: requestsMetric; OpenTelemetry's HTTP and
+    // RPC server histograms; Micrometer; gRPC), each naming the service by
+    // the scrape's job. Off by default: the ones that name services by labels
+    // of their own and count at a proxy (istio: the canonical service of
+    // istio_requests_total{reporter="destination"}; linkerd: the deployment,
+    // statefulset or daemonset of request_total{direction="inbound"};
+    // ingressNginx: the backend Service of nginx_ingress_controller_requests,
+    // requests from outside the cluster only). Turn one on where your
+    // services export no counter of their own. A service that several of them
+    // see is counted once, from the first in this order: app, opentelemetry,
+    // micrometer, grpc, istio, linkerd, ingressNginx (docs/runbook.md, "Where
+    // request counts and CPU come from"); the same service must then carry
+    // the same name in each (the scrape's job and the mesh's canonical
+    // service), or it shows twice.
+    requestsFrom: {
+      app: true,
+      opentelemetry: true,
+      micrometer: true,
+      grpc: true,
+      istio: false,
+      linkerd: false,
+      ingressNginx: false,
+    },
 
-    // Where per-service CPU comes from. 'process' reads process_cpu_seconds_total
-    // from the service's own /metrics; 'cadvisor' reads cAdvisor's
-    // container_cpu_usage_seconds_total and joins it to the service through
-    // (namespace, pod) using the requests series' labels. Use 'cadvisor' when your
-    // services do not export process metrics (e.g. JVMs without a process collector).
-    cpuSource: 'process',
+    // Every counter of a unit of work, as a list of sources, a service counted
+    // from the first source in the list that has it. The default is the
+    // sources requestsFrom turns on, in its order; set it to count work in
+    // other counters too (log records, messages), or to change the order.
+    // A source is { metric, selector, serviceLabel, namespaceLabel,
+    // instanceLabel, podLabel, relayLabels }, all but metric optional:
+    // serviceLabel (and namespaceLabel, instanceLabel) is the label of that
+    // source, or a list of them, whose first non-empty value is copied into
+    // serviceLabel (namespaceLabel, instanceLabel), the series' own kept
+    // where none is set; podLabel likewise names the pod that served the
+    // requests, which CPU from cAdvisor is joined through, and relayLabels are
+    // labels that mark a series relayed by another pod (a Collector, an
+    // ingress controller): there the scrape's own pod is the relay's and is
+    // dropped. Example:
+    //   requestSources: super.requestSources + [
+    //     { metric: 'fluentd_output_status_emit_records', selector: 'type!="stdout"' },
+    //   ],
+    requestSources: std.flattenArrays([
+      $._config.requestSourceShapes[name]
+      for name in $._config.requestSourceShapes.precedence
+      if std.get($._config.requestsFrom, name, false)
+    ]),
+    requestSourceShapes:: (import '../lib/request-sources.libsonnet')($._config),
+
+    // Where per-service CPU comes from. 'auto' (the default) takes each
+    // service's process_cpu_seconds_total where it exports one, and
+    // cAdvisor's container_cpu_usage_seconds_total of its pods where it does
+    // not (most JVMs, Python and Node services, behind a mesh or not): the
+    // containers of every pod a request source counts the service in,
+    // sidecars included, joined through (namespace, pod). A service that has
+    // both gets one, its process's, never their sum. 'process' and
+    // 'cadvisor' force one source for every service: 'cadvisor' when your
+    // process counters do not measure the service (a wrapper process, a
+    // sidecar exporter that counts its own CPU under the service's job).
+    cpuSource: 'auto',
     processCpuMetric: 'process_cpu_seconds_total',
     containerCpuMetric: 'container_cpu_usage_seconds_total',
 

@@ -176,7 +176,7 @@ local series = import '../lib/series.libsonnet';
             'hotpath-overlay-panel',
             'CPU per request with its flame graph',
             's',
-            'Drag across the strip to select a window (or click a shaded alert window): the flame graph shows where CPU went in it, and the diff against its baseline (by default the same length before the alert started; Shift-drag picks one by hand) shows what changed. The windows live in the URL, so a link reproduces the view. Needs the hotpath-overlay-panel plugin; without it, use the flame graphs below.',
+            "Drag across the strip to select a window (or click a shaded alert window): the flame graph shows where CPU went in it, and the diff against its baseline (by default the same length before the alert started; Shift-drag picks one by hand) shows what changed. The windows live in the URL, so a link reproduces the view. Needs the hotpath-overlay-panel plugin; without it, open the last row: Grafana's own flame graph panels.",
             [
               prom(q.cpuPerRequest, 'CPU per request'),
               prom(q.anomalies, '{{alertname}}'),
@@ -208,19 +208,27 @@ local series = import '../lib/series.libsonnet';
           ) {
             fieldConfig+: { overrides+: [p.byRefId('D', { unit: 'reqps' }), p.byRefId('E', { unit: 'short' }), p.byRefId('F', { unit: 'reqps' }), p.byRefId('G', { unit: 'reqps' })] },
           },
-          p.flamegraph(
-            'CPU flame graph',
-            'ns',
-            "Where CPU time went over the dashboard time range (Grafana's built-in flame graph, no plugin needed). Wide frames are hot; narrow the time range to the incident to focus it (e.g. fmt.Println -> protobuf text marshalling).",
-            [p.profile(d.profilesDs, cfg.profileTypeId, selector)],
-          ),
-          p.flamegraph(
-            'Allocation flame graph',
-            'bytes',
-            'Where bytes were allocated over the time range. Pair it with the allocation row: a wide frame here under an allocation regression is the culprit (e.g. flate.NewWriter per response).',
-            [p.profile(d.profilesDs, cfg.allocProfileTypeId, selector)],
-          ),
-        ] + functions.panels,
+        ] + functions.panels + [
+          // Grafana's own flame graph panels, for a Grafana without the
+          // overlay plugin. Closed by default: without a Pyroscope datasource
+          // their queries fail ("Datasource was not found"), and a cluster
+          // without profiles should look healthy; the overlay panel above
+          // says what is missing, and this row's title what they need.
+          p.collapsedRow("Grafana's own flame graphs (without the plugin; they need a Pyroscope datasource)", [
+            p.flamegraph(
+              'CPU flame graph',
+              'ns',
+              "Where CPU time went over the dashboard time range (Grafana's built-in flame graph, no plugin needed). Wide frames are hot; narrow the time range to the incident to focus it (e.g. fmt.Println -> protobuf text marshalling).",
+              [p.profile(d.profilesDs, cfg.profileTypeId, selector)],
+            ),
+            p.flamegraph(
+              'Allocation flame graph',
+              'bytes',
+              'Where bytes were allocated over the time range. Pair it with the allocation row: a wide frame here under an allocation regression is the culprit (e.g. flate.NewWriter per response).',
+              [p.profile(d.profilesDs, cfg.allocProfileTypeId, selector)],
+            ),
+          ]),
+        ],
         d.variables(series.requests, multiService=false) + [functions.variable, endpoints.variable],
         [
           d.annotation('hotpath alerts', q.alerts),

@@ -9,7 +9,8 @@
 // volumeClaimTemplates cannot change), an install from before the claim updates
 // in place, and "one receiver at a time" holds through the claim's access mode
 // (ReadWriteOncePod: a second pod cannot mount it, whatever created that pod)
-// together with the Recreate strategy (a rollout stops the old pod first).
+// together with a rollout that never adds a pod (maxSurge 0: the old pod is
+// stopped before the new one is created).
 local durations = import '../lib/durations.libsonnet';
 
 {
@@ -58,8 +59,16 @@ local durations = import '../lib/durations.libsonnet';
         replicas: n.replicas,
         // Stop the old pod before the new one starts: two receivers would
         // fight over the journal, and the new pod could not mount the claim
-        // while the old one holds it (the rollout would hang).
-        strategy: { type: 'Recreate' },
+        // while the old one holds it (a surge pod would hang the rollout).
+        // A rolling update that never adds a pod does that with one
+        // replica, and, unlike Recreate, applies over an earlier install's
+        // defaulted rollingUpdate with server-side apply too (Flux, Argo
+        // CD): the API server refuses type Recreate beside a rollingUpdate
+        // it filled in itself, which server-side apply never removes
+        // (tests/deploy/apply: every install path against a real API server).
+        // The new pod, created while the old one shuts down, waits for the
+        // claim (ReadWriteOncePod) until the old one is gone.
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
         selector: { matchLabels: selector },
         template: {
           metadata: { labels: labels + selector },

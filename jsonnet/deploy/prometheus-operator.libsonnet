@@ -63,23 +63,23 @@ local files = import '../lib/files.libsonnet';
     },
   },
 
+  // The merge patch's spec: None, the AlertmanagerConfig's route keeps only
+  // its own matchers. The empty selectors pick every AlertmanagerConfig in
+  // every namespace where the Alertmanager had none (an Alertmanager without
+  // selectors picks no AlertmanagerConfig at all); a merge patch leaves
+  // selectors you already have as they are.
+  local alertmanagerPatchSpec = {
+    alertmanagerConfigMatcherStrategy: { type: 'None' },
+    alertmanagerConfigSelector: if k.alertmanagerConfigLabels == {} then {} else { matchLabels: k.alertmanagerConfigLabels },
+    alertmanagerConfigNamespaceSelector: {},
+  },
+
   alertmanagerSnippets+:: {
-    // kubectl -n <alertmanagerNamespace> patch alertmanager <alertmanagerName>
-    //   --type merge --patch-file deploy/alertmanager/prometheus-operator-alertmanager.yaml
-    // None: the AlertmanagerConfig's route keeps only its own matchers. The
-    // empty selectors pick every AlertmanagerConfig in every namespace where
-    // the Alertmanager had none (an Alertmanager without selectors picks no
-    // AlertmanagerConfig at all); a merge patch leaves selectors you already
-    // have as they are.
     'prometheus-operator-alertmanager.yaml': {
       apiVersion: 'monitoring.coreos.com/v1',
       kind: 'Alertmanager',
       metadata: { name: n.alertmanagerName, namespace: n.alertmanagerNamespace },
-      spec: {
-        alertmanagerConfigMatcherStrategy: { type: 'None' },
-        alertmanagerConfigSelector: if k.alertmanagerConfigLabels == {} then {} else { matchLabels: k.alertmanagerConfigLabels },
-        alertmanagerConfigNamespaceSelector: {},
-      },
+      spec: alertmanagerPatchSpec,
     },
 
     // Without the operator: merge into alertmanager.yml (the route first
@@ -107,5 +107,22 @@ local files = import '../lib/files.libsonnet';
         }],
       }],
     },
+  },
+
+  // What a reader of deploy/alertmanager/<file> needs to apply it, written as
+  // the file's header comment (deploy/render.libsonnet). The patch names one
+  // Alertmanager: kubectl refuses it for any other ("the name of the object
+  // does not match the name on the URL"), so the comment gives the same spec
+  // as an inline patch for an Alertmanager of another name.
+  alertmanagerSnippetComments+:: {
+    'prometheus-operator-alertmanager.yaml': [
+      'A merge patch for the prometheus-operator Alertmanager %s in namespace %s' % [n.alertmanagerName, n.alertmanagerNamespace],
+      '(kubernetes.notify.alertmanagerName and alertmanagerNamespace). Apply it with:',
+      '  kubectl -n %s patch alertmanager %s --type merge --patch-file prometheus-operator-alertmanager.yaml' % [n.alertmanagerNamespace, n.alertmanagerName],
+      'Your Alertmanager has another name (kubectl get alertmanagers -A lists them)? kubectl refuses this',
+      'file for it: its metadata names %s. Render the bundle with alertmanagerName (and' % n.alertmanagerName,
+      'alertmanagerNamespace) set to yours, or patch yours with the spec alone, e.g. for <name> in <namespace>:',
+      "  kubectl -n <namespace> patch alertmanager <name> --type merge -p '%s'" % std.manifestJsonMinified({ spec: alertmanagerPatchSpec }),
+    ],
   },
 }

@@ -9,6 +9,6 @@ function(mixin) {
   ['deploy/grafana/' + path]: files.yaml(mixin.grafanaSnippets[path])
   for path in std.objectFields(mixin.grafanaSnippets)
 } + {
-  ['deploy/alertmanager/' + path]: files.yaml(mixin.alertmanagerSnippets[path])
+  ['deploy/alertmanager/' + path]: files.yaml(mixin.alertmanagerSnippets[path], std.get(std.get(mixin, 'alertmanagerSnippetComments', {}), path, []))
   for path in std.objectFields(mixin.alertmanagerSnippets)
 }

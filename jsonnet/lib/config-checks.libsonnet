@@ -50,16 +50,25 @@ local alertKeys(knob, m) =
     local labels = [l for l in [c.serviceLabel, c.instanceLabel, c.clusterLabel, c.namespaceLabel, c.podLabel, c.containerLabel] if l != ''],
     assert std.length(std.set(labels)) == std.length(labels)
            : "the label knobs (serviceLabel, instanceLabel, clusterLabel, namespaceLabel, podLabel, containerLabel) name one label twice (%s): an aggregation cannot keep one label as two identities; give each its own, or set clusterLabel/namespaceLabel to '' when you have none" % std.join(', ', labels),
-    assert std.length(c.requestSources) > 0 : 'requestSources is empty: the pack needs at least one request counter (the default is requestsMetric alone)',
+    assert std.length(c.requestSources) > 0 : 'requestSources is empty: the pack needs at least one request counter (by default the sources requestsFrom turns on; turn one on, e.g. requestsFrom+: { app: true })',
     assert std.all([
       (std.isObject(r) && std.get(r, 'metric', '') != '')
       || error 'requestSources: every source needs a metric, got %s' % str(r)
       for r in c.requestSources
     ]),
+    local sourceFields = ['metric', 'selector', 'serviceLabel', 'namespaceLabel', 'instanceLabel', 'podLabel', 'relayLabels'],
     assert std.all([
-      local unknown = std.setDiff(std.set(std.objectFields(r)), ['metric', 'selector', 'serviceLabel']);
-      unknown == [] || error 'requestSources: %s has %s, not a field of a source (metric, selector, serviceLabel): it would be ignored' % [r.metric, std.join(', ', unknown)]
+      local unknown = std.setDiff(std.set(std.objectFields(r)), std.set(sourceFields));
+      unknown == [] || error 'requestSources: %s has %s, not a field of a source (%s): it would be ignored' % [r.metric, std.join(', ', unknown), std.join(', ', sourceFields)]
       for r in c.requestSources
+    ]),
+    local shapes = std.set(c.requestSourceShapes.precedence),
+    local unknownShapes = std.setDiff(std.set(std.objectFields(c.requestsFrom)), shapes),
+    assert unknownShapes == []
+           : 'requestsFrom names %s, no request source hotpath knows (%s): fix the name, or add your counter to requestSources' % [std.join(', ', unknownShapes), std.join(', ', c.requestSourceShapes.precedence)],
+    assert std.all([
+      std.isBoolean(c.requestsFrom[k]) || error 'requestsFrom.%s is %s: each source is turned on with true and off with false' % [k, str(c.requestsFrom[k])]
+      for k in std.objectFields(c.requestsFrom)
     ]),
 
     assert std.all([

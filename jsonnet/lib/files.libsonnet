@@ -13,8 +13,11 @@ local readableExpr(expr) =
   if std.member(e, '\n') then e + '\n' else e;
 
 {
-  // A YAML file with the generated-file header. Usage: yaml({ groups: [...] }).
-  yaml(obj):: header + std.manifestYamlDoc(obj, indent_array_in_object=true, quote_keys=false) + '\n',
+  // A YAML file with the generated-file header, and `comment` (lines of
+  // text) as comments below it: what a reader of the file needs to use it.
+  // Usage: yaml({ groups: [...] }), yaml(patch, ['Apply it with:', '  kubectl ...']).
+  yaml(obj, comment=[]):: header + std.join('', ['#%s\n' % (if l == '' then '' else ' ' + l) for l in comment])
+                          + std.manifestYamlDoc(obj, indent_array_in_object=true, quote_keys=false) + '\n',
 
   // A dashboard's JSON text, as dashboards/<name> holds it. Usage: dashboardJSON(mixin.grafanaDashboards[name]).
   dashboardJSON(dashboard):: std.manifestJsonEx(dashboard, '  ') + '\n',

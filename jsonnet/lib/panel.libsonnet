@@ -164,4 +164,10 @@ local base(type, title, unit, description, targets, w, h) = {
 
   // A full-width row header.
   row(title):: { type: 'row', title: title, collapsed: false, panels: [], w:: 24, h:: 1 },
+
+  // A row shown closed, holding `panels` (lib/layout.libsonnet places them):
+  // Grafana runs their queries only once the row is opened, so a panel that
+  // needs something a cluster may lack (a Pyroscope datasource) shows no
+  // error until asked for, and the row's title says what it needs.
+  collapsedRow(title, panels):: self.row(title) { collapsed: true, panels: panels },
 }

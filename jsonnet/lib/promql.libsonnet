@@ -41,23 +41,63 @@ function(cfg) {
 
   // ---- work-unit counters (requestSources) ----------------------------------
 
-  // Each source with its defaults filled in.
+  local asList(x) = if std.isArray(x) then x else if x == '' then [] else [x],
+  // Each source with its defaults filled in, every label field a list.
   requestSources:: [
-    { selector: '', serviceLabel: cfg.serviceLabel } + s
+    local full = { selector: '', serviceLabel: cfg.serviceLabel, namespaceLabel: cfg.namespaceLabel, instanceLabel: cfg.instanceLabel, podLabel: cfg.podLabel, relayLabels: [] } + s;
+    full {
+      serviceLabel: asList(full.serviceLabel),
+      namespaceLabel: asList(full.namespaceLabel),
+      instanceLabel: asList(full.instanceLabel),
+      podLabel: asList(full.podLabel),
+      relayLabels: asList(full.relayLabels),
+    }
     for s in cfg.requestSources
   ],
-  // expr with the source's service label copied into serviceLabel.
+
+  // expr with `target` set to the first non-empty of the labels `from`
+  // (label_replace copies only a non-empty value, so the last copy applied
+  // is the first label's), its own value kept where none is set.
+  local copyFirst(expr, target, from) =
+    std.foldl(
+      function(e, l) 'label_replace(%s, "%s", "$1", "%s", "(.+)")' % [e, target, l],
+      std.reverse([l for l in from if l != target]),
+      expr,
+    ),
+
+  // expr (a source's series) in the pack's labels: the source's service,
+  // namespace and instance labels copied into serviceLabel, namespaceLabel
+  // and instanceLabel, and its pod into podLabel. A relayed series (one of
+  // relayLabels set) loses the scrape's pod first: it is the relay's. A
+  // source (as versionSources') may set serviceLabel only.
   asService(src, expr)::
-    if src.serviceLabel == cfg.serviceLabel then expr
-    else 'label_replace(%s, "%s", "$1", "%s", "(.+)")' % [expr, cfg.serviceLabel, src.serviceLabel],
+    local get(field, default) = asList(std.get(src, field, default));
+    local relayed = std.foldl(
+      function(e, l) 'label_replace(%s, "%s", "", "%s", ".+")' % [e, cfg.podLabel, l],
+      get('relayLabels', []),
+      expr,
+    );
+    local podFrom = get('podLabel', cfg.podLabel);
+    // The scrape's own pod is the last resort only where the source lists
+    // it: a source whose series never name the pod that served them (an
+    // ingress controller's) drops it.
+    local ownPod = if std.member(podFrom, cfg.podLabel) then relayed
+    else 'label_replace(%s, "%s", "", "%s", ".*")' % [relayed, cfg.podLabel, cfg.podLabel];
+    local withPod = copyFirst(ownPod, cfg.podLabel, podFrom);
+    local withNamespace = if cfg.namespaceLabel == '' then withPod else copyFirst(withPod, cfg.namespaceLabel, get('namespaceLabel', cfg.namespaceLabel));
+    local withInstance = copyFirst(withNamespace, cfg.instanceLabel, get('instanceLabel', cfg.instanceLabel));
+    copyFirst(withInstance, cfg.serviceLabel, get('serviceLabel', cfg.serviceLabel)),
+
   // One expression per source, f(src), each service taken from the first
   // source that has it: `or on (service)` adds a source's services only where
   // no earlier source has them.
   firstSource(f)::
     std.join('\nor on (%s)\n' % p.list(p.service), [f(src) for src in p.requestSources]),
+  // A source's raw series in the pack's labels, narrowed by extra matchers.
+  sourceSeries(src, extra=[]):: p.asService(src, p.selector(src.metric, [src.selector] + extra)),
   // Every source's raw series, for label joins (group by ...).
   allSources(extra=[])::
-    std.join(' or ', [p.asService(src, p.selector(src.metric, [src.selector] + extra)) for src in p.requestSources]),
+    std.join(' or ', [p.sourceSeries(src, extra) for src in p.requestSources]),
 
   sumBy(labels, expr):: 'sum by (%s) (%s)' % [p.list(labels), expr],
 

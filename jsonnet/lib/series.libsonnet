@@ -5,6 +5,11 @@
   // Per service (job, plus cluster/namespace when present) and per instance.
   requests: 'job:requests:rate5m',
   instanceRequests: 'instance:requests:rate5m',
+  // Requests per second per pod that served them (label pod; absent for a
+  // service outside Kubernetes), with the service and instance they were
+  // counted under: from the one source each service is counted from. The
+  // joins of cAdvisor's per-pod series to services read it.
+  podRequests: 'pod:requests:rate5m',
   cpu: 'job:cpu_seconds:rate5m',
   instanceCpu: 'instance:cpu_seconds:rate5m',
   cpuPerRequest: 'job:cpu_seconds_per_request:ratio_rate5m',

@@ -10,30 +10,37 @@ local series = import '../lib/series.libsonnet';
     local cm = (import '../lib/baseline-model.libsonnet')(cfg),
     local models = (import '../lib/cost-models.libsonnet')(cfg),
 
+    // The labels of a service's instance and the pod it runs in.
+    local podInstance = p.instance + [cfg.podLabel],
+
     // CPU seconds per second per instance, from the process's own counter or
-    // from cAdvisor. cAdvisor knows pods, not services: each container's CPU is
-    // summed per pod and given the service and instance of the requests series
-    // scraped from that pod. The pod side is unique per pod by construction, so
-    // a pod that serves two jobs counts for both instead of breaking the join.
+    // from cAdvisor (cpuSource). cAdvisor knows pods, not services: each
+    // container's CPU is summed per pod and given the service and instance of
+    // the requests counted in that pod. The pod side is unique per pod by
+    // construction, so a pod that serves two jobs counts for both instead of
+    // breaking the join.
+    local processCpu = p.sumBy(p.instance, p.rate(cfg.processCpuMetric, [cfg.cpuSelector])),
+    local cadvisorCpu = |||
+      sum by (%(instance)s) (
+        group by (%(podInstance)s) (%(podRequests)s)
+        * on (%(pod)s) group_left ()
+        sum by (%(pod)s) (rate(%(cpu)s[%(window)s]))
+      )
+    ||| % {
+      instance: p.list(p.instance),
+      podInstance: p.list(podInstance),
+      podRequests: series.podRequests,
+      pod: p.list(p.pod),
+      cpu: p.containerSelector(cfg.containerCpuMetric, [cfg.cpuSelector]),
+      window: cfg.rateWindow,
+    },
     local instanceCpu =
-      if cfg.cpuSource == 'process' then
-        p.sumBy(p.instance, p.rate(cfg.processCpuMetric, [cfg.cpuSelector]))
-      else if cfg.cpuSource == 'cadvisor' then
-        |||
-          sum by (%(instance)s) (
-            group by (%(podInstance)s) (%(requests)s)
-            * on (%(pod)s) group_left ()
-            sum by (%(pod)s) (rate(%(cpu)s[%(window)s]))
-          )
-        ||| % {
-          instance: p.list(p.instance),
-          podInstance: p.list(p.pod + [cfg.serviceLabel, cfg.instanceLabel]),
-          pod: p.list(p.pod),
-          requests: p.allSources(),
-          cpu: p.containerSelector(cfg.containerCpuMetric, [cfg.cpuSelector]),
-          window: cfg.rateWindow,
-        }
-      else error 'cpuSource must be "process" or "cadvisor", not %s' % cfg.cpuSource,
+      if cfg.cpuSource == 'process' then processCpu
+      else if cfg.cpuSource == 'cadvisor' then cadvisorCpu
+      // One source per service, never both added: its process's counter
+      // where it has one, its pods' containers otherwise.
+      else if cfg.cpuSource == 'auto' then '%s\nor on (%s)\n%s' % [processCpu, p.list(p.service), std.rstripChars(cadvisorCpu, '\n')]
+      else error 'cpuSource must be "auto", "process" or "cadvisor", not %s' % cfg.cpuSource,
 
     groups+: [
       {
@@ -41,11 +48,16 @@ local series = import '../lib/series.libsonnet';
         interval: cfg.evaluationInterval,
         rules: [
                  {
+                   // Requests per second per pod and instance: every
+                   // work-unit counter (requestSources) in the pack's labels,
+                   // a service counted from the first source that has it.
+                   record: series.podRequests,
+                   expr: p.firstSource(function(src) p.sumBy(podInstance, p.asService(src, p.rate(src.metric, [src.selector])))),
+                 },
+                 {
                    // Requests per second per instance.
                    record: series.instanceRequests,
-                   // Every work-unit counter (requestSources), a service
-                   // counted from the first source that has it.
-                   expr: p.firstSource(function(src) p.sumBy(p.instance, p.asService(src, p.rate(src.metric, [src.selector])))),
+                   expr: p.sumBy(p.instance, series.podRequests),
                  },
                  {
                    // Requests per second per service.

@@ -13,12 +13,9 @@ local series = import '../lib/series.libsonnet';
     local sumRate(metric) = p.sumBy(p.container, 'rate(%s[%s])' % [p.containerSelector(metric), cfg.rateWindow]),
     local maxOf(metric, cond='') = 'max by (%s) (%s%s)' % [p.list(p.container), p.containerSelector(metric), cond],
     local kubeStateMetrics(metric, selector) = 'max by (%s) (%s)' % [p.list(p.container), p.selector(metric, ['%s!=""' % cfg.containerLabel, selector])],
-    // Requests per second per pod, every work-unit counter scraped from it;
-    // a pod found in several sources counted from the first that has it.
-    local podRequests = std.join('\nor on (%s)\n' % p.list(p.pod), [
-      p.sumBy(p.pod, p.rate(src.metric, ['%s!=""' % cfg.podLabel, src.selector]))
-      for src in p.requestSources
-    ]),
+    // Requests per second per pod: every service it serves, each counted
+    // from its one source (hotpath-requests-cpu's pod series).
+    local podRequests = p.sumBy(p.pod, '%s{%s!=""}' % [series.podRequests, cfg.podLabel]),
 
     groups+: [
       {

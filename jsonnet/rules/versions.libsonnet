@@ -29,7 +29,8 @@ local series = import '../lib/series.libsonnet';
       local matched = p.selector(src.metric, [src.selector, '%s=~"%s"' % [src.versionLabel, src.versionRegex]]);
       'label_replace(last_over_time(%s[%s]), "version", "$1", "%s", "%s")' % [matched, cfg.versionHold, src.versionLabel, src.versionRegex],
     // One source's versions per service. A per-pod source gets the service of
-    // the requests series scraped from the pod (the cAdvisor join's way); a
+    // the requests counted in the pod (every request source's raw series, in
+    // the pack's labels: a new pod counts from its first scrape on); a
     // pod that serves two services is given one of them, so the join never
     // fails on many-to-many.
     local versions(src) =

@@ -83,7 +83,7 @@ const installDrilldown = (installed) =>
   }, installed);
 
 /** Renders the dashboard's overlay panel over the hour, with the whole-range profile from the query runner. */
-async function renderPanel({ url = '/d/hotpath-service?var-job=api', series, options = OPTIONS, height = 720, targets = TARGETS, variables = { job: 'api', profiles: 'pyro', datasource: 'prom' } } = {}) {
+async function renderPanel({ url = '/d/hotpath-service?var-job=api', series, options = OPTIONS, height = 720, width = 1000, targets = TARGETS, variables = { job: 'api', profiles: 'pyro', datasource: 'prom' } } = {}) {
   await h.page.evaluate(() => window.hotpathHost.unmount());
   await h.page.evaluate((u) => window.hotpathHost.setLocation(u), url);
   await h.render({
@@ -92,11 +92,49 @@ async function renderPanel({ url = '/d/hotpath-service?var-job=api', series, opt
     options,
     variables,
     timeRange: RANGE,
-    width: 1000,
+    width,
     height,
   });
   await byId(TEST_IDS.strip).waitFor();
 }
+
+/**
+ * The text of the panel's status line and notices that runs past the panel's right edge, or past
+ * the box that clips it (cut mid-word, where an ellipsis should end it): each element holding
+ * text whose right edge lies beyond the panel's, or beyond an ancestor that clips its overflow.
+ * Text that a box ends with an ellipsis (text-overflow: ellipsis) is not listed: the reader sees
+ * where it is cut.
+ */
+const pastEdge = () =>
+  h.page.evaluate((ids) => {
+    const panel = document.querySelector(`[data-testid="${ids.panel}"]`);
+    const out = [];
+    for (const root of ids.roots.map((id) => panel.querySelector(`[data-testid="${id}"]`)).filter(Boolean)) {
+      for (const e of [root, ...root.querySelectorAll('*')]) {
+        if (![...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim())) {
+          continue;
+        }
+        let clip = panel.getBoundingClientRect().right;
+        let right = e.getBoundingClientRect().right;
+        for (let a = e.parentElement; a && a !== panel.parentElement; a = a.parentElement) {
+          const style = getComputedStyle(a);
+          if (style.overflowX === 'visible') {
+            continue;
+          }
+          const box = a.getBoundingClientRect().right;
+          if (style.textOverflow === 'ellipsis' && !/flex|grid/.test(style.display)) {
+            right = Math.min(right, box); // hidden past here, and an ellipsis says so (a flex box ends no line)
+          } else {
+            clip = Math.min(clip, box);
+          }
+        }
+        if (right > clip + 1) {
+          out.push(`${e.textContent.trim().slice(0, 80)} (to x=${Math.round(right)}, cut at ${Math.round(clip)})`);
+        }
+      }
+    }
+    return out;
+  }, { panel: TEST_IDS.overlayPanel, roots: [TEST_IDS.status, TEST_IDS.stripNotice, TEST_IDS.error] });
 
 const search = async () => new URLSearchParams((await h.page.evaluate(() => window.hotpathHost.location())).split('?')[1] ?? '');
 
@@ -344,6 +382,16 @@ describe('empty states: what is missing, and the setting that fixes it', () => {
     assert.match(await byId(TEST_IDS.error).innerText(), /^No profiles datasource selected/);
     await sleep(200);
     assert.deepEqual(requests, []);
+    assert.deepEqual(await pastEdge(), [], 'after the drag, nothing runs past the panel\'s edge');
+    // a panel of half a dashboard's width, where the notice is longest against it
+    await renderPanel({ series: strip(), variables: { job: 'api', profiles: '', datasource: 'prom' }, width: 560 });
+    await dragWindow(h.page, at(40), at(50));
+    await byId(TEST_IDS.error).waitFor();
+    await h.screenshot('overlay-no-profiles-datasource-narrow');
+    assert.deepEqual(await pastEdge(), [], 'a narrow panel after the drag: nothing runs past its edge');
+    // the status line names what is missing, the whole reason its tooltip
+    assert.equal(await byId(TEST_IDS.statusNoTarget).innerText(), 'No profiles datasource selected');
+    assert.match(await byId(TEST_IDS.statusNoTarget).getAttribute('title'), /^Query C reads its profiles from \$\{profiles\}, which names no datasource/);
   });
 
   it('no profile query: says how to add one', async () => {

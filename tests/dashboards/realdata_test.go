@@ -76,25 +76,8 @@ func TestEveryQueryReturnsData(t *testing.T) {
 
 	plain, _ := shipped(t)
 	answered := map[string]bool{}
-	var pending []string
 	harness.WaitFor(t, 11*time.Minute, "every dashboard query returns data", func() (bool, string) {
-		pending = pending[:0]
-		for _, name := range sortedKeys(plain) {
-			d := plain[name]
-			vals := sampleValues(d, "2m")
-			for _, q := range d.queries(t) {
-				key := name + " " + q.where
-				if answered[key] {
-					continue
-				}
-				n, err := countSeries(p, substitute(q.expr, vals), q.instant)
-				if err == nil && n > 0 {
-					answered[key] = true
-					continue
-				}
-				pending = append(pending, fmt.Sprintf("%s: %d series, %v\n    %s", key, n, err, q.expr))
-			}
-		}
+		pending := queriesWithoutData(t, p, plain, func(d dashboard) map[string]string { return sampleValues(d, "2m") }, answered)
 		if len(pending) == 0 {
 			return true, ""
 		}
@@ -111,6 +94,30 @@ func TestEveryQueryReturnsData(t *testing.T) {
 			}
 		}
 	}
+}
+
+// queriesWithoutData runs every query of the dashboards not yet answered,
+// with the variables' values, and marks those that return data answered;
+// it lists the others, with what each returned.
+func queriesWithoutData(t *testing.T, p *harness.Prometheus, dashboards map[string]dashboard, values func(dashboard) map[string]string, answered map[string]bool) []string {
+	var pending []string
+	for _, name := range sortedKeys(dashboards) {
+		d := dashboards[name]
+		vals := values(d)
+		for _, q := range d.queries(t) {
+			key := name + " " + q.where
+			if answered[key] {
+				continue
+			}
+			n, err := countSeries(p, substitute(q.expr, vals), q.instant)
+			if err == nil && n > 0 {
+				answered[key] = true
+				continue
+			}
+			pending = append(pending, fmt.Sprintf("%s: %d series, %v\n    %s", key, n, err, q.expr))
+		}
+	}
+	return pending
 }
 
 // history is how much history the scenario gets: the rule pack's

@@ -15,9 +15,12 @@ import (
 // the label shapes of real fleets (promkit/synth: pods serving two jobs, jobs
 // without pod or namespace, pause and pod-level cgroups, cluster on some
 // series only, request counters with extra labels, a job with no traffic,
-// kube-prometheus-stack's dropped series), and the joined panels put each
-// service's throttling on that service's row. The rules are the shipped ones
-// with only the groups' intervals shortened (tests/realrules/testdata).
+// kube-prometheus-stack's dropped series, the requests of a mesh, an ingress
+// controller, OpenTelemetry, Micrometer and gRPC), every service gets its
+// requests from its one source and its CPU from its process or its pods, and
+// the joined panels put each service's throttling on that service's row. The
+// rules are the shipped ones with only the groups' intervals shortened and
+// every request source on (tests/realrules/testdata).
 func TestRealFleetShapes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Prometheus")
@@ -58,11 +61,29 @@ func TestRealFleetShapes(t *testing.T) {
 		}
 	})
 
+	t.Run("CPU: each service's process where it has one, else its pods' containers, never both", func(t *testing.T) {
+		var got map[string]float64
+		harness.WaitFor(t, 30*time.Second, "job:cpu_seconds:rate5m for every service with CPU", func() (bool, string) {
+			s, err := p.Query(ctx, `job:cpu_seconds:rate5m`)
+			if err != nil {
+				return false, err.Error()
+			}
+			got = map[string]float64{}
+			for _, x := range s {
+				got[x.Metric["job"]] = x.Value
+			}
+			return len(got) >= len(synth.ExpectedAutoCPU), fmt.Sprint(got)
+		})
+		for _, problem := range harness.CompareRates(got, synth.ExpectedAutoCPU) {
+			t.Errorf("job:cpu_seconds:rate5m: %s", problem)
+		}
+	})
+
 	t.Run("no dashboard query fails, whichever service is picked", func(t *testing.T) {
 		plain, _ := shipped(t)
 		for _, name := range sortedKeys(plain) {
 			d := plain[name]
-			for _, svc := range []string{"api", "web", "blackbox", "idle-worker"} {
+			for _, svc := range []string{"api", "web", "blackbox", "idle-worker", "reviews", "checkout", "storefront"} {
 				vals := sampleValues(d, "1m")
 				for k, v := range vals {
 					if v == sampleService {

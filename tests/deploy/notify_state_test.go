@@ -112,8 +112,10 @@ func checkStateOnClaim(t *testing.T, dir string) {
 	if r, ok := get(t, dep, "spec", "replicas").(int); !ok || r > 1 {
 		t.Errorf("replicas %v, want 1", get(t, dep, "spec", "replicas"))
 	}
-	if got := get(t, dep, "spec", "strategy"); !reflect.DeepEqual(got, obj{"type": "Recreate"}) {
-		t.Errorf("strategy %v: a rolling update runs the new receiver beside the old one", got)
+	// (a rolling update that adds no pod; tests/deploy/apply proves why not
+	// Recreate: server-side apply over an earlier install is refused)
+	if got := get(t, dep, "spec", "strategy"); !reflect.DeepEqual(got, obj{"type": "RollingUpdate", "rollingUpdate": obj{"maxSurge": 0, "maxUnavailable": 1}}) {
+		t.Errorf("strategy %v: a rollout that surges runs the new receiver beside the old one", got)
 	}
 	if got := get(t, pvc, "spec", "accessModes"); !reflect.DeepEqual(got, []any{"ReadWriteOncePod"}) {
 		t.Errorf("the claim's accessModes %v, want [ReadWriteOncePod]: one pod, cluster-wide", got)

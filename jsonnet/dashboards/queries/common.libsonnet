@@ -56,22 +56,18 @@ function(cfg) {
   containerKey:: p.list(p.container),
   serviceKey:: p.list(p.service),
 
-  // The pods of the picked service(s), from the requests counter's labels
-  // (as the rule pack's cAdvisor mode joins them): one series per (pod,
-  // service), so a pod serving two jobs appears twice and a job scraped
-  // outside Kubernetes (no pod label) not at all. `multi`: several services
-  // can be picked (the service variable is matched with =~).
-  // Every work-unit counter (requestSources) counts; a source that names the
-  // service in another label is matched on that label.
+  // The pods of the picked service(s), from the rule pack's requests per pod
+  // (as its cAdvisor join reads them): one series per (pod, service), so a
+  // pod serving two jobs appears twice and a job scraped outside Kubernetes
+  // (no pod label) not at all. Every work-unit counter (requestSources)
+  // counts, each service from its one source. `multi`: several services can
+  // be picked (the service variable is matched with =~).
   servicePods(multi=false)::
-    local pods(src) = p.asService(src, p.selector(src.metric, [
-      d.matcher(cfg.podLabel, '!=', ''),
-      src.selector,
-    ] + d.scopeMatchers + [d.serviceMatcher(multi, src.serviceLabel)]));
-    'group by (%(pod)s, %(service)s) (%(sources)s)' % {
+    'group by (%(pod)s, %(service)s) (%(series)s{%(matchers)s})' % {
       pod: root.podKey,
       service: cfg.serviceLabel,
-      sources: std.join(' or ', [pods(src) for src in p.requestSources]),
+      series: series.podRequests,
+      matchers: p.matchers([d.matcher(cfg.podLabel, '!=', '')] + d.scopeMatchers + [d.serviceMatcher(multi)]),
     },
 
   // A per-container expression narrowed to the containers of the picked service.

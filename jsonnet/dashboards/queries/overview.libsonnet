@@ -14,8 +14,10 @@ function(cfg) {
   cpuPerRequest: by(s.cpuPerRequest),
   // CPU against what the service's cost model predicts at its current load:
   // 1 is as usual, cpuRegressionFactor is where CPUPerRequestRegression starts.
-  vsBaseline: '%(cpu)s / %(predicted)s' % { cpu: by(s.cpu), predicted: by(s.cpuBaselinePredicted) },
-  fixedShare: '%(fixed)s / %(cpu)s' % { fixed: by(s.cpuBaselineFixed), cpu: by(s.cpu) },
+  // No value where the prediction is 0 (a service fitted on a history
+  // without CPU): a ratio to nothing is no ratio, not an infinity.
+  vsBaseline: '%(cpu)s / (%(predicted)s > 0)' % { cpu: by(s.cpu), predicted: by(s.cpuBaselinePredicted) },
+  fixedShare: '%(fixed)s / (%(cpu)s > 0)' % { fixed: by(s.cpuBaselineFixed), cpu: by(s.cpu) },
   throttled: c.perService(c.select(s.throttledSeconds, c.scope)),
   toUpstream: 'max by (%(service)s) (%(ratio)s)' % { service: c.serviceKey, ratio: by(s.cpuPerRequestToUpstream) },
   // Firing alerts per service. The alerts on container series (the catalogue's

@@ -37,7 +37,7 @@ function(cfg) {
   instanceCpuPerRequest: by(s.instanceCpuPerRequest),
   instanceToSiblings: c.oneLine(|||
     %(instance)s / on (%(service)s) group_left ()
-    quantile by (%(service)s) (0.5, %(instance)s)
+    (quantile by (%(service)s) (0.5, %(instance)s) > 0)
   ||| % { instance: by(s.instanceCpuPerRequest), service: c.serviceKey }),
 
   // 3. Upstream?

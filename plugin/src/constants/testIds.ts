@@ -33,6 +33,7 @@ export const TEST_IDS = {
   status: 'hotpath-status',
   statusComparison: 'hotpath-status-comparison',
   statusBaseline: 'hotpath-status-baseline',
+  statusNoTarget: 'hotpath-status-no-target',
   retry: 'hotpath-retry',
   exploreLink: 'hotpath-explore-link',
   drilldownLink: 'hotpath-drilldown-link',

@@ -33,6 +33,7 @@ func suites() []*suite {
 		requestsCPUSuite(),
 		throttlingSuite(),
 		cadvisorSuite(),
+		cpuAutoSuite(),
 		costModelSuite(),
 		noiseSuite(),
 		notTrackingLoadSuite(),

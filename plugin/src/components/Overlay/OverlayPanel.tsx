@@ -69,7 +69,7 @@ export function OverlayPanel(props: PanelProps<HotpathOptions>) {
         baselineProfile={m.profiles.baseline}
         siblings={m.siblings}
         siblingLabel={m.siblingLabel}
-        noTarget={m.setup?.message}
+        noTarget={m.setup}
         problems={m.url.problems}
         hasStrip={m.stripHeight > 0}
         describe={m.describe}

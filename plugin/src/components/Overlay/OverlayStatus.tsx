@@ -15,8 +15,8 @@ interface Props {
   baselineProfile?: WindowProfile;
   siblings: boolean;
   siblingLabel: string;
-  /** why no profile query can run for a window (undefined: one can) */
-  noTarget?: string;
+  /** why no profile query can run for a window (undefined: one can): its title in the line, the whole of it as its tooltip (the view below says it all) */
+  noTarget?: { title: string; message: string };
   /** what the URL held that the panel ignored */
   problems: string[];
   hasStrip: boolean;
@@ -53,7 +53,11 @@ export function OverlayStatus(props: Props) {
           ) : (
             <span data-testid={TEST_IDS.statusBaseline}> · No baseline: Shift-drag on the strip to choose one.</span>
           )}
-          {noTarget && <span className={styles.error}> {noTarget}</span>}
+          {noTarget && (
+            <span className={styles.noTarget} title={noTarget.message} data-testid={TEST_IDS.statusNoTarget}>
+              {noTarget.title}
+            </span>
+          )}
         </>
       )}
     </div>
@@ -95,7 +99,11 @@ const getStyles = (theme: GrafanaTheme2) => ({
     flexShrink: 0,
   }),
   windowStatus: css({ display: 'flex', alignItems: 'center', minWidth: 0, flex: '0 1 auto' }),
-  windowText: css({ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }),
+  // what keeps the profiles from loading, in a few words: the windows' ranges shrink to their
+  // ellipses first; it does too, never past the panel's edge, on a panel too narrow for it alone
+  noTarget: css({ color: theme.colors.error.text, minWidth: 0, flex: '0 0.01 auto', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }),
+  // minWidth 0: a flex item shrinks below its text only so, and then ends it with the ellipsis
+  windowText: css({ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }),
   error: css({ color: theme.colors.error.text }),
   warning: css({ color: theme.colors.warning.text }),
 });
