@@ -247,12 +247,20 @@ bench-detection: tools ## the regression alerts' detection rate, time to detect 
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-detection.md go test -tags bench -count=1 -timeout 60m -run 'TestEpisodes|TestBenchDetection' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)')
 
 .PHONY: bench-functions
-# FUNCTIONS_FLAGS: -per-class N (services per kind, size and size class whose regression is an
-# existing function's, default 1), -new-per-class N (a new function's, default 1), -clean-per-class N
-# (default 2); KEEP=DIR keeps the backfilled data there.
+# FUNCTION_SEEDS: the fleets, one after the other (each a history of its own); three seeds and 4
+# services per cell start every cell's regressions at every even onset hour once. FUNCTIONS_FLAGS:
+# -per-cell N (services per kind, size and size class whose regression is an existing function's,
+# default 4), -new-per-cell N (a new function's, default 2), -benign N (per benign day and size
+# class, default 2), -fixed-share lo,hi; KEEP=DIR keeps each seed's history there (seed-N/, TSDB
+# blocks). The timeout fits a 2-core machine busy with other work (about 45 minutes idle).
+FUNCTION_SEEDS ?= 27,28,29
 FUNCTIONS_FLAGS ?=
-bench-functions: tools ## FunctionCostPerRequestRegression beside the service regression alerts on a generated fleet with per-minute synthetic profiles and the bridge's set (one function, existing or new, adding +5/10/20% to its service's CPU or allocations per request), by service size; writes tests/bench/RESULTS-functions.md
-	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-functions.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchFunctions' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(FUNCTIONS_FLAGS)
+bench-functions: tools ## FunctionCostPerRequestRegression (its cost model, and the share condition before it) beside the service regression alerts on generated fleets with per-minute synthetic profiles and the bridge's set: one function, existing or new, adding +5/10/20% to its service's CPU or allocations per request at every even onset hour, and benign days (holiday, traffic doubling, improvement elsewhere, fixed-heavy services, a busy node), by service size; writes tests/bench/RESULTS-functions.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-functions.md go test -tags bench -count=1 -timeout 6h -run 'TestBenchFunctions' -v ./bench/detection -args -seeds '$(FUNCTION_SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(FUNCTIONS_FLAGS)
+
+.PHONY: bench-contention
+bench-contention: $(NPM_STAMP) $(CORE_DIST) ## the playground's real services and the real profiles-to-metrics bridge, quiet, beside busy loops (a busy node), under a CPU quota and with a code change: which function rows each moves, the runtime's own rows beside them, the node's CPU pressure and the throttled time; as root (the quota's cgroup); writes tests/bench/RESULTS-contention.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-contention.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchContention' -v ./bench/contention
 
 .PHONY: bench-endpoints
 # ENDPOINTS_FLAGS: -endpoint-per-cell N (services per regression size and per mix size, default 6),
@@ -262,8 +270,16 @@ bench-endpoints: tools ## EndpointCostPerRequestRegression beside the service re
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-endpoints.md go test -tags bench -count=1 -timeout 60m -run 'TestBenchEndpoints' -v ./bench/detection -args -seeds '$(SEEDS)' $(if $(KEEP),-keep '$(KEEP)') $(ENDPOINTS_FLAGS)
 
 .PHONY: bench-rules
-bench-rules: tools ## rule pack in the real Prometheus on 10k and 100k input series; writes tests/bench/RESULTS-rules.md
-	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md go test -tags bench -count=1 -timeout 60m -run TestBenchRules -v ./bench/rules
+# BENCH_BEFORE_REF: the commit whose function rules today's are measured against: its pack
+# rendered from its own jsonnet with tests/bench/rules/testdata/bench-intervals.jsonnet, its
+# function groups loaded in today's pack in place of its own, in the same Prometheus, alternated
+# with today's (default e96ff95: the function rules before their cost model, judged by their
+# day's highest share; empty: none). BENCH_SIZES=10000 for one fleet,
+# BENCH_ROUNDS=N alternations of the CPU phases (default 2). Thanos Ruler's phase needs
+# tools-thanos (BENCH_THANOS=0: none).
+BENCH_BEFORE_REF ?= e96ff95
+bench-rules: tools $(if $(filter 0,$(BENCH_THANOS)),,tools-thanos) ## rule pack in the real Prometheus on 10k and 100k input series and the profile bridge's function rows, against the pack of BENCH_BEFORE_REF; writes tests/bench/RESULTS-rules.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md BENCH_BEFORE_REF='$(BENCH_BEFORE_REF)' go test -tags bench -count=1 -timeout 120m -run TestBenchRules -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
 TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof test-notify test-deploy test-matrix demo-test

@@ -56,10 +56,10 @@ func (b *Backfill) Rules(ctx context.Context, start, end time.Time, ruleFiles ..
 	if err != nil {
 		return 0, err
 	}
-	start = ruleBlockStart(start)
+	start = RuleBlockStart(start)
 	for i, level := range levels {
 		began := time.Now()
-		path := filepath.Join(b.Dir, fmt.Sprintf("level-%02d.yaml", i+1))
+		path := filepath.Join(b.Dir, LevelFile(i+1))
 		if err := WriteRules(path, withoutNames(level)); err != nil {
 			return i, err
 		}
@@ -68,7 +68,7 @@ func (b *Backfill) Rules(ctx context.Context, start, end time.Time, ruleFiles ..
 		}
 		if b.Logf != nil {
 			names := RecordedNames(level)
-			b.Logf("  pass %d/%d: %d rules in %.1fs (%s)", i+1, len(levels), len(names), time.Since(began).Seconds(), abbreviate(names, 3))
+			b.Logf("  pass %d/%d: %d rules in %.1fs (%s)", i+1, len(levels), len(names), time.Since(began).Seconds(), Abbreviate(names, 3))
 		}
 	}
 	return len(levels), nil
@@ -78,7 +78,11 @@ func (b *Backfill) Rules(ctx context.Context, start, end time.Time, ruleFiles ..
 // --max-block-duration), from the Unix epoch.
 const ruleBlock = 2 * time.Hour
 
-// ruleBlockStart is the start of the rule block holding t. promtool evaluates
+// LevelFile is the rule file a pass evaluates level (from 1) from: its name
+// sets the offset of each group's evaluations within its interval.
+func LevelFile(level int) string { return fmt.Sprintf("level-%02d.yaml", level) }
+
+// RuleBlockStart is the start of the rule block holding t. promtool evaluates
 // a group block by block from its start and stops at a block that has no
 // evaluation time of the group in it (prometheus/prometheus#19714, open in
 // the pinned v0.309): a start less than one interval before a block's end
@@ -86,12 +90,13 @@ const ruleBlock = 2 * time.Hour
 // every rule that reads it, without any history. From the block's start each
 // group has an evaluation in its first block; the evaluations before the
 // data find nothing and write nothing.
-func ruleBlockStart(t time.Time) time.Time {
+func RuleBlockStart(t time.Time) time.Time {
 	ms := ruleBlock.Milliseconds()
 	return time.UnixMilli(t.UnixMilli() / ms * ms).UTC()
 }
 
-func abbreviate(xs []string, n int) string {
+// Abbreviate lists the first n of xs and how many more there are.
+func Abbreviate(xs []string, n int) string {
 	if len(xs) <= n {
 		return strings.Join(xs, ", ")
 	}

@@ -34,6 +34,7 @@ type fakePlayground struct {
 	switched []string
 	deployed []string
 	steps    []playground.Timing
+	stepEnds []time.Time
 	log      strings.Builder
 }
 
@@ -108,6 +109,7 @@ func (f *fakePlayground) Step(name string, fn func() error) error {
 	err := fn()
 	f.mu.Lock()
 	f.steps = append(f.steps, playground.Timing{Step: name, Took: time.Since(began)})
+	f.stepEnds = append(f.stepEnds, time.Now())
 	f.mu.Unlock()
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"time"
 
 	"github.com/hotpath/hotpath/promkit"
 )
@@ -21,11 +22,16 @@ var profileSampleUnit = map[string]float64{"cpu": 0.01, "alloc_space": 512 << 10
 // own CPU and allocation counters), scaled so that at the live request
 // rates it costs what the service cost live per request: the rows then
 // follow the day's load as their service does (a fixed cost weighs more per
-// request at night), and the live rows continue them. Each step is a
-// Poisson count of profile samples (profileSampleUnit), with the 3% noise of
-// the services' counters on the cost it samples. The labels are the live
-// scrape's: the row's job, function and origin (honor_labels) and the
-// bridge's instance. reqPerStep are the requests of each step by instance.
+// request at night), and the live rows continue them. Each row's share
+// drifts over the day (shareDrift: a day on a real node is not one
+// measurement repeated, and a history without it gives each function a band
+// as narrow as its sampling noise, which the live rows leave as soon as the
+// machine's load moves), its service's rows rescaled to its cost. Each step
+// is a Poisson count of profile samples (profileSampleUnit), with the 3%
+// noise of the services' counters on the cost it samples. The labels are
+// the live scrape's: the row's job, function and origin (honor_labels) and
+// the bridge's instance. reqPerStep are the requests of each step by
+// instance.
 func (h *History) functionSeries(reqPerStep map[string][]float64, rng *rand.Rand) []histSeries {
 	fc := h.Functions
 	if fc == nil {
@@ -38,8 +44,9 @@ func (h *History) functionSeries(reqPerStep map[string][]float64, rng *rand.Rand
 	})
 	step := h.Step.Seconds()
 	instance := h.World.profileMetricsAddr()
+	shares := driftedShares(rows, int(h.Length/h.Step), h.Step, rng)
 	var out []histSeries
-	for _, r := range rows {
+	for i, r := range rows {
 		cost := h.serviceCost(r.Job, r.ProfileType, reqPerStep)
 		if cost == nil {
 			continue
@@ -53,11 +60,58 @@ func (h *History) functionSeries(reqPerStep map[string][]float64, rng *rand.Rand
 		vals := make([]float64, len(cost))
 		total := 0.0
 		for k, c := range cost {
-			v := math.Max(0, r.Share*c*step*(1+0.03*rng.NormFloat64()))
+			v := math.Max(0, shares[i][k]*c*step*(1+0.03*rng.NormFloat64()))
 			total += poisson(rng, v/unit) * unit
 			vals[k] = total
 		}
 		out = append(out, histSeries{key, vals})
+	}
+	return out
+}
+
+// shareDrift is how far a row's share wanders over the day (a relative
+// standard deviation) and how slowly (its correlation time): a node's
+// neighbours, caches and data come and go over hours.
+const (
+	shareDriftSD   = 0.05
+	shareDriftTime = 3 * time.Hour
+)
+
+// driftedShares are each row's share at each of n steps: its live share
+// times 1 + a slow AR(1) wander (shareDrift), the rows of each service and
+// profile type rescaled at every step to the sum of their live shares.
+func driftedShares(rows []FunctionShare, n int, step time.Duration, rng *rand.Rand) [][]float64 {
+	phi := math.Exp(-step.Seconds() / shareDriftTime.Seconds())
+	innov := math.Sqrt(1 - phi*phi)
+	out := make([][]float64, len(rows))
+	for i, r := range rows {
+		out[i] = make([]float64, n)
+		x := rng.NormFloat64()
+		for k := range n {
+			x = phi*x + innov*rng.NormFloat64()
+			out[i][k] = r.Share * math.Max(0, 1+shareDriftSD*x)
+		}
+	}
+	groups := map[string][]int{}
+	for i, r := range rows {
+		groups[r.Job+" "+r.ProfileType] = append(groups[r.Job+" "+r.ProfileType], i)
+	}
+	for _, idx := range groups {
+		live := 0.0
+		for _, i := range idx {
+			live += rows[i].Share
+		}
+		for k := range n {
+			sum := 0.0
+			for _, i := range idx {
+				sum += out[i][k]
+			}
+			if sum > 0 {
+				for _, i := range idx {
+					out[i][k] *= live / sum
+				}
+			}
+		}
 	}
 	return out
 }

@@ -19,16 +19,28 @@
     profileMetricsSelector: '',
 
     // FunctionCostPerRequestRegression's materiality floor: a function's cost
-    // per request must have risen by at least this share of its service's
-    // whole cost per request (the sum of its functions' references, `other`
-    // included) besides rising beyond its own noise (median + regressionNoiseK
-    // spreads, as recorded regressionAcceptAfter ago), while its share of the
-    // service's profile is above that day's range. 0.03: a function that
-    // adds 3% to its service pages, one going from 0.01% to 0.02% of it never
-    // does, however quiet its noise. Raise it (e.g. 0.1) on a fleet where only
-    // larger changes are worth an afternoon; lower it (e.g. 0.01) on large
-    // services where 1% is real money and the profiles sample densely.
+    // must exceed what its own cost model (fixed + marginal per request,
+    // fitted on its history as recorded regressionAcceptAfter ago) predicts
+    // at the current traffic by at least this share of its service's profile,
+    // besides rising beyond its own noise (regressionNoiseK spreads of that
+    // excess). 0.03: a function that adds 3% to its service pages at any
+    // hour, one going from 0.01% to 0.02% of it never does, however quiet its
+    // noise. Raise it (e.g. 0.1) on a fleet where only larger changes are
+    // worth an afternoon; lower it (e.g. 0.01) on large services where 1% is
+    // real money and the profiles sample densely.
     functionRegressionMinShare: 0.03,
+
+    // A busy node: while a service's runtime rows (the bridge's
+    // origin="runtime": scheduler, lock spinning, GC workers) together rose
+    // by this share of the service or more above their usual excess,
+    // FunctionCostPerRequestRegression names no function of its CPU profile.
+    // On a node short of CPU, syscalls, wake-ups and spinning get dearer for
+    // every process on it; the runtime's rows rise with the service's
+    // syscall-heavy functions, while a code change leaves them where they
+    // were (tests/bench/RESULTS-contention.md). Lower it (e.g. 0.02) where a
+    // noisy neighbour still pages; raise it (e.g. 0.1) where GC-heavy
+    // services' runtime rows swing with their own code; 1 turns the guard off.
+    functionContentionShare: 0.03,
 
     // The share of its service's profile under which hotpath-profile-metrics
     // keeps a function in `other` (its --entry-share; keep the two equal).

@@ -15,17 +15,21 @@ function(cfg, q)
   // The panels look back this far whatever the dashboard's range: a
   // function's cost is judged against the day before.
   local days = { timeFrom: '3d' };
-  // Two lines only: the reference and threshold the alert reads exist once
-  // a function has regressionNoiseMinHistory of samples (a young cluster's
-  // panel would look broken); the day's median exists within the hour.
-  local named(title, unit, what, value, median) = p.timeseries(
+  // Three lines: the smoothed cost per request, the 5m ratio it smooths,
+  // and what the function's own model predicts per request at the current
+  // traffic (it exists once the function's row is 6h old: before that the
+  // panel shows the first two).
+  local named(title, unit, what, value, rate, predicted) = p.timeseries(
     title,
     unit,
-    "The function in the variable `function` (the link of a function alert sets it): its %s per request, the median of the last %s (solid), beside the 5m ratio it smooths (dashed, over %s of history: a step is a change, a wobble noise). The alert judges it against its median over a day as it was %s earlier, plus its noise, and fires only when it rose by %s of the service's whole cost per request too (docs/runbook.md). Empty: no function picked, or no hotpath-profile-metrics rows for this service." % [what, cfg.regressionResidualWindow, cfg.baselineWindow, cfg.regressionAcceptAfter, d.percent(cfg.functionRegressionMinShare)],
-    [d.prom(value, 'now'), d.prom(median, 'per 5m')],
+    'The function in the variable `function` (the link of a function alert sets it): its %s per request, the median of the last %s (solid), the 5m ratio it smooths (dashed: a step is a change, a wobble noise), and what its own cost model predicts per request at the current traffic (dotted: fixed + marginal per request, fitted on %s of its history as it was %s earlier; at night its fixed part weighs more per request). The alert fires when the function costs more than the model predicts by more than its own noise and %s of the service (docs/runbook.md). Empty: no function picked, or no hotpath-profile-metrics rows for this service.' % [what, cfg.regressionResidualWindow, cfg.baselineWindow, cfg.regressionAcceptAfter, d.percent(cfg.functionRegressionMinShare)],
+    [d.prom(value, 'now'), d.prom(rate, 'per 5m'), d.prom(predicted, 'its model')],
     min=0,
   ) + days + {
-    fieldConfig+: { overrides+: [p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } })] },
+    fieldConfig+: { overrides+: [
+      p.byRefId('B', { 'custom.lineStyle': { fill: 'dash', dash: [10, 10] } }),
+      p.byRefId('C', { 'custom.lineStyle': { fill: 'dot', dash: [0, 10] } }),
+    ] },
   };
   {
     // At the end of the last row, "Where in the code?", after the flame graphs.
@@ -44,8 +48,8 @@ function(cfg, q)
         [d.prom(q.allocTop, '{{function}}')],
         min=0,
       ) + days,
-      named('The named function: CPU per request', 's', 'CPU seconds', q.cpuNamed, q.cpuNamedRate),
-      named('The named function: bytes allocated per request', 'bytes', 'allocated bytes', q.allocNamed, q.allocNamedRate),
+      named('The named function: CPU per request', 's', 'CPU seconds', q.cpuNamed, q.cpuNamedRate, q.cpuNamedPredicted),
+      named('The named function: bytes allocated per request', 'bytes', 'allocated bytes', q.allocNamed, q.allocNamedRate, q.allocNamedPredicted),
     ],
     // One function of the picked service, none by default (the panels above
     // then show "No data"); a function alert's link picks its function.

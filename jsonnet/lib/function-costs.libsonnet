@@ -1,32 +1,46 @@
 // Each function's cost per request of its service, from the counters of
 // hotpath-profile-metrics (labels: the service label and `function`; the top
 // functions of each service plus function="other", the rest of its profile),
-// and the noise model FunctionCostPerRequestRegression judges them by.
+// and the cost model FunctionCostPerRequestRegression judges them by.
 //
 // The join: the bridge names a service by its service label only (Pyroscope's
 // service_name), and a scrape adds its own target labels (instance, and
 // namespace under a ServiceMonitor: the bridge's, not the service's), so both
 // sides are summed by the service label and the function before dividing.
 //
-// The noise model follows the service regressions' lagged reference
-// (lib/baseline-model.libsonnet): the smoothed cost per request, sampled every
-// regressionNoiseInterval, has a median and a spread (median minus the lower
-// quartile) over baselineWindow; the alert judges the present against them as
-// they were recorded regressionAcceptAfter ago, so a change younger than that
-// cannot move its own reference. Against the cost per request, not a cost
-// model: the profile cannot tell a function's fixed part from its marginal
-// one, and the materiality floor (a share of the whole service's cost per
-// request) keeps a function's nightly rise, small beside its service, quiet.
+// Why a cost model per function, as the services have one
+// (lib/baseline-model.libsonnet): a function's cost is a fixed part (a timer,
+// a cache refresh, its share of the GC) plus a part per request, and the two
+// move apart with traffic. At the nightly trough the fixed parts dominate a
+// profile: a fixed-cost function's cost per request rises by itself, and a
+// function paid per request holds a small share of the profile even after it
+// regresses. Judged by its cost per request alone, the first pages every
+// night; judged by its share of the profile, the second waits for the next
+// peak. Each function's cost is instead predicted at the current traffic by
+// a line fitted on its own history, fixed + marginal * req/s, and what is
+// judged is its excess over that prediction as a share of its service's
+// profile now: the same measure at any hour, whatever the traffic does. A
+// traffic change that the function follows leaves no excess; an improvement
+// elsewhere none either (it lowers other rows); a regression of one function
+// adds its extra cost, which is its share of the service. That share is also
+// the materiality floor: functionRegressionMinShare of the service at least.
 //
-// The cost per request alone pages every night on a service with a fixed
-// cost: spread over fewer requests, it raises every large function's cost per
-// request beyond its day's noise and the floor. So the alert also asks the
-// function's share of its service's profile to be above the upper end of its
-// own range over the reference day. A traffic-driven rise (a fixed cost over
-// fewer requests, a function whose share swings with the day) stays within
-// the day's range of shares; an improvement elsewhere, or a traffic doubling
-// that raises marginal functions' shares, leaves the function's cost per
-// request where it was; a regression of one function raises both.
+// The fit: the service's traffic halves (split at its day's median req/s,
+// as the service model splits them), a low quantile of the function's cost
+// in each half against the same quantile of the service's req/s in it; the
+// slope clamped at >= 0 and the intercept at >= 0. Where the service's
+// traffic did not vary enough to fit a line, the plain cost per request of
+// those points, all of it per request. The fit runs every
+// regressionNoiseInterval over baselineWindow, and the prediction reads it as
+// it was regressionAcceptAfter ago (the service alerts' lagged reference: a
+// change younger than that cannot move its own reference), else the current
+// fit for a younger function.
+//
+// The noise band: the excess's median over regressionResidualWindow,
+// sampled every regressionNoiseInterval, has a median and a spread (median
+// minus the lower quartile) over baselineWindow; the threshold is that median
+// plus the larger of regressionNoiseK spreads and the materiality floor, as
+// recorded regressionAcceptAfter ago.
 local durations = import 'durations.libsonnet';
 local series = import 'series.libsonnet';
 
@@ -43,58 +57,77 @@ function(cfg) {
     cpu: {
       profileType: 'cpu',
       unit: 'seconds',
+      // a busy node makes CPU dearer; the bytes a request allocates stay
+      contends: true,
       counter: cfg.functionCpuMetric,
       rate: series.functionCpu,
       perRequest: series.functionCpuPerRequest,
       smoothed: series.functionCpuPerRequestSmoothed,
-      sampled: series.functionCpuPerRequestSampled,
-      median: series.functionCpuPerRequestMedian,
-      spread: series.functionCpuPerRequestSpread,
-      reference: series.functionCpuPerRequestReference,
-      threshold: series.functionCpuPerRequestThreshold,
-      share: series.functionCpuShare,
-      shareSmoothed: series.functionCpuShareSmoothed,
-      shareSampled: series.functionCpuShareSampled,
-      shareCeiling: series.functionCpuShareCeiling,
-      shareThreshold: series.functionCpuShareThreshold,
+      byHalf: series.functionCpuByHalf,
+      halfQuantile: series.functionCpuHalfQuantile,
+      marginal: series.functionCpuMarginal,
+      fixed: series.functionCpuFixed,
+      referenceMarginal: series.functionCpuReferenceMarginal,
+      referenceFixed: series.functionCpuReferenceFixed,
+      excess: series.functionCpuExcess,
+      excessSmoothed: series.functionCpuExcessSmoothed,
+      excessSampled: series.functionCpuExcessSampled,
+      excessMedian: series.functionCpuExcessMedian,
+      excessSpread: series.functionCpuExcessSpread,
+      threshold: series.functionCpuExcessThreshold,
+      hold: series.functionCpuExcessHold,
     },
     alloc: {
       profileType: 'alloc_space',
       unit: 'bytes',
+      contends: false,
       counter: cfg.functionAllocMetric,
       rate: series.functionAlloc,
       perRequest: series.functionAllocPerRequest,
       smoothed: series.functionAllocPerRequestSmoothed,
-      sampled: series.functionAllocPerRequestSampled,
-      median: series.functionAllocPerRequestMedian,
-      spread: series.functionAllocPerRequestSpread,
-      reference: series.functionAllocPerRequestReference,
-      threshold: series.functionAllocPerRequestThreshold,
-      share: series.functionAllocShare,
-      shareSmoothed: series.functionAllocShareSmoothed,
-      shareSampled: series.functionAllocShareSampled,
-      shareCeiling: series.functionAllocShareCeiling,
-      shareThreshold: series.functionAllocShareThreshold,
+      byHalf: series.functionAllocByHalf,
+      halfQuantile: series.functionAllocHalfQuantile,
+      marginal: series.functionAllocMarginal,
+      fixed: series.functionAllocFixed,
+      referenceMarginal: series.functionAllocReferenceMarginal,
+      referenceFixed: series.functionAllocReferenceFixed,
+      excess: series.functionAllocExcess,
+      excessSmoothed: series.functionAllocExcessSmoothed,
+      excessSampled: series.functionAllocExcessSampled,
+      excessMedian: series.functionAllocExcessMedian,
+      excessSpread: series.functionAllocExcessSpread,
+      threshold: series.functionAllocExcessThreshold,
+      hold: series.functionAllocExcessHold,
     },
   },
 
   // The service's request rate by its service label alone (the bridge's key).
   local requests = 'sum by (%s) (%s)' % [skey, series.requests],
+  // A series of the service model's baseline group, by the service label
+  // alone, as of its last evaluation.
+  local byService(s, matchers='') = 'sum by (%s) (%s)' % [skey, p.lastOfSlow(s + matchers)],
+  // The rows a cost model is fitted for: every one but `other` (the rest of
+  // a profile, never judged).
+  local named(s) = '%s{function!="other"}' % s,
   local referenceSince = durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(cfg.regressionNoiseMinHistory)),
-  // expr read through `read` (as recorded regressionAcceptAfter ago, else
-  // now), once the sampled series had a sample `armedAfter` before: a median
-  // and spread of a few samples would be too narrow. `current`, when given,
-  // replaces expr's current read; `young`, when given, is read as 0 between
-  // the two.
-  local laggedOrCurrent(sampled, expr, current=null, young=null) = '(\n%(lagged)s)\nor\n%(young)s(\n%(current)s)\n' % {
-    local armed(after) = '\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [fkey, sampled, cm.lastOfNoiseWindow, after],
-    lagged: expr(function(s) cm.lagged(s, cm.lastOfNoiseWindow)) + armed(referenceSince),
+  // expr read through `read`: as recorded regressionAcceptAfter ago, once
+  // `witness` (a series of the noise group: the fit's points, the band's
+  // samples) had then had a sample for `mature` (a fit on a whole
+  // baselineWindow of points; a band on regressionNoiseMinHistory of
+  // samples); else as recorded now, once `witness` had a sample
+  // regressionNoiseMinHistory before: a fit or a median and spread of a few
+  // samples would be too unsteady. `young`, when given, is read as 0
+  // between the two.
+  local laggedOrCurrent(witness, expr, mature, young=null) = '(\n%(lagged)s)\nor\n%(young)s(\n%(current)s)\n' % {
+    local armed(after) = '\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [fkey, witness, cm.lastOfNoiseWindow, after],
+    lagged: expr(function(s) cm.lagged(s, cm.lastOfNoiseWindow)) + armed(durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(mature))),
     young: if young == null then '' else '(\n0 * (\n%s\n)\n)\nor\n' % young,
-    current: (if current == null then expr(cm.lastOfNoise) else current) + armed(cfg.regressionNoiseMinHistory),
+    current: expr(cm.lastOfNoise) + armed(cfg.regressionNoiseMinHistory),
   },
   // The functions of k the bridge admitted lately in a service it has read
-  // long enough to judge: no sample of their own from referenceSince ago
-  // while their service's `other` row has one, or, in a service read for
+  // long enough to judge: no point of their own fit from referenceSince ago
+  // while their service's `other` row has one (the same group's series:
+  // no race between a minute's series and a 15m one at the boundary), or, in a service read for
   // less than that, none from regressionNoiseMinHistory ago while `other`
   // has one (a function older than that there has its current reference).
   // Each one is new code, or grew past the bridge's entry share: before it
@@ -106,24 +139,63 @@ function(cfg) {
       unless on (%(fkey)s)
       last_over_time(%(s)s[%(w)s] offset %(since)s)
       and on (%(skey)s)
-      last_over_time(%(s)s{function="other"}[%(w)s] offset %(since)s)
-    ||| % { now: now, s: k.sampled, w: cm.lastOfNoiseWindow, since: since, fkey: fkey, skey: skey }, '\n')
+      last_over_time(%(o)s[%(w)s] offset %(since)s)
+    ||| % { now: now, s: k.byHalf, o: '%s{function="other"}' % k.byHalf, w: cm.lastOfNoiseWindow, since: since, fkey: fkey, skey: skey }, '\n')
     for since in [referenceSince, cfg.regressionNoiseMinHistory]
   ]),
   // k's rows that are not the service's own code (labelled `origin` by the
-  // bridge), over as long as a row's smoothed cost per request outlives its
-  // counter (a scrape gap, the bridge's restart).
+  // bridge), over as long as a row's smoothed excess outlives its counter (a
+  // scrape gap, the bridge's restart).
   local notOwnCode(k) = 'last_over_time(%s[%s])' % [
     p.selector(k.counter, [cfg.profileMetricsSelector, 'origin!=""']),
     durations.format(durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow)),
   ],
-  // The upper end of a share's range over baselineWindow (ending `offset`
-  // ago): its highest sample plus k * its spread (median minus lower
-  // quartile), so that the day's sampling noise, met again, stays under it.
-  local shareCeiling(s, offset='') = std.rstripChars(|||
-    max_over_time(%(s)s[%(w)s]%(o)s)
-    + %(k)s * (quantile_over_time(0.5, %(s)s[%(w)s]%(o)s) - quantile_over_time(0.25, %(s)s[%(w)s]%(o)s))
-  ||| % { s: s, w: cfg.baselineWindow, o: offset, k: p.num(cfg.regressionNoiseK) }, '\n'),
+  // A busy node, for k's service: the runtime's own rows (labelled `origin`
+  // "runtime" by the bridge: the scheduler, lock spinning, GC workers) rose
+  // together by functionContentionShare of the service or more above their
+  // day's median excess. On a node short of CPU every runtime pays for it in
+  // its own work (a descheduled lock holder makes the others spin, threads
+  // wake more often) as the service's syscall-heavy code does, while a code
+  // change in one function leaves the runtime's rows where they were.
+  local busyNode(k) = |||
+    sum by (%(skey)s) (
+      (
+        %(smoothed)s
+        - on (%(fkey)s)
+        %(median)s
+      )
+      and on (%(fkey)s)
+      last_over_time(%(runtime)s[%(window)s])
+    ) >= %(share)s
+  ||| % {
+    smoothed: k.excessSmoothed,
+    median: cm.lastOfNoise(k.excessMedian),
+    runtime: p.selector(k.counter, [cfg.profileMetricsSelector, 'origin="runtime"']),
+    window: durations.format(durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow)),
+    share: p.num(cfg.functionContentionShare),
+    fkey: fkey,
+    skey: skey,
+  },
+  // The function's half quantile in the upper or lower traffic half, its
+  // half label summed away. (The noise group's own series are read as their
+  // last sample: a backfill that records them in separate passes evaluates
+  // each at its own offset, further apart than an instant lookup reaches.)
+  local yHalf(k, h) = 'sum by (%s) (%s)' % [fkey, cm.lastOfNoise('%s{half="%s"}' % [k.halfQuantile, h])],
+  local xHalf(h) = byService(series.requestsHalfQuantile, '{half="%s"}' % h),
+  // The sums of the function's points over the halves it has, and of its
+  // service's req/s points over the same halves.
+  local ySum(k) = 'sum by (%s) (%s)' % [fkey, cm.lastOfNoise(k.halfQuantile)],
+  local xSum(k) = 'sum by (%(fkey)s) (\n  sum by (%(skey)s, half) (%(x)s)\n  * on (%(skey)s, half) group_right ()\n  (0 * %(y)s + 1)\n)' % {
+    x: p.lastOfSlow(series.requestsHalfQuantile),
+    y: cm.lastOfNoise(k.halfQuantile),
+    fkey: fkey,
+    skey: skey,
+  },
+  // The threshold's or the hold level's distance above the median: the
+  // larger of regressionNoiseK spreads and the materiality floor, scaled by
+  // share (1 for the threshold).
+  local above(read, k, share) = 'clamp_min(%s * %s, %s)' % [p.num(share * cfg.regressionNoiseK), read(k.excessSpread), p.num(share * cfg.functionRegressionMinShare)],
+  local band(k, share) = laggedOrCurrent(k.excessSampled, function(read) '%s\n+ on (%s)\n%s' % [read(k.excessMedian), fkey, above(read, k, share)], cfg.regressionNoiseMinHistory),
 
   // Recorded every evaluationInterval (group hotpath-functions).
   fast(k):: [
@@ -139,160 +211,255 @@ function(cfg) {
       expr: '%s\n/ on (%s) group_left ()\n(%s > 0)' % [k.rate, skey, requests],
     },
     {
-      // Its median over regressionResidualWindow: what the alert compares,
-      // blind to a warm-up or a blip that raises fewer than half the minutes.
+      // Its median over regressionResidualWindow: the cost per request the
+      // alert's message and the dashboards show.
       record: k.smoothed,
       expr: 'quantile_over_time(0.5, %s[%s])' % [k.perRequest, cfg.regressionResidualWindow],
     },
     {
-      // The function's share of its service's profile total: its rate over
-      // the sum of its service's rows (`other` included); none while the
-      // profile is empty.
-      record: k.share,
-      expr: '%s\n/ on (%s) group_left ()\n(sum by (%s) (%s) > 0)' % [k.rate, skey, skey, k.rate],
+      // The excess: the function's cost over what its reference model
+      // predicts at the service's current req/s, as a share of its service's
+      // profile now (the sum of its rows, `other` included); none while the
+      // profile is empty. A function admitted lately predicts 0: its excess
+      // is its share.
+      record: k.excess,
+      expr: |||
+        (
+          %(rate)s
+          - on (%(fkey)s)
+          (
+            %(fixed)s
+            + on (%(fkey)s)
+            %(marginal)s * on (%(skey)s) group_left ()
+            %(requests)s
+          )
+        )
+        / on (%(skey)s) group_left ()
+        (sum by (%(skey)s) (%(all)s) > 0)
+      ||| % {
+        rate: named(k.rate),
+        all: k.rate,
+        fixed: cm.lastOfNoise(k.referenceFixed),
+        marginal: cm.lastOfNoise(k.referenceMarginal),
+        requests: requests,
+        fkey: fkey,
+        skey: skey,
+      },
     },
     {
-      // Its median over regressionResidualWindow, smoothed as the cost per
-      // request is.
-      record: k.shareSmoothed,
-      expr: 'quantile_over_time(0.5, %s[%s])' % [k.share, cfg.regressionResidualWindow],
+      // Its median over regressionResidualWindow (what the alert compares):
+      // blind to a warm-up or a blip that raises fewer than half the minutes.
+      record: k.excessSmoothed,
+      expr: 'quantile_over_time(0.5, %s[%s])' % [k.excess, cfg.regressionResidualWindow],
+    },
+  ],
+
+  // Recorded every regressionNoiseInterval (group hotpath-functions-model).
+  // The model: each function's points by traffic half over baselineWindow,
+  // the fit through them and the lagged reference read from it.
+  model(k):: [
+    {
+      // The function's cost now, labelled with the service's traffic half
+      // (half="upper" at or above its day's median req/s, "lower" below):
+      // the points of the fit (`other`'s too: the witness that its service
+      // was read when a function was not).
+      record: k.byHalf,
+      local when(op, h) = p.setLabel(
+        '%s\nand on (%s)\n(%s %s on (%s) %s)' % [k.rate, skey, requests, op, skey, byService(series.requestsBaselineMedian)], 'half', h
+      ),
+      expr: '%s\nor\n%s' % [when('>=', 'upper'), when('<', 'lower')],
+    },
+    {
+      // A low quantile of it over baselineWindow, per half (the service
+      // model's baselineHalfQuantile).
+      record: k.halfQuantile,
+      expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.baselineHalfQuantile), named(k.byHalf), cfg.baselineWindow],
+    },
+    {
+      // The slope between the halves' points: the function's cost per
+      // request, where the service's traffic varied enough; else the plain
+      // cost per request of its points (of the one half there is, with a
+      // traffic that never left it).
+      record: k.marginal,
+      expr: |||
+        clamp_min(
+          (%(yHi)s - on (%(fkey)s) %(yLo)s)
+          / on (%(skey)s) group_left ()
+          (%(xHi)s - on (%(skey)s) %(xLo)s),
+          0
+        )
+        and on (%(skey)s)
+        (%(xHi)s - on (%(skey)s) %(xLo)s) / on (%(skey)s) (%(median)s > 0) >= %(spread)s
+        or
+        %(ySum)s
+        / on (%(fkey)s)
+        (%(xSum)s > 0)
+      ||| % {
+        yHi: yHalf(k, 'upper'),
+        yLo: yHalf(k, 'lower'),
+        xHi: xHalf('upper'),
+        xLo: xHalf('lower'),
+        ySum: ySum(k),
+        xSum: xSum(k),
+        median: byService(series.requestsBaselineMedian),
+        spread: p.num(cfg.baselineMinTrafficSpread),
+        fkey: fkey,
+        skey: skey,
+      },
+    },
+    {
+      // The intercept through the halves' points at that slope: the
+      // function's fixed cost (0 where the slope is the plain ratio).
+      record: k.fixed,
+      expr: |||
+        clamp_min(
+          (
+            %(ySum)s
+            - on (%(fkey)s)
+            %(marginal)s * on (%(fkey)s) %(xSum)s
+          ) / 2,
+          0
+        )
+      ||| % {
+        ySum: ySum(k),
+        xSum: xSum(k),
+        marginal: cm.lastOfNoise(k.marginal),
+        fkey: fkey,
+      },
+    },
+    {
+      // The reference model's slope: as fitted regressionAcceptAfter ago, on
+      // a whole baselineWindow of the function's points; 0 for a function
+      // admitted lately in a service read for long (it had no row of its
+      // own); else the current fit, for a younger one.
+      record: k.referenceMarginal,
+      expr: laggedOrCurrent(k.byHalf, function(read) read(k.marginal), cfg.baselineWindow, young(k, cm.lastOfNoise(k.marginal))),
+    },
+    {
+      // Its intercept, read alike.
+      record: k.referenceFixed,
+      expr: laggedOrCurrent(k.byHalf, function(read) read(k.fixed), cfg.baselineWindow, young(k, cm.lastOfNoise(k.fixed))),
     },
   ],
 
   // Recorded every regressionNoiseInterval (group hotpath-functions-noise).
+  // The noise band of the excess over that model: its median and spread
+  // over baselineWindow, the threshold and the hold level.
   noise(k):: [
-    // A copy of the smoothed cost per request, the input of the day-long quantiles.
-    cm.sampled(k.sampled, k.smoothed),
+    {
+      // A copy of the smoothed excess, the input of the day-long quantiles,
+      // once the function's row is a baselineWindow old: the excess of a
+      // model still growing into its window (the fit of a few hours, all of
+      // them night) sits at another level than a mature model's, and would
+      // set the band the mature excess is judged against.
+      record: k.excessSampled,
+      expr: '%s\nand on (%s)\nlast_over_time(%s[%s] offset %s)' % [k.excessSmoothed, fkey, k.byHalf, cm.lastOfNoiseWindow, cfg.baselineWindow],
+    },
     {
       // Its median over baselineWindow.
-      record: k.median,
-      expr: cm.median(k.sampled),
+      record: k.excessMedian,
+      expr: cm.median(k.excessSampled),
     },
     {
       // Its spread: the median minus the lower quartile, blind to a
       // regression, which only adds values above the median.
-      record: k.spread,
-      expr: '%s\n- on (%s)\nquantile_over_time(0.25, %s[%s])' % [cm.lastOfNoise(k.median), fkey, k.sampled, cfg.baselineWindow],
+      record: k.excessSpread,
+      expr: '%s\n- on (%s)\nquantile_over_time(0.25, %s[%s])' % [cm.lastOfNoise(k.excessMedian), fkey, k.excessSampled, cfg.baselineWindow],
     },
     {
-      // The reference: the median as recorded regressionAcceptAfter ago;
-      // 0 for a function admitted lately in a service read for long (it had
-      // no row of its own); else the current median, for a younger service.
-      record: k.reference,
-      expr: laggedOrCurrent(k.sampled, function(read) read(k.median), young=young(k, cm.lastOfNoise(k.sampled))),
-    },
-    {
-      // The noise threshold: median + k * spread of the same reference day.
+      // The threshold: median + max(regressionNoiseK * spread,
+      // functionRegressionMinShare), of the day that ended
+      // regressionAcceptAfter ago, else of the current day.
       record: k.threshold,
-      expr: laggedOrCurrent(k.sampled, function(read) '%s\n+ on (%s)\n%s * %s' % [read(k.median), fkey, p.num(cfg.regressionNoiseK), read(k.spread)]),
-    },
-    // A copy of the smoothed share, the input of the share's day-long range.
-    cm.sampled(k.shareSampled, k.shareSmoothed),
-    {
-      // The upper end of the share's own range over baselineWindow.
-      record: k.shareCeiling,
-      expr: shareCeiling(k.shareSampled),
+      expr: band(k, 1),
     },
     {
-      // The share threshold: that upper end as recorded
-      // regressionAcceptAfter ago, read as the cost per request's reference
-      // is; for a younger function, the range of the day that ended
-      // regressionResidualWindow ago: a maximum, unlike a median, would
-      // take in the present change at once and never let it fire.
-      record: k.shareThreshold,
-      expr: laggedOrCurrent(k.shareSampled, function(read) read(k.shareCeiling), shareCeiling(k.shareSampled, ' offset ' + cfg.regressionResidualWindow)),
+      // The hold level: regressionHoldShare of the way from the same median
+      // to the threshold. A firing alert holds while the smoothed excess
+      // stays at or above it (hysteresis, as the service alerts hold).
+      record: k.hold,
+      expr: band(k, cfg.regressionHoldShare),
     },
   ],
 
-  // The alert's condition for one cost: the smoothed cost per request at or
-  // above the function's noise threshold, and risen over its reference by
-  // at least functionRegressionMinShare of the service's whole cost per
-  // request (the sum of its rows' references, `other` included), and the
-  // function's smoothed share of its service's profile above its share
-  // threshold, while the service serves >= minRequestRate; never the
-  // `other` row. The value is the rise over the reference; labelled with
-  // the profile type.
+  // The alert's condition for one cost: the smoothed excess at or above the
+  // function's threshold, or, once the alert fires for it (its ALERTS series
+  // of the last evaluation), at or above its hold level; or, for a function
+  // admitted lately (young, above: it has no band of its own and predicts
+  // 0, so its excess is its share of the profile), above
+  // functionEntryShare + functionRegressionMinShare (it cost under the entry
+  // share before, so its share rose by the floor at least). All while the
+  // service serves >= minRequestRate; never the `other` row. The value is
+  // the excess, a share of the service; labelled with the profile type.
   //
-  // A function admitted lately (young, above; its reference is 0) has no
-  // noise or share range of its own: it fires when its smoothed share of the
-  // profile exceeds functionEntryShare + functionRegressionMinShare (it cost
-  // under the entry share before, so its share rose by the floor at least)
-  // and its smoothed cost per request that much of the service's whole
-  // reference cost per request. A function that only grew past the entry
-  // share, or moved from `other` at night as its service's fixed costs
-  // gained share, stays under that.
+  // Not for CPU while its service's node is busy (busyNode): a function that
+  // got dearer with everything else that waits for the kernel or the
+  // scheduler is no code change; the alert waits until the node is calm.
   //
   // Never a row the bridge labels with an `origin`: the runtime's own work
   // (GC workers, the scheduler: no calling code to charge) or the
-  // profiler's. Their cost per request follows the load's shape, the
-  // machine's contention and the profile's size, which the service alerts
-  // judge, and they name no code of the service to change.
-  condition(k)::
-    local smoothed = '%s{function!="other"}' % k.smoothed;
+  // profiler's. Their cost follows the load's shape, the machine's
+  // contention and the profile's size, which the service alerts judge, and
+  // they name no code of the service to change.
+  condition(k, alertName)::
     local newShare = p.num(cfg.functionEntryShare + cfg.functionRegressionMinShare);
     p.setLabel(|||
       (
         %(smoothed)s
-        - on (%(fkey)s)
-        %(reference)s
-        >= on (%(skey)s) group_left ()
-        %(share)s * sum by (%(skey)s) (%(reference)s)
-      )
-      and on (%(fkey)s)
-      (
-        %(smoothed)s
         >= on (%(fkey)s)
         %(threshold)s
-      )
-      and on (%(fkey)s)
-      (
-        %(shareSmoothed)s
-        > on (%(fkey)s)
-        %(shareThreshold)s
-      )
-      and on (%(skey)s)
-      %(requests)s >= %(minRate)s
-      or
-      (
-        %(smoothed)s
-        >= on (%(skey)s) group_left ()
-        %(newShare)s * sum by (%(skey)s) (%(reference)s)
-      )
-      and on (%(fkey)s)
-      %(shareSmoothed)s > %(newShare)s
-      and on (%(fkey)s)
-      (
-        %(young)s
+        or
+        (
+          %(smoothed)s
+          >= on (%(fkey)s)
+          %(hold)s
+          and on (%(fkey)s)
+          ALERTS{alertname="%(name)s", alertstate="firing", profile_type="%(type)s"}
+        )
+        or
+        %(smoothed)s > %(newShare)s
+        and on (%(fkey)s)
+        (
+          %(young)s
+        )
       )
       and on (%(skey)s)
       %(requests)s >= %(minRate)s
     ||| % {
+      name: alertName,
+      type: k.profileType,
       newShare: newShare,
-      young: std.strReplace(young(k, k.smoothed), '\n', '\n  '),
-      smoothed: smoothed,
+      young: std.strReplace(young(k, k.excessSmoothed), '\n', '\n  '),
+      smoothed: k.excessSmoothed,
       threshold: cm.lastOfNoise(k.threshold),
-      shareSmoothed: k.shareSmoothed,
-      shareThreshold: cm.lastOfNoise(k.shareThreshold),
-      reference: cm.lastOfNoise(k.reference),
-      share: p.num(cfg.functionRegressionMinShare),
+      hold: cm.lastOfNoise(k.hold),
       requests: requests,
       minRate: p.num(cfg.minRequestRate),
       fkey: fkey,
       skey: skey,
     }, 'profile_type', k.profileType)
-    + '\nunless on (%s)\n%s' % [fkey, notOwnCode(k)],
+    + '\nunless on (%s)\n%s' % [fkey, notOwnCode(k)]
+    + (if k.contends then '\nunless on (%s)\n(\n%s)' % [skey, std.rstripChars(busyNode(k), '\n')] else ''),
 
   // What hotpath-notify reads for a function alert's message, by profile
-  // type (catalogue/catalogue.json): `before`, the function's reference cost
-  // per request as of the alert's start ({{at}}, filled by the receiver),
-  // 0 for a function that had none yet (only a function new to its
-  // service's rows fires without one: the reference is recorded every
-  // regressionNoiseInterval, the alert may be faster); `now`, its smoothed
-  // cost per request. {{selector}} is the alert's service label and
-  // function, filled by the receiver.
+  // type (catalogue/catalogue.json): `before`, what the function's reference
+  // model as of the alert's start ({{at}}, filled by the receiver) predicts
+  // per request at the service's current traffic (0 for a function admitted
+  // lately: it predicts nothing; only such a function fires without a
+  // reference); `now`, its smoothed cost per request. {{selector}} is the
+  // alert's service label and function, filled by the receiver.
   catalogue:: {
     [k.profileType]: {
-      before: 'last_over_time(%s{{selector}}[%s] @ {{at}}) or 0 * last_over_time(%s{{selector}}[%s] @ {{at}})' % [k.reference, cm.lastOfNoiseWindow, k.smoothed, cm.lastOfNoiseWindow],
+      local at(s) = 'last_over_time(%s{{selector}}[%s] @ {{at}})' % [s, cm.lastOfNoiseWindow],
+      before: '(\n%s\n/ on (%s) group_left ()\n(%s > 0)\n+ on (%s)\n%s\n)\nor 0 * last_over_time(%s{{selector}}[%s] @ {{at}})' % [
+        at(k.referenceFixed),
+        skey,
+        requests,
+        fkey,
+        at(k.referenceMarginal),
+        k.smoothed,
+        cm.lastOfNoiseWindow,
+      ],
       now: '%s{{selector}}' % k.smoothed,
       unit: k.unit,
       // the series whose onset the windows look for

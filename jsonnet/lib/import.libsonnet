@@ -18,12 +18,18 @@ local panelNames = {
   'hotpath-overlay-panel': 'hotpath overlay',
 };
 
+// Every panel, those inside a collapsed row too: Grafana keeps a collapsed
+// row's panels under the row, and an import needs their plugins all the same.
+local panels(dash) = std.flattenArrays([
+  if p.type == 'row' then std.get(p, 'panels', []) else [p]
+  for p in dash.panels
+]);
+
 // Only the datasources some panel queries: the import dialog requires every
 // input, and the overview and throttling dashboards must import without a Pyroscope.
 local used(dash) = std.set([
   t.datasource.type
-  for p in dash.panels
-  if p.type != 'row'
+  for p in panels(dash)
   for t in p.targets
 ]);
 
@@ -41,7 +47,7 @@ function(dash)
       for i in want
     ] + [
       { type: 'panel', id: t, name: panelNames[t], version: '' }
-      for t in std.set([p.type for p in dash.panels if p.type != 'row'])
+      for t in std.set([p.type for p in panels(dash)])
     ],
     templating+: {
       list: [

@@ -148,42 +148,45 @@
   // Functions (lib/function-costs.libsonnet; labels: the service label and
   // `function`), from hotpath-profile-metrics' counters: each function's cost
   // per second and per request of its service, that ratio's median over
-  // regressionResidualWindow, its copy sampled every regressionNoiseInterval,
-  // the copy's median and spread over baselineWindow, and what
-  // FunctionCostPerRequestRegression judges against: the median as recorded
-  // regressionAcceptAfter ago (the reference) and median + k * spread of then.
+  // regressionResidualWindow; its cost model (fixed + marginal * req/s,
+  // fitted on the service's traffic halves every regressionNoiseInterval),
+  // the model as recorded regressionAcceptAfter ago (the reference), the
+  // function's excess over the reference's prediction as a share of its
+  // service's profile, that excess smoothed, sampled, its median and spread
+  // over baselineWindow, and the threshold and hold level
+  // FunctionCostPerRequestRegression judges it against.
   functionCpu: 'job_function:cpu_seconds:rate5m',
   functionCpuPerRequest: 'job_function:cpu_seconds_per_request:ratio_rate5m',
   functionCpuPerRequestSmoothed: 'job_function:cpu_seconds_per_request:smoothed',
-  functionCpuPerRequestSampled: 'job_function:cpu_seconds_per_request:smoothed_sampled',
-  functionCpuPerRequestMedian: 'job_function:cpu_seconds_per_request:baseline_median',
-  functionCpuPerRequestSpread: 'job_function:cpu_seconds_per_request:baseline_spread',
-  functionCpuPerRequestReference: 'job_function:cpu_seconds_per_request:baseline_reference',
-  functionCpuPerRequestThreshold: 'job_function:cpu_seconds_per_request:baseline_threshold',
+  functionCpuByHalf: 'job_function:cpu_seconds:by_half',
+  functionCpuHalfQuantile: 'job_function:cpu_seconds:half_quantile',
+  functionCpuMarginal: 'job_function:cpu_seconds_per_request:baseline_marginal',
+  functionCpuFixed: 'job_function:cpu_seconds:baseline_fixed',
+  functionCpuReferenceMarginal: 'job_function:cpu_seconds_per_request:reference_marginal',
+  functionCpuReferenceFixed: 'job_function:cpu_seconds:reference_fixed',
+  functionCpuExcess: 'job_function:cpu_seconds_excess_share:ratio_rate5m',
+  functionCpuExcessSmoothed: 'job_function:cpu_seconds_excess_share:smoothed',
+  functionCpuExcessSampled: 'job_function:cpu_seconds_excess_share:smoothed_sampled',
+  functionCpuExcessMedian: 'job_function:cpu_seconds_excess_share:baseline_median',
+  functionCpuExcessSpread: 'job_function:cpu_seconds_excess_share:baseline_spread',
+  functionCpuExcessThreshold: 'job_function:cpu_seconds_excess_share:baseline_threshold',
+  functionCpuExcessHold: 'job_function:cpu_seconds_excess_share:baseline_hold',
   functionAlloc: 'job_function:alloc_bytes:rate5m',
   functionAllocPerRequest: 'job_function:alloc_bytes_per_request:ratio_rate5m',
   functionAllocPerRequestSmoothed: 'job_function:alloc_bytes_per_request:smoothed',
-  functionAllocPerRequestSampled: 'job_function:alloc_bytes_per_request:smoothed_sampled',
-  functionAllocPerRequestMedian: 'job_function:alloc_bytes_per_request:baseline_median',
-  functionAllocPerRequestSpread: 'job_function:alloc_bytes_per_request:baseline_spread',
-  functionAllocPerRequestReference: 'job_function:alloc_bytes_per_request:baseline_reference',
-  functionAllocPerRequestThreshold: 'job_function:alloc_bytes_per_request:baseline_threshold',
-  // Each function's share of its service's profile total (its rate over the
-  // sum of its service's rows, `other` included, same profile type), that
-  // share's median over regressionResidualWindow, its copy sampled every
-  // regressionNoiseInterval, the upper end of the copy's range over
-  // baselineWindow (its max + k * its spread), and that upper end as recorded
-  // regressionAcceptAfter ago, which the alert's share must exceed.
-  functionCpuShare: 'job_function:cpu_seconds_share:ratio_rate5m',
-  functionCpuShareSmoothed: 'job_function:cpu_seconds_share:smoothed',
-  functionCpuShareSampled: 'job_function:cpu_seconds_share:smoothed_sampled',
-  functionCpuShareCeiling: 'job_function:cpu_seconds_share:baseline_ceiling',
-  functionCpuShareThreshold: 'job_function:cpu_seconds_share:baseline_threshold',
-  functionAllocShare: 'job_function:alloc_bytes_share:ratio_rate5m',
-  functionAllocShareSmoothed: 'job_function:alloc_bytes_share:smoothed',
-  functionAllocShareSampled: 'job_function:alloc_bytes_share:smoothed_sampled',
-  functionAllocShareCeiling: 'job_function:alloc_bytes_share:baseline_ceiling',
-  functionAllocShareThreshold: 'job_function:alloc_bytes_share:baseline_threshold',
+  functionAllocByHalf: 'job_function:alloc_bytes:by_half',
+  functionAllocHalfQuantile: 'job_function:alloc_bytes:half_quantile',
+  functionAllocMarginal: 'job_function:alloc_bytes_per_request:baseline_marginal',
+  functionAllocFixed: 'job_function:alloc_bytes:baseline_fixed',
+  functionAllocReferenceMarginal: 'job_function:alloc_bytes_per_request:reference_marginal',
+  functionAllocReferenceFixed: 'job_function:alloc_bytes:reference_fixed',
+  functionAllocExcess: 'job_function:alloc_bytes_excess_share:ratio_rate5m',
+  functionAllocExcessSmoothed: 'job_function:alloc_bytes_excess_share:smoothed',
+  functionAllocExcessSampled: 'job_function:alloc_bytes_excess_share:smoothed_sampled',
+  functionAllocExcessMedian: 'job_function:alloc_bytes_excess_share:baseline_median',
+  functionAllocExcessSpread: 'job_function:alloc_bytes_excess_share:baseline_spread',
+  functionAllocExcessThreshold: 'job_function:alloc_bytes_excess_share:baseline_threshold',
+  functionAllocExcessHold: 'job_function:alloc_bytes_excess_share:baseline_hold',
 
   // Endpoints (lib/endpoint-costs.libsonnet; labels: the service label and
   // `endpoint`, a normalised route): each route's request rate, from the

@@ -1,9 +1,10 @@
 // Each function's CPU seconds and allocated bytes per request of its service,
 // from hotpath-profile-metrics' counters (lib/function-costs.libsonnet), in
-// two groups: the ratios every evaluationInterval, and their noise model
-// (median, spread, the lagged reference and threshold) every
-// regressionNoiseInterval, as the services' noise model runs. A cluster
-// without the bridge records nothing here.
+// three groups: the ratios and the excess over each function's cost model
+// every evaluationInterval; the model (its points by traffic half, the fit,
+// the lagged reference) and the excess's noise band (median, spread,
+// threshold, hold) every regressionNoiseInterval, as the services' noise
+// model runs. A cluster without the bridge records nothing here.
 // Its knobs: config/functions.libsonnet.
 {
   prometheusRules+:: {
@@ -15,6 +16,11 @@
         name: 'hotpath-functions',
         interval: cfg.evaluationInterval,
         rules: f.fast(f.kinds.cpu) + f.fast(f.kinds.alloc),
+      },
+      {
+        name: 'hotpath-functions-model',
+        interval: cfg.regressionNoiseInterval,
+        rules: f.model(f.kinds.cpu) + f.model(f.kinds.alloc),
       },
       {
         name: 'hotpath-functions-noise',

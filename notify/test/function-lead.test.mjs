@@ -23,12 +23,20 @@ const alert = (labels = {}) => ({
 });
 
 describe('functionSubject', () => {
-  it('narrows the catalogue queries to the alert\'s service and function, the reference as of the alert\'s start', () => {
+  it('narrows the catalogue queries to the alert\'s service and function, the reference model as of the alert\'s start at today\'s traffic', () => {
     const f = functionSubject(alert());
     assert.equal(f.name, 'compress/flate.NewWriter');
     assert.equal(f.kind, 'cpu');
     const sel = '{job="api", function="compress/flate.NewWriter"}';
-    assert.equal(f.before(started / 1000), `last_over_time(job_function:cpu_seconds_per_request:baseline_reference${sel}[30m] @ ${started / 1000}) or 0 * last_over_time(job_function:cpu_seconds_per_request:smoothed${sel}[30m] @ ${started / 1000})`);
+    const at = started / 1000;
+    assert.equal(f.before(at), `(
+last_over_time(job_function:cpu_seconds:reference_fixed${sel}[30m] @ ${at})
+/ on (job) group_left ()
+(sum by (job) (job:requests:rate5m) > 0)
++ on (job, function)
+last_over_time(job_function:cpu_seconds_per_request:reference_marginal${sel}[30m] @ ${at})
+)
+or 0 * last_over_time(job_function:cpu_seconds_per_request:smoothed${sel}[30m] @ ${at})`);
     assert.equal(f.now, 'job_function:cpu_seconds_per_request:smoothed{job="api", function="compress/flate.NewWriter"}');
     assert.match(functionSubject(alert({ profile_type: 'alloc_space' })).now, /^job_function:alloc_bytes_per_request:smoothed\{/);
   });
@@ -57,7 +65,7 @@ describe('functionCost against Prometheus', () => {
   let prom;
   before(async () => {
     prom = await startPrometheus([
-      [/^last_over_time\(job_function:cpu_seconds_per_request:baseline_reference\{job="api", function="compress\/flate\.NewWriter"\}/, () => 0.002],
+      [/^\(\nlast_over_time\(job_function:cpu_seconds:reference_fixed\{job="api", function="compress\/flate\.NewWriter"\}/, () => 0.002],
       [/^job_function:cpu_seconds_per_request:smoothed\{job="api", function="compress\/flate\.NewWriter"\}$/, () => 0.004],
     ]);
   });

@@ -41,7 +41,9 @@ function executable(userDataDir, launcher, nice) {
 /** Opens the host page in `page` (a new tab of the context when undefined): { page, pageErrors }. */
 async function openPage(context, page, url, { onQuery, onCancel } = {}) {
   page ??= await context.newPage();
-  page.setDefaultTimeout(20_000);
+  // A page load on a machine busy with other work took over 20s; the renders
+  // that open pages have a budget of their own (90s by default) around this.
+  page.setDefaultTimeout(60_000);
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(e));
   if (onQuery) {
@@ -52,7 +54,7 @@ async function openPage(context, page, url, { onQuery, onCancel } = {}) {
     await page.exposeFunction('__hotpathCancel', onCancel);
   }
   await page.goto(url, { waitUntil: 'load' });
-  await page.waitForFunction(() => window.hotpathHost && window.hotpathHost.module !== undefined, null, { timeout: 20_000 });
+  await page.waitForFunction(() => window.hotpathHost && window.hotpathHost.module !== undefined, null, { timeout: 60_000 });
   return { page, pageErrors };
 }
 

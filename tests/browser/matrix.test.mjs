@@ -168,7 +168,7 @@ for (const name of HOSTS) {
       const list = await h.page.evaluate(() => window.hotpathHost.optionList());
       assert.deepEqual(
         list.map((o) => o.path),
-        ['profileRefId', 'seriesRefIds', 'anomalyRefId', 'baselineRefId', 'requestsRefId', 'instanceRequestsRefId', 'baselineMode', 'siblingLabel', 'stripHeight', 'graphMode', 'colorScheme', 'maxNodes', 'showTable']
+        ['profileRefId', 'seriesRefIds', 'anomalyRefId', 'baselineRefId', 'requestsRefId', 'instanceRequestsRefId', 'endpointRequestsRefId', 'baselineMode', 'siblingLabel', 'endpointLabels', 'stripHeight', 'graphMode', 'colorScheme', 'maxNodes', 'showTable']
       );
       assert.deepEqual(list.find((o) => o.path === 'baselineMode'), { path: 'baselineMode', name: 'Baseline window', category: ['Windows'], defaultValue: 'auto' });
       await h.page.evaluate(() => window.hotpathHost.renderOptionsEditor({}));

@@ -78,7 +78,10 @@ describe('the sandbox server', () => {
 
   it("answers the dashboard's overlay queries: Prometheus series as frames, the profile through the plugin's conversion", async () => {
     const cfg = await (await fetch(new URL('/api/config', sandboxURL))).json();
-    assert.deepEqual(cfg.panel.targets.map((t) => t.refId), ['A', 'B', 'C', 'D', 'E', 'F']);
+    assert.deepEqual(cfg.panel.targets.map((t) => t.refId), ['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+    // G: the request rate of each endpoint, for the panel's endpoint filter
+    assert.equal(cfg.panel.options.endpointRequestsRefId, 'G');
+    assert.match(cfg.panel.targets[6].expr, /^sum by \(endpoint\) \(job_endpoint:requests:rate5m\{/);
     assert.deepEqual(cfg.panel.options.seriesRefIds, ['A', 'D', 'E']);
     const res = await fetch(new URL('/api/query', sandboxURL), { method: 'POST', body: JSON.stringify({ targets: cfg.panel.targets, from: now - 60 * MIN, to: now, service: 'api' }) });
     const out = await res.json();

@@ -169,6 +169,12 @@ func TestDayOneFleet(t *testing.T) {
 			}
 			t.Errorf("alert %s: the fleet's other services are healthy (catalog's traffic doubled, its CPU followed)", a)
 		}
+		if t.Failed() { // what the function alert judged by
+			for _, q := range []string{"job_function:cpu_seconds_excess_share:smoothed", "job_function:cpu_seconds_per_request:reference_marginal", "job_function:cpu_seconds:reference_fixed", "job_function:cpu_seconds:rate5m", "sum by (job) (job:requests:rate5m)", "job_function:cpu_seconds:half_quantile", "job:requests:baseline_half_quantile", "job:requests:baseline_median"} {
+				r, err := p.Query(ctx, q)
+				t.Logf("%s: %v %v", q, r, err)
+			}
+		}
 	})
 }
 
@@ -214,6 +220,7 @@ func dayOneWithout(key string) string {
 		"hotpath-service.json Functions: bytes allocated per request (top 10) / A": allocProfiles,
 		"hotpath-service.json The named function: bytes allocated per request / A": allocProfiles,
 		"hotpath-service.json The named function: bytes allocated per request / B": allocProfiles,
+		"hotpath-service.json The named function: bytes allocated per request / C": allocProfiles,
 		"hotpath-overview.json Services by CPU / G":                                serviceGraph,
 		"hotpath-overview.json CPU per request vs upstream: top 10 / A":            serviceGraph,
 	}[key]
@@ -326,8 +333,7 @@ func dayOneRawHistory(from, start time.Time) string {
 
 // dayOneHistory is what the 1m groups would have recorded over [from, to)
 // from the fleet before today (every service healthy, at its usual traffic),
-// and the noise groups' samples of the functions' cost per request and
-// share, ending in "# EOF".
+// and the noise groups' samples of the functions' costs, ending in "# EOF".
 func dayOneHistory(from, to time.Time) string {
 	series := map[string][]string{}
 	add := func(r synth.Record, ls string, t time.Time) {
@@ -354,15 +360,17 @@ func dayOneHistory(from, to time.Time) string {
 					add(r, l, t)
 				}
 			}
-			rows := s.Rows(t, false)
-			var total float64
-			for _, v := range rows {
-				total += v
+			// the function cost models' inputs: each row's cost in its
+			// traffic half (the fit's points) and its excess over its model
+			// (none: the history is its normal)
+			half := "lower"
+			if req >= synth.DiurnalMedian {
+				half = "upper"
 			}
-			for f, v := range rows {
+			for f, v := range s.Rows(t, false) {
 				fl := fmt.Sprintf("job=%q,function=%q", s.Job, f)
-				add(synth.Record{Name: "job_function:cpu_seconds_per_request:smoothed_sampled", Value: v / req}, fl, t)
-				add(synth.Record{Name: "job_function:cpu_seconds_share:smoothed_sampled", Value: v / total}, fl, t)
+				add(synth.Record{Name: "job_function:cpu_seconds:by_half", Value: v, Half: half}, fl, t)
+				add(synth.Record{Name: "job_function:cpu_seconds_excess_share:smoothed_sampled", Value: 0}, fl, t)
 			}
 		}
 	}

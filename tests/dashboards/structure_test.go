@@ -393,21 +393,16 @@ func checkRequires(t *testing.T, d dashboard) {
 	}
 }
 
-// The service dashboard ends with the overlay panel, wired to CPU per
-// request, the anomaly alerts and a Pyroscope profile query, next to the
-// built-in flame graph fed by the same profile query.
+// The service dashboard's "Where in the code?" row holds the overlay panel,
+// wired to CPU per request, the anomaly alerts and a Pyroscope profile query;
+// Grafana's own flame graph, fed by the same profile query, waits in a
+// collapsed row after it (a collapsed row runs no query, so a cluster without
+// Pyroscope shows no error there).
 func TestServiceDashboardWhereInTheCode(t *testing.T) {
 	plain, _ := shipped(t)
 	d := plain["hotpath-service.json"]
-	ps := d.panels()
-	lastRow := 0
-	for i, p := range ps {
-		if p["type"] == "row" {
-			lastRow = i
-		}
-	}
 	var overlay, flame map[string]any
-	for _, p := range ps[lastRow:] {
+	for _, p := range d.panels() {
 		switch p["type"] {
 		case "hotpath-overlay-panel":
 			overlay = p
@@ -418,7 +413,12 @@ func TestServiceDashboardWhereInTheCode(t *testing.T) {
 		}
 	}
 	if overlay == nil || flame == nil {
-		t.Fatalf("the last row lacks the overlay panel (%v) or a flame graph (%v)", overlay != nil, flame != nil)
+		t.Fatalf("the dashboard lacks the overlay panel (%v) or a flame graph (%v)", overlay != nil, flame != nil)
+	}
+	top := d["panels"].([]any)
+	last := top[len(top)-1].(map[string]any)
+	if last["type"] != "row" || last["collapsed"] != true || !slices.ContainsFunc(last["panels"].([]any), func(p any) bool { return p.(map[string]any)["type"] == "flamegraph" }) {
+		t.Errorf("the last row is not a collapsed row holding Grafana's flame graphs: %v %v", last["type"], last["title"])
 	}
 	targets := map[string]map[string]any{}
 	for _, tg := range overlay["targets"].([]any) {

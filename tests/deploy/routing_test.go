@@ -42,6 +42,7 @@ var clusterLabels = map[string]string{
 	"pod":       "checkout-7d9f8b6c4-x2x9q",
 	"container": "checkout",
 	"function":  "compress/flate.NewWriter",
+	"endpoint":  "/search/{query}",
 }
 
 // alertLabels are the label sets the pack's alerts arrive with: each

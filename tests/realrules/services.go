@@ -240,8 +240,8 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 }
 
 // history is what the 1m groups would have recorded over [from, to)
-// (synth.Job), and the noise groups' samples of the functions' and the
-// endpoints' cost per request, ending in "# EOF".
+// (synth.Job), and the noise groups' samples of the functions' costs and
+// the endpoints' cost per request, ending in "# EOF".
 func history(from, to time.Time) string {
 	series := map[string][]string{} // name -> lines
 	add := func(r synth.Record, ls string, t time.Time) {
@@ -262,20 +262,19 @@ func history(from, to time.Time) string {
 				for _, r := range j.Sampled(req >= synth.DiurnalMedian) {
 					add(r, l, t)
 				}
-				// the function noise model's inputs, sampled as often: each
-				// row's cost per request and its share of the service's rows
-				rows := profileRows(s.job, false)
-				var total [2]float64
-				for _, r := range rows {
-					total[0] += r[0]
-					total[1] += r[1]
+				// the function cost models' inputs, sampled as often: each
+				// row's cost in its traffic half (the fit's points) and its
+				// excess over its model (none: the history is its normal)
+				half := "lower"
+				if req >= synth.DiurnalMedian {
+					half = "upper"
 				}
-				for function, r := range rows {
+				for function, r := range profileRows(s.job, false) {
 					fl := profileLabels(s.job, function)
-					add(synth.Record{Name: "job_function:cpu_seconds_per_request:smoothed_sampled", Value: r[0] / req}, fl, t)
-					add(synth.Record{Name: "job_function:alloc_bytes_per_request:smoothed_sampled", Value: r[1] / req}, fl, t)
-					add(synth.Record{Name: "job_function:cpu_seconds_share:smoothed_sampled", Value: r[0] / total[0]}, fl, t)
-					add(synth.Record{Name: "job_function:alloc_bytes_share:smoothed_sampled", Value: r[1] / total[1]}, fl, t)
+					add(synth.Record{Name: "job_function:cpu_seconds:by_half", Value: r[0], Half: half}, fl, t)
+					add(synth.Record{Name: "job_function:alloc_bytes:by_half", Value: r[1], Half: half}, fl, t)
+					add(synth.Record{Name: "job_function:cpu_seconds_excess_share:smoothed_sampled", Value: 0}, fl, t)
+					add(synth.Record{Name: "job_function:alloc_bytes_excess_share:smoothed_sampled", Value: 0}, fl, t)
 				}
 				// the endpoint noise model's input: each route's cost per
 				// request of its own requests

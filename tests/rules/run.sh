@@ -29,5 +29,20 @@ done
 
 cd tests/rules
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(*.yaml)
-"$root/.tools/bin/promtool" test rules "${suites[@]}"
+# Every suite by default, the largest first: promtool evaluates one suite on
+# one core, so the suites run side by side, one per core, and the longest
+# starts at once rather than last.
+[ ${#suites[@]} -gt 0 ] || mapfile -t suites < <(ls -S -- *.yaml)
+jobs=${RULE_TEST_JOBS:-$(nproc)}
+printf '%s\0' "${suites[@]}" | xargs -0 -P "$jobs" -I{} sh -c \
+  '"$0" test rules "$1" >"$2/$1.log" 2>&1 && echo "$1: passed" || { echo "$1: FAILED" >"$2/$1.failed"; echo "$1: FAILED"; }' \
+  "$root/.tools/bin/promtool" {} "$tmp"
+failed=0
+for s in "${suites[@]}"; do
+  if [ -e "$tmp/$s.failed" ]; then
+    echo "== $s" >&2
+    cat "$tmp/$s.log" >&2
+    failed=1
+  fi
+done
+exit $failed

@@ -22,6 +22,22 @@ function(cfg) {
   cpuNamedRate: c.select(s.functionCpuPerRequest, named),
   allocNamed: c.select(s.functionAllocPerRequestSmoothed, named),
   allocNamedRate: c.select(s.functionAllocPerRequest, named),
+  // What its reference model (fixed + marginal per request) predicts per
+  // request at the service's current traffic, the line the alert judges its
+  // excess against: its cost per request less its excess (a share of the
+  // service's profile), from series recorded every minute (the model's own
+  // are recorded every 15m, which an instant lookup misses).
+  local predicted(perRequest, excess, cost) = |||
+    %(perRequest)s{%(named)s}
+    - on (%(service)s, function)
+    %(excess)s{%(named)s}
+    * on (%(service)s) group_left ()
+    sum by (%(service)s) (%(cost)s{%(svc)s})
+    / on (%(service)s) group_left ()
+    (sum by (%(service)s) (%(requests)s{%(svc)s}) > 0)
+  ||| % { perRequest: perRequest, excess: excess, cost: cost, named: named, requests: s.requests, svc: svc, service: cfg.serviceLabel },
+  cpuNamedPredicted: predicted(s.functionCpuPerRequest, s.functionCpuExcess, s.functionCpu),
+  allocNamedPredicted: predicted(s.functionAllocPerRequest, s.functionAllocExcess, s.functionAlloc),
   // The function variable's values: the service's functions with a row.
   functions: 'label_values(%s{%s, function!="other"}, function)' % [s.functionCpuPerRequest, svc],
 }

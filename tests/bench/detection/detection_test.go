@@ -35,9 +35,6 @@ var (
 	keepFlag  = flag.String("keep", "", "keep the backfilled data directory here (emptied first), to query it afterwards")
 )
 
-// servicesPerImport is how many services' series one OpenMetrics import takes.
-const servicesPerImport = 24
-
 func seeds(t *testing.T) []uint64 {
 	var out []uint64
 	for _, f := range strings.Split(*seedsFlag, ",") {
@@ -93,7 +90,7 @@ func TestEpisodes(t *testing.T) {
 func TestBenchDetection(t *testing.T) {
 	began := time.Now()
 	root := harness.RepoRoot()
-	dataDir := benchDataDir(t, *keepFlag)
+	h := newHistory(t, *keepFlag)
 
 	// The detectors' rules: the shipped pack's recording groups, its two
 	// regression alerts as conditions, the same for the pack with the noise
@@ -120,9 +117,8 @@ func TestBenchDetection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("backfilling %d recording rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
+	t.Logf("recording %d rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
 	groups = append(groups, conds...)
-	ruleFile := harness.WriteRules(t, groups, "detection-rules.yaml")
 
 	// The fleet, ending an hour before now (blocks in the past, whole
 	// minutes, the 5m groups aligned).
@@ -130,27 +126,22 @@ func TestBenchDetection(t *testing.T) {
 	start := end.Add(-days * 24 * time.Hour)
 	seedList := seeds(t)
 	var fleet []Service
-	im := &importer{t: t, dataDir: dataDir}
 	for _, seed := range seedList {
 		rng := rand.New(rand.NewPCG(seed, 11))
 		for _, s := range Fleet(seed) {
 			if len(seedList) > 1 {
 				s.Job = fmt.Sprintf("s%d-%s", seed, s.Job)
 			}
-			s.OpenMetrics(&im.om, start, rng)
+			h.write(s.Series(start, rng))
 			fleet = append(fleet, s)
-			if len(fleet)%servicesPerImport == 0 {
-				im.flush()
-			}
 		}
 	}
-	im.flush()
-	t.Logf("fleet: seeds %v, %d services, %d days, %.0f MB of OpenMetrics", seedList, len(fleet), days, float64(im.size)/1e6)
+	t.Logf("fleet: seeds %v, %d services, %d days, %.1fM samples", seedList, len(fleet), days, float64(h.samples)/1e6)
 	raw := time.Since(began)
-	harness.BackfillRules(t, dataDir, []string{ruleFile}, start, end.Add(-time.Minute))
+	h.record(groups, start, end.Add(-time.Minute))
 	backfilled := time.Since(began)
-
-	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, Args: harness.LeaveOverlappingBlocks})
+	h.finish(start)
+	p := h
 	checkRecorded(t, p, groups, start, start.Add(onsetDay+12*time.Hour))
 	verdicts := map[string]Verdict{}
 	var alternatives []Alternative
@@ -163,9 +154,6 @@ func TestBenchDetection(t *testing.T) {
 	}
 
 	load, _ := os.ReadFile("/proc/loadavg")
-	if *keepFlag != "" {
-		t.Logf("data kept in %s (start %s, %d): prometheus --storage.tsdb.path=%s %s", dataDir, start.UTC().Format(time.RFC3339), start.Unix(), dataDir, strings.Join(promkit.LeaveOverlappingBlocks, " "))
-	}
 	report := render(fleet, seedList, verdicts, alternatives, runInfo{
 		cpu: cpuModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
 		raw: raw, rules: backfilled - raw, total: time.Since(began),

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/model/rulefmt"
+
+	"github.com/hotpath/hotpath/promkit/evaluate"
 )
 
 // The endpoint benchmark's fleet (`make bench-endpoints`): the detection
@@ -235,19 +237,20 @@ func (s EndpointService) Minutes(rng *rand.Rand) []endpointMinute {
 	return out
 }
 
-// OpenMetrics writes the service's own counters, its routes' request
-// counters, and from profilesFrom the bridge's endpoint rows of CPU, drawn
-// each minute at 100 Hz per route, and its instance row, their sum (a
-// deploy's missed minute has no samples; the counters restart at a deploy,
-// the rows do not: the bridge keeps counting).
-func (s EndpointService) OpenMetrics(b *strings.Builder, start time.Time, rng *rand.Rand) {
+// Series are the service's own counters, its routes' request counters,
+// and from profilesFrom the bridge's endpoint rows of CPU, drawn each
+// minute at 100 Hz per route, and its instance row, their sum (a deploy's
+// missed minute has no samples; the counters restart at a deploy, the rows
+// do not: the bridge keeps counting).
+func (s EndpointService) Series(start time.Time, rng *rand.Rand) []evaluate.Series {
 	ms := s.Minutes(rng)
 	plain := make([]minute, len(ms))
 	for i, m := range ms {
 		plain[i] = m.minute
 	}
-	s.openMetricsOf(b, start, plain)
+	out := s.seriesOf(start, plain)
 	for k, r := range s.routes {
+		x := evaluate.Series{Labels: labels.FromStrings("__name__", "http_server_request_duration_seconds_count", "job", s.Job, "instance", "i1", "http_route", r.name)}
 		v := 1000.0
 		for i, m := range ms {
 			d := time.Duration(i) * time.Minute
@@ -255,9 +258,11 @@ func (s EndpointService) OpenMetrics(b *strings.Builder, start time.Time, rng *r
 				v = 0
 				continue
 			}
-			fmt.Fprintf(b, "http_server_request_duration_seconds_count{job=%q,instance=\"i1\",http_route=%q} %s %d\n", s.Job, r.name, strconv.FormatFloat(v, 'f', 3, 64), start.Add(d).Unix())
+			x.T = append(x.T, start.Add(d).UnixMilli())
+			x.V = append(x.V, math.Round(v*1000)/1000)
 			v += 60 * m.routeReq[k]
 		}
+		out = append(out, x)
 	}
 	names := make([]string, 0, len(s.routes)+2)
 	for _, r := range s.routes {
@@ -265,16 +270,21 @@ func (s EndpointService) OpenMetrics(b *strings.Builder, start time.Time, rng *r
 	}
 	names = append(names, "unlabelled", "other")
 	totals := make([]int64, len(names))
-	from := int(profilesFrom / time.Minute)
-	lines := make([][]string, len(names)+1)
-	for i := from; i < len(ms); i++ {
-		at := start.Add(time.Duration(i) * time.Minute).Unix()
+	rows := make([]evaluate.Series, len(names)+1)
+	for k, name := range names {
+		rows[k].Labels = labels.FromStrings("__name__", "hotpath_profile_endpoint_cpu_seconds_total", "job", s.Job, "endpoint", name, "instance", "bridge:9096")
+	}
+	rows[len(names)].Labels = labels.FromStrings("__name__", "hotpath_profile_instance_cpu_seconds_total", "job", s.Job, "instance", "i1")
+	for i := int(profilesFrom / time.Minute); i < len(ms); i++ {
+		at := start.Add(time.Duration(i) * time.Minute).UnixMilli()
 		all := int64(0)
-		for k, name := range names {
-			lines[k] = append(lines[k], fmt.Sprintf("hotpath_profile_endpoint_cpu_seconds_total{job=%q,endpoint=%q,instance=\"bridge:9096\"} %s %d", s.Job, name, strconv.FormatFloat(float64(totals[k])/CPUSampleHz, 'f', -1, 64), at))
+		for k := range names {
+			rows[k].T = append(rows[k].T, at)
+			rows[k].V = append(rows[k].V, float64(totals[k])/CPUSampleHz)
 			all += totals[k]
 		}
-		lines[len(names)] = append(lines[len(names)], fmt.Sprintf("hotpath_profile_instance_cpu_seconds_total{job=%q,instance=\"i1\"} %s %d", s.Job, strconv.FormatFloat(float64(all)/CPUSampleHz, 'f', -1, 64), at))
+		rows[len(names)].T = append(rows[len(names)].T, at)
+		rows[len(names)].V = append(rows[len(names)].V, float64(all)/CPUSampleHz)
 		d := time.Duration(i) * time.Minute
 		if since, ok := s.sinceDeploy(d); ok && since < deployGap {
 			continue
@@ -284,9 +294,7 @@ func (s EndpointService) OpenMetrics(b *strings.Builder, start time.Time, rng *r
 		}
 		totals[len(s.routes)] += Poisson(rng, ms[i].unlabelled*60*CPUSampleHz)
 	}
-	for _, l := range lines {
-		b.WriteString(strings.Join(l, "\n") + "\n")
-	}
+	return append(out, rows...)
 }
 
 // The endpoint benchmark's detector beside DetectorService.

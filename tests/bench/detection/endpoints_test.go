@@ -24,16 +24,12 @@ var (
 	endpointCleanFlag   = flag.Int("endpoint-clean", 6, "bench-endpoints: clean services")
 )
 
-// endpointServicesPerImport: a service here has up to 18 series (its 3
-// counters, 6 route counters, 8 endpoint rows, its instance row).
-const endpointServicesPerImport = 12
-
 // TestBenchEndpoints judges the endpoint alert beside the service alerts on
 // one fleet with per-route traffic mixes, route regressions and mix
 // changes; writes BENCH_OUT (tests/bench/RESULTS-endpoints.md).
 func TestBenchEndpoints(t *testing.T) {
 	began := time.Now()
-	dataDir := benchDataDir(t, *keepFlag)
+	h := newHistory(t, *keepFlag)
 
 	shipped := harness.ShippedRules(t)
 	service, err := conditions(DetectorService, shipped)
@@ -49,29 +45,24 @@ func TestBenchEndpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("backfilling %d recording rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
+	t.Logf("recording %d rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
 	groups = append(groups, conds...)
-	ruleFile := harness.WriteRules(t, groups, "endpoint-rules.yaml")
 
 	end := time.Now().Truncate(time.Hour).Add(-time.Hour)
 	start := end.Add(-days * 24 * time.Hour)
 	seed := seeds(t)[0]
 	fleet := EndpointFleet(seed, *endpointPerCellFlag, *endpointCleanFlag)
-	im := &importer{t: t, dataDir: dataDir}
 	rng := rand.New(rand.NewPCG(seed, 29))
-	for i, s := range fleet {
-		s.OpenMetrics(&im.om, start, rng)
-		if (i+1)%endpointServicesPerImport == 0 {
-			im.flush()
-		}
+	for _, s := range fleet {
+		h.write(s.Series(start, rng))
 	}
-	im.flush()
-	t.Logf("fleet: seed %d, %d services, %d days, %.0f MB of OpenMetrics", seed, len(fleet), days, float64(im.size)/1e6)
+	t.Logf("fleet: seed %d, %d services, %d days, %.1fM samples", seed, len(fleet), days, float64(h.samples)/1e6)
 	raw := time.Since(began)
-	harness.BackfillRules(t, dataDir, []string{ruleFile}, start, end.Add(-time.Minute))
+	h.record(groups, start, end.Add(-time.Minute))
 	backfilled := time.Since(began)
-
-	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, Args: harness.LeaveOverlappingBlocks})
+	h.finish(start)
+	p := h
+	// the fleet's endpoint rows are CPU only, and an instance restarts only at a deploy
 	checkRecorded(t, p, withoutSparse(groups), start, start.Add(onsetDay+12*time.Hour))
 	seen := map[string]map[string]map[string]Seen{
 		DetectorService:  readSeen(t, p, DetectorService, start, end, func(labels map[string]string) string { return labels["kind"] }),

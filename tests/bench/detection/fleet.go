@@ -3,12 +3,15 @@
 package detection
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/hotpath/hotpath/promkit/evaluate"
 )
 
 // The fleet the detectors judge: services with a diurnal day, a cost line
@@ -71,7 +74,10 @@ type Service struct {
 	noiseMinute, noiseLasting float64 // standard deviations, relative
 	deploys                   []time.Duration
 	doubledAt                 time.Duration // 0: none
-	Kind                      string        // "" for a clean service
+	doubledFor                time.Duration // how long (0: doubling)
+	holidayAt                 time.Duration // a day from here at holidayFactor of the traffic (holidayFactor 0: none)
+	holidayFactor             float64
+	Kind                      string // "" for a clean service
 	Size                      float64
 	Onset                     time.Duration // since the fleet's start
 	OnsetHour                 int           // its hour of the day
@@ -161,8 +167,11 @@ func (s Service) Minutes(rng *rand.Rand) []minute {
 	for i := range n {
 		d := time.Duration(i) * time.Minute
 		r := s.traffic(d)
-		if s.doubledAt > 0 && d >= s.doubledAt && d < s.doubledAt+doubling {
+		if s.doubledAt > 0 && d >= s.doubledAt && d < s.doubledAt+cmp.Or(s.doubledFor, doubling) {
 			r *= 2
+		}
+		if s.holidayFactor > 0 && d >= s.holidayAt && d < s.holidayAt+24*time.Hour {
+			r *= s.holidayFactor
 		}
 		// counting noise: a Poisson count over the minute
 		r = math.Max(0, r*(1+rng.NormFloat64()/math.Sqrt(math.Max(r*60, 1))))
@@ -186,17 +195,18 @@ func (s Service) Minutes(rng *rand.Rand) []minute {
 	return out
 }
 
-// OpenMetrics writes the service's three counters, one sample a minute from
-// start, for `promtool tsdb create-blocks-from openmetrics`: a deploy
-// misses a scrape and restarts every counter near 0.
-func (s Service) OpenMetrics(b *strings.Builder, start time.Time, rng *rand.Rand) {
-	s.openMetricsOf(b, start, s.Minutes(rng))
+// Series are the service's three counters, one sample a minute from start:
+// a deploy misses a scrape and restarts every counter near 0.
+func (s Service) Series(start time.Time, rng *rand.Rand) []evaluate.Series {
+	return s.seriesOf(start, s.Minutes(rng))
 }
 
-// openMetricsOf writes the three counters of minutes ms (Minutes).
-func (s Service) openMetricsOf(b *strings.Builder, start time.Time, ms []minute) {
+// seriesOf are the three counters of minutes ms (Minutes).
+func (s Service) seriesOf(start time.Time, ms []minute) []evaluate.Series {
 	names := []string{"http_requests_total", "process_cpu_seconds_total", "go_memstats_alloc_bytes_total"}
+	out := make([]evaluate.Series, len(names))
 	for k, name := range names {
+		x := evaluate.Series{Labels: labels.FromStrings("__name__", name, "job", s.Job, "instance", "i1")}
 		v := 1000.0
 		for i, m := range ms {
 			d := time.Duration(i) * time.Minute
@@ -204,8 +214,11 @@ func (s Service) openMetricsOf(b *strings.Builder, start time.Time, ms []minute)
 				v = 0 // the new process starts counting from 0
 				continue
 			}
-			fmt.Fprintf(b, "%s{job=%q,instance=\"i1\"} %s %d\n", name, s.Job, strconv.FormatFloat(v, 'f', 3, 64), start.Add(d).Unix())
+			x.T = append(x.T, start.Add(d).UnixMilli())
+			x.V = append(x.V, math.Round(v*1000)/1000)
 			v += 60 * [3]float64{m.req, m.cpu, m.alloc}[k]
 		}
+		out[k] = x
 	}
+	return out
 }

@@ -11,79 +11,75 @@ import (
 )
 
 var functionDetectorNames = map[string]string{
-	DetectorService:  "service alerts",
-	DetectorFunction: "function alert",
+	DetectorService: "service alerts",
+	DetectorShare:   "function alert, share condition (before)",
+	DetectorModel:   "function alert, cost model (shipped)",
 }
+
+// shortNames head the wide tables' columns.
+var shortNames = map[string]string{DetectorService: "service", DetectorShare: "share", DetectorModel: "model"}
 
 // functionRun is what one run of the function benchmark judged.
 type functionRun struct {
-	fleet []FuncService
-	seed  uint64
-	fixed [2]float64
-	// by detector, then size class (-1: all): the false alarms, over the
+	seeds     []uint64
+	shape     FleetShape
+	fleet     []FuncService
+	seen      map[string]map[string]map[string]Seen // detector -> job -> series key -> minutes
+	entries   map[string][]Entry                    // by job: the bridge's set beyond the static top K
+	seedTimes [][2]time.Duration                    // per seed: writing the series, recording the rules
+	info      runInfo
+	// by detector, then size class (-1: all): the false alarms over the
 	// whole fleet
 	all map[string]map[int]Verdict
 	// by the regressed function being new, then as all: the regressions
 	regressions map[bool]map[string]map[int]Verdict
-	seen        map[string]map[string]map[string]Seen
-	entries     map[string][]Entry // by job: the bridge's set beyond the static top K
-	info        runInfo
+	// by detector, then benign day: its services' false alarms
+	benign map[string]map[string]Verdict
 }
 
-// youngFor are the ages at which FunctionCostPerRequestRegression judges a
-// function's row as a newcomer's: one without a sample of its own that long
-// ago, in a service whose `other` row has one then, is judged against
-// having cost under the entry share before: regressionAcceptAfter + its
-// regressionNoiseMinHistory (1d + 6h), or, in a service read for less,
-// regressionNoiseMinHistory.
-var youngFor = []time.Duration{30 * time.Hour, 6 * time.Hour}
-
-// renderFunctions writes RESULTS-functions.md: per regression (of an
-// existing function, of a new one) and size class, the service alerts
-// beside the function alert; the bridge's set; false alarms; each
-// regressed service's outcome.
-func renderFunctions(run functionRun) string {
-	var b strings.Builder
-	fleet := run.fleet
-	existing, fresh, clean := 0, 0, 0
-	for _, s := range fleet {
-		switch {
-		case s.Kind == "":
-			clean++
-		case s.New:
-			fresh++
-		default:
-			existing++
+// judge applies each detector's firings to the fleet.
+func (run *functionRun) judge() {
+	keys := map[string]func(Service) string{
+		DetectorService: func(s Service) string { return s.Kind },
+		DetectorShare:   regressedKey(run.fleet),
+		DetectorModel:   regressedKey(run.fleet),
+	}
+	run.all = map[string]map[int]Verdict{}
+	run.regressions = map[bool]map[string]map[int]Verdict{false: {}, true: {}}
+	run.benign = map[string]map[string]Verdict{}
+	for _, d := range FunctionDetectors {
+		by := func(services []Service) Verdict {
+			return judgeBy(services, FunctionSizes, run.seen[d], keepFor[d], keys[d])
+		}
+		run.all[d], run.benign[d] = map[int]Verdict{}, map[string]Verdict{}
+		run.regressions[false][d], run.regressions[true][d] = map[int]Verdict{}, map[int]Verdict{}
+		for class := -1; class < len(SizeClasses); class++ {
+			run.all[d][class] = by(inClass(run.fleet, class, nil))
+			for _, isNew := range []bool{false, true} {
+				run.regressions[isNew][d][class] = by(inClass(run.fleet, class, func(s FuncService) bool { return s.Kind != "" && s.New == isNew }))
+			}
+		}
+		for _, k := range BenignKinds {
+			run.benign[d][k] = by(inClass(run.fleet, -1, func(s FuncService) bool { return s.Benign == k }))
 		}
 	}
-	b.WriteString(run.info.heading("Function regression benchmark", "`make bench-functions` (tests/bench/detection, `functions*.go`, `membership.go`)"))
-	fmt.Fprintf(&b, "**The fleet** (seed %d, `functions.go`): %d services over %d days, one sample a minute, in the real Prometheus; the rules evaluated over those days by `promtool tsdb create-blocks-from rules`, as `make bench-detection` does (RESULTS-detection.md: the same traffic, noise, deploys and traffic doublings). "+
-		"Each service's mean CPU over the day is drawn in its size class (%s), %.0f-%.0f%% of it fixed, the rest per request (peak 5-300 req/s); it allocates 20-200 MiB per CPU second. "+
-		"Its profiles: 30-3000 functions (log-uniform) with Zipf shares of the day's self cost (exponent 0.9-1.3; CPU and allocations ranked apart). "+
-		"**The fixed cost sits in functions of its own** (`FixedParts`): a random set of functions whose day's shares fit within the service's fixed share is wholly fixed-cost (GC, timers), the rest of the fixed share spread evenly over the others; each minute a function's share follows the minute's fixed share of the cost, so fixed-cost functions gain share at night. "+
-		"Each minute the CPU profile takes Poisson(CPU seconds x %d) samples (%d Hz) and the allocation profile Poisson(bytes / %d KiB) samples (Go's MemProfileRate), drawn per function at its share of that minute; "+
-		"the bridge's rows as hotpath-profile-metrics exports them, counters of CPU seconds and allocated bytes labelled job and function, from hour %d (a deploy's missed minute has no samples).\n\n",
-		run.seed, len(fleet), days, classList(), run.fixed[0]*100, run.fixed[1]*100, CPUSampleHz, CPUSampleHz, AllocSampleBytes>>10, int(profilesFrom.Hours()))
-	fmt.Fprintf(&b, "**The bridge's set** (`membership.go`, per service and profile type, minute by minute, on the sampled counts above as the bridge sees them): the top %d functions by the day's generated shares are members from the start and stay; "+
-		"besides them, a function whose %g-minute-decayed share of its service's sampled total reaches %g enters at once (once the set has seen one window), with that minute's samples in its own row (before, its cost is in `other`), and stays while it reached %g within a day; %d members at most (newcomers wait for a place, the costliest first). "+
-		"Not modelled: the day-decayed ranking beyond the static top K (a function that entered by the fast path renews only by it), the bound of the bridge's short-decayed map.\n\n",
-		TopK, BridgeEntry.WindowMins, BridgeEntry.Share, BridgeEntry.Share, BridgeEntry.MaxMembers)
-	fmt.Fprintf(&b, "**The regressions**, at a random minute of an onset hour of day %d (hours spread over 0, 2, ..., 22), to the end, each +5%%, +10%% or +20%% of the service's CPU per request or allocations per request (the service's own counters rise by the same): "+
-		"%d of an **existing function** (of the top %d, the one whose share is nearest the regression's size: one that doubles, or about), %d per kind, size and class; "+
-		"%d of a **new function** (`%s`: no cost before the onset, not among the service's functions; its cost in `other` until the set lets it in), %d per kind, size and class. %d services stay clean (%d per class). "+
-		"The fast entry raises a service's rows from 42 (the static top K and `other`, two profile types) to up to %d.\n\n",
-		int(onsetDay.Hours())/24+1, existing, TopK, servicesPerCell(fleet, false), fresh, NewFunction, servicesPerCell(fleet, true), clean, clean/len(SizeClasses), 2*(BridgeEntry.MaxMembers+1))
-	fmt.Fprintf(&b, "**Judged** as in RESULTS-detection.md: from hour %d to the end, the alerts' `for:` %s applied to each condition as Prometheus does, and their `keep_firing_for` (service alerts %s with their hold level, function alert %s). "+
-		"Detected: the service alert of the regressed cost, or **the function alert naming the regressed function** with that profile type, fires at or after the onset. Coverage and episodes over the regression's first %s. "+
-		"False alarm: any of the detector's alerts (any function, either type) firing on a service before its regression (any time on a clean one).\n\n",
-		int(judgedFrom.Hours()), forDuration, shortDuration(keepFor[DetectorService]), shortDuration(keepFor[DetectorFunction]), held)
+}
 
+// renderFunctions writes RESULTS-functions.md: per regression (of an
+// existing function, of a new one) and size class, the detectors side by
+// side: caught within the hour, held over the first day; false alarms by
+// size class and by benign day; the smallest regression held at every
+// onset hour; the bridge's set; each false alarm.
+func renderFunctions(run functionRun) string {
+	var b strings.Builder
+	b.WriteString(run.heading())
+	b.WriteString(run.describe())
 	classes := []int{0, 1, 2}
-	head := func(first string) {
-		fmt.Fprintf(&b, "| %s |", first)
+	head := func() {
+		b.WriteString("| regression |")
 		for _, c := range classes {
 			for _, d := range FunctionDetectors {
-				fmt.Fprintf(&b, " %s, %s |", SizeClasses[c].Name, functionDetectorNames[d])
+				fmt.Fprintf(&b, " %s, %s |", SizeClasses[c].Name, shortNames[d])
 			}
 		}
 		b.WriteString("\n|---|" + strings.Repeat("---|", len(classes)*len(FunctionDetectors)) + "\n")
@@ -103,8 +99,41 @@ func renderFunctions(run functionRun) string {
 			}
 		}
 	}
-	b.WriteString("## Detection (within an hour / by the end) and median time to detect\n\n")
-	head("regression")
+
+	b.WriteString("## Held at every onset hour: the smallest regression\n\n")
+	b.WriteString("The smallest regression that every service of the cell held (caught within the hour, firing >= 95% of its first day, in one episode), per size class, beside the detector's false alarms per service-day of that class (benign days included):\n\n")
+	b.WriteString("| detector | size class | existing function, CPU | existing function, allocations | new function, CPU | new function, allocations | false alarms per service-day |\n|---|---|---|---|---|---|---:|\n")
+	for _, d := range FunctionDetectors {
+		for _, c := range classes {
+			fmt.Fprintf(&b, "| %s | %s |", functionDetectorNames[d], SizeClasses[c].Name)
+			for _, isNew := range []bool{false, true} {
+				for _, kind := range []string{KindCPU, KindAlloc} {
+					got := "none"
+					for _, size := range FunctionSizes {
+						cell := run.regressions[isNew][d][c].Cells[kind][size]
+						if cell.Injected > 0 && heldCount(cell.Held) == cell.Injected {
+							got = fmt.Sprintf("+%.0f%%", (size-1)*100)
+							break
+						}
+					}
+					fmt.Fprintf(&b, " %s |", got)
+				}
+			}
+			x := run.all[d][c]
+			fmt.Fprintf(&b, " %.3f (%d) |\n", float64(x.FalseAlarms)/x.CleanDays, x.FalseAlarms)
+		}
+	}
+
+	b.WriteString("\n## Caught within the hour, and held\n\nEach cell: caught within the hour / held (within the hour, >= 95% of the first day, one episode) / injected.\n\n")
+	head()
+	rows(func(c *Cell) string { return fmt.Sprintf("%d/%d/%d", c.WithinHour, heldCount(c.Held), c.Injected) })
+
+	b.WriteString("\n## Holding over the regression's first day\n\nEach cell: caught within the hour / injected; coverage lowest and median; most episodes; the onset hours where it was not held (`-` none).\n\n")
+	head()
+	rows(func(c *Cell) string { return holdSummary(c.Held) })
+
+	b.WriteString("\n## Time to detect\n\nEach cell: detected by the end / injected, median time to detect.\n\n")
+	head()
 	rows(func(c *Cell) string {
 		ttd := "-"
 		if c.Detected > 0 {
@@ -113,55 +142,69 @@ func renderFunctions(run functionRun) string {
 				ttd = shortDuration(m)
 			}
 		}
-		return fmt.Sprintf("%d/%d / %d/%d, %s", c.WithinHour, c.Injected, c.Detected, c.Injected, ttd)
+		return fmt.Sprintf("%d/%d, %s", c.Detected, c.Injected, ttd)
 	})
-	b.WriteString("\n## Holding over the regression's first day\n\nEach cell: detected within the hour / injected; coverage lowest and median; most episodes; the onset hours where it was not held (within the hour, coverage >= 95%, one episode; `-` none).\n\n")
-	head("regression")
-	rows(func(c *Cell) string { return holdSummary(c.Held) })
 
-	b.WriteString(renderSet(run))
 	b.WriteString(renderFalseAlarms(run, classes))
+	b.WriteString(renderSet(run))
+	return b.String()
+}
 
-	b.WriteString("\n**Smallest regression caught within the hour on every service that had it**, by size class, beside the false alarms of that class:\n\n")
-	for _, d := range FunctionDetectors {
-		for _, c := range classes {
-			var parts []string
-			for _, isNew := range []bool{false, true} {
-				for _, kind := range []string{KindCPU, KindAlloc} {
-					got := "none"
-					for _, size := range FunctionSizes {
-						if cell := run.regressions[isNew][d][c].Cells[kind][size]; cell.Injected > 0 && cell.WithinHour == cell.Injected {
-							got = fmt.Sprintf("+%.0f%%", (size-1)*100)
-							break
-						}
-					}
-					parts = append(parts, fmt.Sprintf("%s %s (%s)", got, kindName(kind), functionCase(isNew)))
-				}
-			}
-			fmt.Fprintf(&b, "- %s, %s: %s; %d false alarms\n", functionDetectorNames[d], SizeClasses[c].Name, strings.Join(parts, ", "), run.all[d][c].FalseAlarms)
+func heldCount(hs []Hold) int {
+	n := 0
+	for _, h := range hs {
+		if h.Held() {
+			n++
 		}
 	}
+	return n
+}
 
-	b.WriteString("\n## Each regression\n\n| service | class | cores | functions | regression | function (its share before) | in the set | onset hour | service alerts: detected after | function alert: detected after | function alert: coverage, episodes |\n|---|---|---:|---:|---|---|---|---:|---:|---:|---|\n")
-	for _, s := range fleet {
-		if s.Kind == "" {
-			continue
-		}
-		ttd := func(d, key string) string {
-			firing := firingMinutes(run.seen[d][s.Job][key], keepFor[d])
-			onset := int(s.Onset / time.Minute)
-			if i, _ := slices.BinarySearch(firing, onset); i < len(firing) {
-				if firing[i] == onset {
-					return "0 (firing at the onset)"
-				}
-				return shortDuration(time.Duration(firing[i]-onset) * time.Minute)
-			}
-			return "-"
-		}
-		h := holdOf(run.regressions[s.New][DetectorFunction][-1], s)
-		fmt.Fprintf(&b, "| %s | %s | %.2f | %d | +%.0f%% %s | %s (%.1f%%) | %s | %02d | %s | %s | %.0f%%, %d |\n", s.Job, SizeClasses[s.Class].Name, s.Cores, s.Functions, (s.Size-1)*100, kindName(s.Kind), s.Regressed, 100*s.RegressedShare(), inSet(run, s), s.OnsetHour,
-			ttd(DetectorService, s.Kind), ttd(DetectorFunction, s.Kind+"/"+s.Regressed), h.Coverage*100, h.Episodes)
+// heading is the file's title, the machine and the run's times.
+func (run functionRun) heading() string {
+	var times []string
+	for i, t := range run.seedTimes {
+		times = append(times, fmt.Sprintf("seed %d: series %s, rules %s", run.seeds[i], t[0].Round(time.Second), t[1].Round(time.Second)))
 	}
+	return fmt.Sprintf("# Function regression benchmark\n\nWritten by `make bench-functions` (tests/bench/detection, `functions*.go`, `membership.go`) on %s: %s, %d cores (shared with other work; load average at the end %s), Prometheus v0.309.1's engine and TSDB in process (promkit/evaluate: the rules recorded as `promtool tsdb create-blocks-from rules` records them, tests/realrules checks the two agree). %s; %s in all.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), run.info.cpu, run.info.cores, run.info.load, strings.Join(times, "; "), run.info.total.Round(time.Second))
+}
+
+// describe says what the fleet and the judge are.
+func (run functionRun) describe() string {
+	var b strings.Builder
+	count := func(pick func(FuncService) bool) int {
+		n := 0
+		for _, s := range run.fleet {
+			if pick(s) {
+				n++
+			}
+		}
+		return n
+	}
+	existing := count(func(s FuncService) bool { return s.Kind != "" && !s.New })
+	fresh := count(func(s FuncService) bool { return s.Kind != "" && s.New })
+	benign := count(func(s FuncService) bool { return s.Kind == "" })
+	fmt.Fprintf(&b, "**The fleets** (seeds %v, `functions.go`): %d services over %d days each, one sample a minute. "+
+		"Each service's mean CPU over the day is drawn in its size class (%s), %.0f-%.0f%% of it fixed (the fixed-heavy benign services 50-80%%), the rest per request (peak 5-300 req/s, the night's low at 10-40%% of it); it allocates 20-200 MiB per CPU second. "+
+		"Its profiles: 30-3000 functions (log-uniform) with Zipf shares of the day's self cost (exponent 0.9-1.3; CPU and allocations ranked apart). "+
+		"**The fixed cost sits in functions of its own** (`FixedParts`): a random set of functions whose day's shares fit within the service's fixed share is wholly fixed-cost (GC, timers, cache refreshes), the rest of the fixed share spread evenly over the others; each minute a function's share follows the minute's fixed share of the cost, so fixed-cost functions gain share at night. "+
+		"2 to 4 of the top 15 CPU functions are **the runtime's own work** (exported with `origin=\"runtime\"`, as the bridge labels GC workers and the scheduler), and 12%% of the others are **syscall-heavy** (at least 2 of the top %d). "+
+		"Each minute the CPU profile takes Poisson(CPU seconds x %d) samples (%d Hz) and the allocation profile Poisson(bytes / %d KiB) samples (Go's MemProfileRate), drawn per function at its share of that minute; "+
+		"the bridge's rows as hotpath-profile-metrics exports them, from hour %d (a deploy's missed minute has no samples).\n\n",
+		run.seeds, len(run.fleet)/max(1, len(run.seeds)), days, classList(), run.shape.Fixed[0]*100, run.shape.Fixed[1]*100, TopK, CPUSampleHz, CPUSampleHz, AllocSampleBytes>>10, int(profilesFrom.Hours()))
+	fmt.Fprintf(&b, "**The bridge's set** (`membership.go`): the top %d functions by the day's generated shares are members from the start; a function whose %g-minute-decayed share of its service's sampled total reaches %g enters at once (its cost before in `other`), and stays while it reached %g within a day; %d members at most.\n\n",
+		TopK, BridgeEntry.WindowMins, BridgeEntry.Share, BridgeEntry.Share, BridgeEntry.MaxMembers)
+	fmt.Fprintf(&b, "**The regressions** (%d), at a random minute of an onset hour of day %d, to the end, each +5%%, +10%% or +20%% of the service's CPU or allocations per request at every minute (its own counters rise by the same): "+
+		"%d of an **existing function** (of the top %d that are the service's own code, the one whose share is nearest the regression's size: one that doubles, or about), %d per kind, size and class in each seed, their onset hours spread so that the seeds together start each cell at every even hour; "+
+		"%d of a **new function** (`%s`: no cost before the onset; its cost in `other` until the set lets it in), %d per cell in each seed.\n\n",
+		existing+fresh, int(onsetDay.Hours())/24+1, existing, TopK, run.shape.PerCell, fresh, NewFunction, run.shape.NewPerCell)
+	fmt.Fprintf(&b, "**The benign days** (%d services, %d per kind and size class in each seed), on day %d: a **holiday** (the whole day at 30-50%% of the traffic); a **traffic doubling** for 6 hours; an **improvement elsewhere** (from a random minute on, the service's own function nearest 20%% of its cost costs half); **fixed-heavy** services (no event: 50-80%% of the cost in fixed-cost functions, whose shares swing with the traffic); a **busy node** (for an hour from a random minute, every runtime row and syscall-heavy row %g-%gx dearer, one factor per episode, each row within 10%% of it; the service's CPU rises with them); and **clean** services. Every service also has a deploy a day (a warm-up at 1.5x) and, on a third of them, 2 hours of doubled traffic.\n\n",
+		benign, run.shape.Benign, int(onsetDay.Hours())/24+1, contentionLo, contentionHi)
+	fmt.Fprintf(&b, "**Judged** from hour %d to the end: the alerts' `for:` %s applied to each condition as Prometheus does, their `keep_firing_for` (service alerts %s, share condition %s, cost model %s) and hold levels where they have one. "+
+		"Detected: the service alert of the regressed cost, or **the function alert naming the regressed function** with that profile type. Held: caught within the hour, firing >= 95%% of the regression's first %s, in one episode. "+
+		"False alarm: any of the detector's alerts (any function, either type) firing on a service before its regression (any time on a benign one).\n\n",
+		int(judgedFrom.Hours()), forDuration, shortDuration(keepFor[DetectorService]), shortDuration(keepFor[DetectorShare]), shortDuration(keepFor[DetectorModel]), held)
 	return b.String()
 }
 
@@ -171,27 +214,6 @@ func functionCase(isNew bool) string {
 		return "new function"
 	}
 	return "existing function"
-}
-
-// inSet is when the regressed function had a row of its own: a static
-// member's from the start; a new one's, the time from its onset to its
-// entry.
-func inSet(run functionRun, s FuncService) string {
-	if !s.New {
-		if s.rank < TopK {
-			return "static"
-		}
-		return "?"
-	}
-	for _, e := range run.entries[s.Job] {
-		if e.Kind == s.Kind && e.Function == s.Regressed && e.From >= int(s.Onset/time.Minute) {
-			if e.From == int(s.Onset/time.Minute) {
-				return "at its onset"
-			}
-			return "after " + shortDuration(time.Duration(e.From-int(s.Onset/time.Minute))*time.Minute)
-		}
-	}
-	return "never"
 }
 
 // renderSet is the bridge's set: the functions that entered it by the fast
@@ -261,8 +283,9 @@ func mostMembers(entries []Entry, static int) int {
 }
 
 // renderFalseAlarms is the false alarms by detector and size class, by
-// the hour of the day, and each one: its service, time and series, and for
-// the function alert whether its function was judged as a newcomer.
+// benign day, by the hour of the day, and each one: its service, time and
+// series, and for a function alert whether its function was judged as a
+// newcomer.
 func renderFalseAlarms(run functionRun, classes []int) string {
 	var b strings.Builder
 	b.WriteString("\n## False alarms\n\n| detector | size class | false alarms | service-days judged clean | per service-day | services with any |\n|---|---|---:|---:|---:|---:|\n")
@@ -275,6 +298,25 @@ func renderFalseAlarms(run functionRun, classes []int) string {
 			x := run.all[d][c]
 			fmt.Fprintf(&b, "| %s | %s | %d | %.1f | %.3f | %d |\n", functionDetectorNames[d], name, x.FalseAlarms, x.CleanDays, float64(x.FalseAlarms)/x.CleanDays, len(x.FalseByJob))
 		}
+	}
+	b.WriteString("\nBy benign day (false alarms / services with any / services):\n\n| detector |")
+	for _, k := range BenignKinds {
+		fmt.Fprintf(&b, " %s |", k)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", len(BenignKinds)) + "\n")
+	for _, d := range FunctionDetectors {
+		fmt.Fprintf(&b, "| %s |", functionDetectorNames[d])
+		for _, k := range BenignKinds {
+			x := run.benign[d][k]
+			n := 0
+			for _, s := range run.fleet {
+				if s.Benign == k {
+					n++
+				}
+			}
+			fmt.Fprintf(&b, " %d / %d / %d |", x.FalseAlarms, len(x.FalseByJob), n)
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\nFalse alarms by the hour of the day they began at (the traffic's low is at hours 2-6):\n\n| detector |")
 	for h := 0; h < 24; h += 2 {
@@ -294,20 +336,26 @@ func renderFalseAlarms(run functionRun, classes []int) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nEach false alarm (service and its cores: the alert's series, the hour since the start it began firing at and its time of day; for the function alert, the path that judged its function, from the set's record: `newcomer` when it had no row of its own 30h (or 6h) before and its service's `other` had one, against the entry share; else `established`, against its own reference and share range):\n\n")
+	b.WriteString("\nEach false alarm (service, its benign day or its regression, its cores: the alert's series, the hour since the start it began firing at and its time of day; for a function alert, the path that judged its function, from the set's record: `newcomer` when it had no row of its own 30h (or 6h) before and its service's `other` had one; else `established`):\n\n")
 	for _, d := range FunctionDetectors {
 		var where []string
 		for _, s := range run.fleet {
 			var alarms []string
 			for _, a := range falseAlarms(run.seen[d][s.Job], s, keepFor[d]) {
 				x := fmt.Sprintf("%s at %.1f (%02d:%02d)", a.series, float64(a.at)/60, (a.at/60)%24, a.at%60)
-				if d == DetectorFunction {
+				if d != DetectorService {
 					x += ", " + howJudged(run.entries[s.Job], a.series, a.at)
 				}
 				alarms = append(alarms, x)
 			}
 			if len(alarms) > 0 {
-				where = append(where, fmt.Sprintf("%s (%.2f cores): %s", s.Job, s.Cores, strings.Join(alarms, "; ")))
+				what := s.Benign
+				if s.Kind != "" {
+					what = fmt.Sprintf("before its +%.0f%% %s", (s.Size-1)*100, kindName(s.Kind))
+				} else if s.benignAt > 0 && s.Benign != BenignFixedHeavy && s.Benign != BenignClean {
+					what += fmt.Sprintf(" from %.1f", s.benignAt.Hours())
+				}
+				where = append(where, fmt.Sprintf("%s (%s, %.2f cores): %s", s.Job, what, s.Cores, strings.Join(alarms, "; ")))
 			}
 		}
 		if len(where) == 0 {
@@ -317,6 +365,14 @@ func renderFalseAlarms(run functionRun, classes []int) string {
 	}
 	return b.String()
 }
+
+// youngFor are the ages at which FunctionCostPerRequestRegression judges a
+// function's row as a newcomer's: one without a sample of its own that long
+// ago, in a service whose `other` row has one then, is judged against
+// having cost under the entry share before: regressionAcceptAfter + its
+// regressionNoiseMinHistory (1d + 6h), or, in a service read for less,
+// regressionNoiseMinHistory.
+var youngFor = []time.Duration{30 * time.Hour, 6 * time.Hour}
 
 // howJudged says whether a function alert's function (series kind/function)
 // was a newcomer at minute `at` (youngFor), and when it entered the set.
@@ -375,32 +431,10 @@ func falseAlarms(series map[string]Seen, s FuncService, keep time.Duration) []fa
 	return out
 }
 
-// holdOf is the function alert's hold of one regressed service.
-func holdOf(v Verdict, s FuncService) Hold {
-	for _, h := range v.Cells[s.Kind][s.Size].Held {
-		if h.Job == s.Job {
-			return h
-		}
-	}
-	return Hold{}
-}
-
 func classList() string {
 	var out []string
 	for _, c := range SizeClasses {
 		out = append(out, fmt.Sprintf("%s: %g-%g", c.Name, c.Lo, c.Hi))
 	}
 	return strings.Join(out, "; ")
-}
-
-// servicesPerCell is how many services each kind, size and class of regression
-// of an existing function (or of a new one) got.
-func servicesPerCell(fleet []FuncService, isNew bool) int {
-	n := 0
-	for _, s := range fleet {
-		if s.Kind == KindCPU && s.Size == FunctionSizes[0] && s.Class == 0 && s.New == isNew {
-			n++
-		}
-	}
-	return n
 }

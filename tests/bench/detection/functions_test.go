@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -19,95 +20,102 @@ import (
 )
 
 var (
-	perClassFlag = flag.Int("per-class", 1, "bench-functions: services per kind, size of regression and size class whose regression is an existing function's")
-	cleanFlag    = flag.Int("clean-per-class", 2, "bench-functions: clean services per size class")
-	newFlag      = flag.Int("new-per-class", 1, "bench-functions: services per kind, size of regression and size class whose regression is a new function's")
-	fixedFlag    = flag.String("fixed-share", "0.2,0.5", "bench-functions: the range of a service's fixed share of its CPU and allocations (the rest per request)")
+	perCellFlag = flag.Int("per-cell", 4, "bench-functions: services per kind, size of regression and size class whose regression is an existing function's (4 on each of 3 seeds: every even onset hour once)")
+	newFlag     = flag.Int("new-per-cell", 2, "bench-functions: services per kind, size of regression and size class whose regression is a new function's")
+	benignFlag  = flag.Int("benign", 2, "bench-functions: services per benign day and size class")
+	fixedFlag   = flag.String("fixed-share", "0.2,0.5", "bench-functions: the range of a service's fixed share of its CPU and allocations (the rest per request)")
 )
 
-// funcServicesPerImport: a service here has 42 to 82 rows of the bridge
-// (2 profile types, 21 to 2·K+1 rows each as functions enter its set)
-// besides its own 3 counters.
-const funcServicesPerImport = 4
-
-// TestBenchFunctions judges the function alert beside the service alerts on
-// one fleet whose profiles carry one-function regressions; writes
-// BENCH_OUT (tests/bench/RESULTS-functions.md).
+// TestBenchFunctions judges the function alert, with and without its cost
+// model, beside the service alerts on the fleets of the given seeds (one
+// after the other, each in a history of its own) whose profiles carry
+// one-function regressions and benign days; writes BENCH_OUT
+// (tests/bench/RESULTS-functions.md).
 func TestBenchFunctions(t *testing.T) {
 	began := time.Now()
-	dataDir := benchDataDir(t, *keepFlag)
-
+	root := harness.RepoRoot()
 	shipped := harness.ShippedRules(t)
+	share, err := apart(harness.ParseRules(t, harness.RuleFiles(filepath.Join(root, "tests", "bench", "detection", "testdata", "pack-e96ff95"))), shipped, "_share")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conds []rulefmt.RuleGroup
 	service, err := conditions(DetectorService, shipped)
 	if err != nil {
 		t.Fatal(err)
 	}
-	function, err := functionConditions(shipped)
+	conds = append(conds, service)
+	for _, c := range []struct {
+		detector string
+		pack     []rulefmt.RuleGroup
+	}{{DetectorShare, share}, {DetectorModel, shipped}} {
+		g, err := functionConditions(c.detector, c.pack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conds = append(conds, g)
+	}
+	groups, err := needed(append(recordingGroups(shipped), recordingGroups(share)...), conds)
 	if err != nil {
 		t.Fatal(err)
 	}
-	conds := []rulefmt.RuleGroup{service, function}
-	groups, err := needed(recordingGroups(shipped), conds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("backfilling %d recording rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
+	t.Logf("recording %d rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
 	groups = append(groups, conds...)
-	ruleFile := harness.WriteRules(t, groups, "function-rules.yaml")
 
-	end := time.Now().Truncate(time.Hour).Add(-time.Hour)
-	start := end.Add(-days * 24 * time.Hour)
-	seed := seeds(t)[0]
 	var fixed [2]float64
 	if _, err := fmt.Sscanf(*fixedFlag, "%g,%g", &fixed[0], &fixed[1]); err != nil || fixed[0] < 0 || fixed[1] < fixed[0] || fixed[1] >= 1 {
 		t.Fatalf("-fixed-share %q: want lo,hi with 0 <= lo <= hi < 1 (%v)", *fixedFlag, err)
 	}
-	fleet := FunctionFleet(seed, *perClassFlag, *cleanFlag, *newFlag, fixed)
-	im := &importer{t: t, dataDir: dataDir}
-	rng := rand.New(rand.NewPCG(seed, 17))
-	entries := map[string][]Entry{} // by job
-	for i, s := range fleet {
-		entries[s.Job] = s.OpenMetrics(&im.om, start, rng)
-		if (i+1)%funcServicesPerImport == 0 {
-			im.flush()
-		}
-	}
-	im.flush()
-	t.Logf("fleet: seed %d, %d services, %d days, %.0f MB of OpenMetrics", seed, len(fleet), days, float64(im.size)/1e6)
-	raw := time.Since(began)
-	harness.BackfillRules(t, dataDir, []string{ruleFile}, start, end.Add(-time.Minute))
-	backfilled := time.Since(began)
-
-	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, Args: harness.LeaveOverlappingBlocks})
-	checkRecorded(t, p, groups, start, start.Add(onsetDay+12*time.Hour))
-	seen := map[string]map[string]map[string]Seen{
-		DetectorService:  readSeen(t, p, DetectorService, start, end, func(labels map[string]string) string { return labels["kind"] }),
-		DetectorFunction: readSeen(t, p, DetectorFunction, start, end, functionKey),
-	}
-	keys := map[string]func(Service) string{
-		DetectorService:  func(s Service) string { return s.Kind },
-		DetectorFunction: regressedKey(fleet),
-	}
-	// by detector, then size class (-1: all): the false alarms over the
-	// whole fleet; the regressions of existing and of new functions apart
-	run := functionRun{fleet: fleet, seed: seed, fixed: fixed, seen: seen, entries: entries, all: map[string]map[int]Verdict{},
-		regressions: map[bool]map[string]map[int]Verdict{false: {}, true: {}}}
+	shape := FleetShape{PerCell: *perCellFlag, NewPerCell: *newFlag, Benign: *benignFlag, Fixed: fixed}
+	end := time.Now().Truncate(time.Hour).Add(-time.Hour)
+	start := end.Add(-days * 24 * time.Hour)
+	seedList := seeds(t)
+	run := functionRun{seeds: seedList, shape: shape, entries: map[string][]Entry{}, seen: map[string]map[string]map[string]Seen{}}
 	for _, d := range FunctionDetectors {
-		run.all[d] = map[int]Verdict{}
-		run.regressions[false][d], run.regressions[true][d] = map[int]Verdict{}, map[int]Verdict{}
-		for class := -1; class < len(SizeClasses); class++ {
-			run.all[d][class] = judgeBy(inClass(fleet, class, nil), FunctionSizes, seen[d], keepFor[d], keys[d])
-			for _, isNew := range []bool{false, true} {
-				regressed := func(s FuncService) bool { return s.Kind != "" && s.New == isNew }
-				run.regressions[isNew][d][class] = judgeBy(inClass(fleet, class, regressed), FunctionSizes, seen[d], keepFor[d], keys[d])
-			}
-		}
+		run.seen[d] = map[string]map[string]Seen{}
 	}
-
+	for i, seed := range seedList {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			genBegan := time.Now()
+			fleet := FunctionFleet(seed, i, len(seedList), shape)
+			keep := ""
+			if *keepFlag != "" {
+				keep = filepath.Join(*keepFlag, fmt.Sprintf("seed-%d", seed))
+			}
+			h := newHistory(t, keep)
+			defer h.Close()
+			rng := rand.New(rand.NewPCG(seed, 17))
+			for _, s := range fleet {
+				series, e := s.Series(start, rng)
+				h.write(series)
+				run.entries[s.Job] = e
+			}
+			t.Logf("fleet: seed %d, %d services, %d days, %.1fM samples", seed, len(fleet), days, float64(h.samples)/1e6)
+			recordBegan := time.Now()
+			h.record(groups, start, end.Add(-time.Minute))
+			run.seedTimes = append(run.seedTimes, [2]time.Duration{recordBegan.Sub(genBegan), time.Since(recordBegan)})
+			h.finish(start)
+			checkRecorded(t, h, groups, start, start.Add(onsetDay+12*time.Hour))
+			for _, d := range FunctionDetectors {
+				key := functionKey
+				if d == DetectorService {
+					key = func(labels map[string]string) string { return labels["kind"] }
+				}
+				for job, x := range readSeen(t, h, d, start, end, key) {
+					run.seen[d][job] = x
+				}
+			}
+			run.fleet = append(run.fleet, fleet...)
+		})
+	}
+	if t.Failed() {
+		return
+	}
+	run.judge()
 	load, _ := os.ReadFile("/proc/loadavg")
 	run.info = runInfo{
 		cpu: cpuModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
-		raw: raw, rules: backfilled - raw, total: time.Since(began),
+		total: time.Since(began),
 	}
 	report := renderFunctions(run)
 	t.Log("\n" + report)

@@ -17,10 +17,11 @@ type runInfo struct {
 }
 
 // heading is a results file's title and its first line: what wrote it,
-// when, on which CPU model and how busy the machine was, and how long the
-// backfills took (figures from different machines differ by up to 2x).
+// when, on which CPU model and how busy the machine was, and how long
+// writing the history and recording the rules over it took (figures from
+// different machines differ by up to 2x).
 func (info runInfo) heading(title, writer string) string {
-	return fmt.Sprintf("# %s\n\nWritten by %s on %s: %s, %d cores (shared with other work; load average %s), Prometheus v0.309.1. Backfill of the raw series %s, of the rules %s; %s in all.\n\n",
+	return fmt.Sprintf("# %s\n\nWritten by %s on %s: %s, %d cores (shared with other work; load average %s), Prometheus v0.309.1's engine and TSDB in process (promkit/evaluate: the rules recorded as `promtool tsdb create-blocks-from rules` records them). Writing the raw series %s, recording the rules %s; %s in all.\n\n",
 		title, writer, time.Now().UTC().Format("2006-01-02 15:04 UTC"), info.cpu, info.cores, info.load, info.raw.Round(time.Second), info.rules.Round(time.Second), info.total.Round(time.Second))
 }
 

@@ -1,10 +1,14 @@
 //go:build bench
 
 // Package rules benchmarks the rule pack in the real Prometheus: synthetic
-// fleets of 10k and 100k input series with a backfilled day of the recorded
-// series the baseline reads, scraped live every 15s, every group evaluating
-// every 15s. It reports each group's prometheus_rule_group_last_duration_seconds
-// and the pack's total, and a dashboard query on recorded series against the
+// fleets of 10k and 100k input series and the profile bridge's function rows,
+// with a backfilled day of the recorded series the baseline reads and two of
+// those the function groups read, scraped live every 15s, every group
+// evaluating every 15s. It reports each group's
+// prometheus_rule_group_last_duration_seconds and the pack's total, each
+// function rule's time per function row, the pack's CPU a round with and
+// without its noise and function groups and against an earlier pack
+// (BENCH_BEFORE_REF), and a dashboard query on recorded series against the
 // same query on raw series. Not a test: `make bench-rules` runs it and writes
 // tests/bench/RESULTS-rules.md.
 package rules
@@ -18,9 +22,10 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -52,12 +57,25 @@ type result struct {
 	// loaded with both), and the load average over them.
 	cpuAll, cpuNoNoise []float64
 	cpuLoad            string
-	// The same phases with the pack as it was before the noise model
-	// (BENCH_BEFORE), empty without it.
-	cpuBefore []float64
+	// The same phases with every group but the function groups
+	// (functionGroups), and with the earlier pack (BENCH_BEFORE_REF or
+	// BENCH_BEFORE), empty without it.
+	cpuNoFunctions, cpuBefore []float64
+	// iterations the groups missed (an evaluation outlasting the interval:
+	// its CPU is then not a round's), by phase
+	missed map[string]float64
 	// how many services the noise group recorded a threshold for, of all
 	noiseThresholds int
-	queryErrors     []string // dashboard queries that failed (a timeout under load)
+	// how many CPU function rows the function groups recorded a threshold,
+	// a reference fit and the lagged branches of both for
+	functionThresholds, functionReferences, functionLagged int
+	// the earlier pack's function rules: their times while it alone was
+	// loaded (group/rule -> seconds), and how many CPU function rows its
+	// noise group recorded a reference for (-1: it records none)
+	beforeRules      map[string][]float64
+	beforeReferences int
+	unhealthy        []string // rules that failed to evaluate
+	queryErrors      []string // dashboard queries that failed (a timeout under load)
 	// the baseline group's durations on Thanos Ruler through Query (seconds);
 	// empty when BENCH_THANOS=0
 	ruler  []float64
@@ -83,24 +101,44 @@ func TestBenchRules(t *testing.T) {
 			sizes = append(sizes, n)
 		}
 	}
-	ruleFiles := harness.RuleFiles(harness.Render(t, filepath.Join(harness.RepoRoot(), "tests", "bench", "rules", "testdata", "bench-intervals.jsonnet")))
+	ruleFiles := harness.RuleFiles(harness.Render(t, benchIntervals))
 	floorFile := writeFloor(t)
+	before, beforeName := beforeRules(t)
+	pk := packs{shipped: map[string]time.Duration{}, before: beforeName}
+	if before != nil {
+		// the rest of the earlier pack may differ from today's by more than
+		// its function rules (groups added since): the comparison is of the
+		// function rules, so the earlier pack's function groups are measured
+		// among today's other groups
+		pk.sameOthers = reflect.DeepEqual(othersThanFunctions(t, ruleFiles), othersThanFunctions(t, before))
+		before = withFunctionGroupsOf(t, ruleFiles, before)
+	}
+	for _, g := range harness.ShippedRules(t) {
+		pk.shipped[g.Name] = time.Duration(g.Interval)
+	}
+	// the report is written after each fleet, so a run stopped during the
+	// 100k fleet (it takes half an hour) keeps the 10k one's figures
 	var results []result
 	for _, n := range sizes {
-		t.Run(strconv.Itoa(n), func(t *testing.T) { results = append(results, run(t, newSynthetic(n), ruleFiles, floorFile)) })
-	}
-	report := render(results)
-	fmt.Println(report)
-	if path := os.Getenv("BENCH_OUT"); path != "" {
-		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
-			t.Fatal(err)
+		t.Run(strconv.Itoa(n), func(t *testing.T) { results = append(results, run(t, newSynthetic(n), ruleFiles, floorFile, before)) })
+		report := render(results, pk)
+		fmt.Println(report)
+		if path := os.Getenv("BENCH_OUT"); path != "" {
+			if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
 
-// run measures the pack's rule files and the floor's, loaded side by side.
-func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string) result {
-	res := result{input: f, groups: map[string][]float64{}, rules: map[string][]float64{}, readsRaw: map[string]bool{}}
+// benchIntervals renders the pack with every group evaluating every 15s.
+var benchIntervals = filepath.Join(harness.RepoRoot(), "tests", "bench", "rules", "testdata", "bench-intervals.jsonnet")
+
+// run measures the pack's rule files and the floor's, loaded side by side,
+// and the earlier pack's (before, nil for none) in the same Prometheus.
+func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string, before []string) result {
+	res := result{input: f, groups: map[string][]float64{}, rules: map[string][]float64{}, readsRaw: map[string]bool{},
+		missed: map[string]float64{}, beforeRules: map[string][]float64{}, beforeReferences: -1}
 	start := time.Now().Truncate(scrape)
 	dataDir := filepath.Join(t.TempDir(), "data")
 	began := time.Now()
@@ -108,7 +146,7 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string) result
 		t.Fatal(err)
 	}
 	res.backfill = time.Since(began)
-	t.Logf("%d input series: backfilled in %s", f.inputSeries(), res.backfill.Round(time.Second))
+	t.Logf("%d input series and %d function rows: backfilled in %s", f.inputSeries(), 2*f.functionRowCount(), res.backfill.Round(time.Second))
 
 	exp := harness.NewExporter(t, "")
 	exp.Follow(t, 5*time.Second, func(now time.Time) string { return f.page(start, now) })
@@ -142,20 +180,29 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string) result
 		}
 	}
 	// The live inputs are there: every input series scraped, each one the
-	// floor reads.
+	// floor reads, the bridge's rows with them.
 	inputs, err := p.Query(context.Background(), fmt.Sprintf(`count({__name__=~"%s"})`, inputNames))
-	if err != nil || len(inputs) != 1 || int(inputs[0].Value) != f.inputSeries() {
-		t.Fatalf("scraped input series: %v %v, want %d", inputs, err, f.inputSeries())
+	if want := f.inputSeries() + 2*f.functionRowCount(); err != nil || len(inputs) != 1 || int(inputs[0].Value) != want {
+		t.Fatalf("scraped input series: %v %v, want %d", inputs, err, want)
 	}
+	missed0 := missedIterations(t, p)
 	cpu0, t0 := processCPU(t, p), time.Now()
 	eachEvaluation(t, p, func(g string, seconds float64) {
 		res.groups[g] = append(res.groups[g], seconds)
 		for name, r := range ruleTimes(t, p, g) {
 			res.rules[g+" / "+name] = append(res.rules[g+" / "+name], r.EvaluationTime)
 			res.readsRaw[g+" / "+name] = readsRawInput(r.Query)
+			if r.Health != "ok" && r.Health != "unknown" || r.LastError != "" {
+				res.unhealthy = append(res.unhealthy, fmt.Sprintf("%s / %s: %s %s", g, name, r.Health, r.LastError))
+			}
 		}
 	})
 	res.cpuWith = (processCPU(t, p) - cpu0) / time.Since(t0).Seconds()
+	res.missed["measuring rule times"] = missedIterations(t, p) - missed0
+	if len(res.unhealthy) > 0 {
+		// a rule that fails returns at once: its time would not be its cost
+		t.Errorf("rules failed to evaluate: %s", strings.Join(slices.Compact(slices.Sorted(slices.Values(res.unhealthy))), "; "))
+	}
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		res.load = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
@@ -173,6 +220,28 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string) result
 	}
 	if res.noiseThresholds != f.services {
 		t.Errorf("noise thresholds for %d services, want %d: the noise group is not measured at its full cost", res.noiseThresholds, f.services)
+	}
+	// The function groups did all of theirs: every CPU function row but
+	// `other` has a band and a reference fit, and the lagged branches of
+	// both (the fit of a day ago, armed by a point 2d ago; the band of a day
+	// ago, armed by a sample 30h ago) read a value for each of them.
+	named := f.services * functionsPerType
+	count := func(q string) int {
+		v, err := p.Query(ctx, "count("+q+")")
+		if err != nil || len(v) != 1 {
+			t.Errorf("%s: %v %v", q, v, err)
+			return 0
+		}
+		return int(v[0].Value)
+	}
+	res.functionThresholds = count(`job_function:cpu_seconds_excess_share:baseline_threshold`)
+	res.functionReferences = count(`job_function:cpu_seconds:reference_fixed`)
+	res.functionLagged = min(
+		count(`last_over_time(job_function:cpu_seconds:baseline_fixed[30m] offset 1d) and on (job, function) last_over_time(job_function:cpu_seconds:by_half[30m] offset 2d)`),
+		count(`last_over_time(job_function:cpu_seconds_excess_share:baseline_median[30m] offset 1d) and on (job, function) last_over_time(job_function:cpu_seconds_excess_share:smoothed_sampled[30m] offset 30h)`))
+	if res.functionThresholds != named || res.functionReferences != named || res.functionLagged != named {
+		t.Errorf("CPU function rows with a threshold %d, a reference %d, both lagged branches %d; want %d each: the function groups are not measured at their full cost",
+			res.functionThresholds, res.functionReferences, res.functionLagged, named)
 	}
 	for _, q := range []struct{ name, recorded, raw string }{
 		{"CPU per request per service",
@@ -206,59 +275,181 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string) result
 	// (scraping alone; last: it leaves no rule_files section to swap): the
 	// differences are the pack's and the floor's CPU, which waiting for a
 	// core does not inflate.
-	noNoise := withoutGroup(t, ruleFiles, noiseGroup)
-	before := beforeRules(t)
-	for range 2 {
-		res.cpuAll = append(res.cpuAll, cpuWithRules(t, p, append(slices.Clone(ruleFiles), floorFile)))
-		res.cpuNoNoise = append(res.cpuNoNoise, cpuWithRules(t, p, append(slices.Clone(noNoise), floorFile)))
+	// The earlier pack's function rules, each one's time while it alone is
+	// loaded with the floor (its own groups' last durations polled as
+	// above, for about 6 evaluations).
+	if before != nil {
+		reload(t, p, append(slices.Clone(before), floorFile))
+		watchEvaluations(t, p, 90*time.Second, func(g string, _ float64) {
+			if !slices.Contains(functionGroups, g) {
+				return
+			}
+			for name, r := range ruleTimes(t, p, g) {
+				res.beforeRules[g+" / "+name] = append(res.beforeRules[g+" / "+name], r.EvaluationTime)
+			}
+		})
+	}
+	noNoise := withoutGroups(t, ruleFiles, noiseGroup)
+	noFunctions := withoutGroups(t, ruleFiles, functionGroups...)
+	phase := func(name string, files []string) float64 {
+		cores, missed := cpuWithRules(t, p, files)
+		res.missed[name] += missed
+		return cores
+	}
+	for range rounds() {
+		res.cpuAll = append(res.cpuAll, phase("every group", append(slices.Clone(ruleFiles), floorFile)))
+		res.cpuNoNoise = append(res.cpuNoNoise, phase("without the noise group", append(slices.Clone(noNoise), floorFile)))
+		res.cpuNoFunctions = append(res.cpuNoFunctions, phase("without the function groups", append(slices.Clone(noFunctions), floorFile)))
 		if before != nil {
-			res.cpuBefore = append(res.cpuBefore, cpuWithRules(t, p, append(slices.Clone(before), floorFile)))
+			res.cpuBefore = append(res.cpuBefore, phase("the earlier pack", append(slices.Clone(before), floorFile)))
 		}
 	}
-	res.cpuFloorOnly = cpuWithRules(t, p, []string{floorFile})
-	res.cpuWithout = cpuWithRules(t, p, nil)
+	if before != nil && recordsName(t, before, "job_function:cpu_seconds_per_request:baseline_reference") {
+		// e96ff95's noise group did all of its work too (the last phase's
+		// values, within the 5m since)
+		res.beforeReferences = count(`last_over_time(job_function:cpu_seconds_per_request:baseline_reference[5m])`)
+		if res.beforeReferences != f.services*(functionsPerType+1) {
+			t.Errorf("the earlier pack's function references: %d, want %d", res.beforeReferences, f.services*(functionsPerType+1))
+		}
+	}
+	res.cpuFloorOnly = phase("the floor alone", []string{floorFile})
+	res.cpuWithout = phase("no rules", nil)
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		res.cpuLoad = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
 	return res
 }
 
-// beforeRules are the rule files of BENCH_BEFORE, a directory holding the
-// pack as it was before the noise model rendered with this bench's
-// intervals (rules/hotpath-rules.yaml and rules/hotpath-alerts.yaml), or nil.
-func beforeRules(t *testing.T) []string {
+// beforeRules are the rule files of the earlier pack whose function rules
+// the bench measures today's against, and its name: BENCH_BEFORE_REF, a
+// commit whose jsonnet is rendered with this bench's intervals (`make
+// bench-rules` sets e96ff95, the function rules before their cost model);
+// or BENCH_BEFORE, a directory holding such a rendering
+// (rules/hotpath-rules.yaml and rules/hotpath-alerts.yaml); or none.
+func beforeRules(t *testing.T) ([]string, string) {
+	if ref := os.Getenv("BENCH_BEFORE_REF"); ref != "" {
+		files := harness.RuleFiles(renderAt(t, ref))
+		harness.ParseRules(t, files)
+		return files, ref
+	}
 	dir := os.Getenv("BENCH_BEFORE")
 	if dir == "" {
-		return nil
+		return nil, ""
 	}
 	files := harness.RuleFiles(dir)
 	harness.ParseRules(t, files) // fails early on a wrong directory
-	return files
+	return files, dir
+}
+
+// renderAt renders the pack of commit ref with this bench's intervals: ref's
+// jsonnet/ (git archive) in a temporary directory, this tree's
+// bench-intervals.jsonnet as the entry point, as tools/render-mixin.sh
+// renders one (the entry's imports, mixin.libsonnet and lib/render.libsonnet,
+// found in ref's tree). The user-facing _config the entry overrides is the
+// same before and after the knobs moved into jsonnet/config/.
+func renderAt(t *testing.T, ref string) string {
+	src, out := t.TempDir(), t.TempDir()
+	archive := exec.Command("git", "-C", harness.RepoRoot(), "archive", "--format=tar", ref, "jsonnet")
+	untar := exec.Command("tar", "-x", "-C", src)
+	pipe, err := archive.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	untar.Stdin = pipe
+	var stderr strings.Builder
+	archive.Stderr, untar.Stderr = &stderr, &stderr
+	if err := untar.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(archive.Run(), untar.Wait()); err != nil {
+		t.Fatalf("git archive %s jsonnet: %v %s", ref, err, stderr.String())
+	}
+	render := exec.Command(harness.Tool(t, "jsonnet"), "-J", filepath.Join(src, "jsonnet"), "-c", "-m", out, "-S", benchIntervals)
+	if b, err := render.CombinedOutput(); err != nil {
+		t.Fatalf("render %s's pack with %s: %v\n%s", ref, benchIntervals, err, b)
+	}
+	return out
+}
+
+// withFunctionGroupsOf writes today's groups with the function groups of
+// the earlier pack's rule files in their place, to one file.
+func withFunctionGroupsOf(t *testing.T, ruleFiles, earlier []string) []string {
+	theirs := map[string]rulefmt.RuleGroup{}
+	for _, g := range harness.ParseRules(t, earlier) {
+		if slices.Contains(functionGroups, g.Name) {
+			theirs[g.Name] = g
+		}
+	}
+	var groups []rulefmt.RuleGroup
+	for _, g := range harness.ParseRules(t, ruleFiles) {
+		if !slices.Contains(functionGroups, g.Name) {
+			groups = append(groups, g)
+		} else if e, ok := theirs[g.Name]; ok {
+			groups = append(groups, e)
+		}
+	}
+	return []string{harness.WriteRules(t, groups, "with-earlier-function-groups.yaml")}
+}
+
+// othersThanFunctions are the rule files' groups but the function groups.
+func othersThanFunctions(t *testing.T, files []string) []rulefmt.RuleGroup {
+	var out []rulefmt.RuleGroup
+	for _, g := range harness.ParseRules(t, files) {
+		if !slices.Contains(functionGroups, g.Name) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// recordsName says whether the rule files record a series of that name.
+func recordsName(t *testing.T, files []string, name string) bool {
+	for _, g := range harness.ParseRules(t, files) {
+		for _, r := range g.Rules {
+			if r.Record == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rounds is how many times the CPU phases alternate (BENCH_ROUNDS, 2 by
+// default): each more costs 4 minutes and narrows the comparisons.
+func rounds() int {
+	if n, err := strconv.Atoi(os.Getenv("BENCH_ROUNDS")); err == nil && n > 0 {
+		return n
+	}
+	return 2
 }
 
 // noiseGroup is the noise model's group, measured with and without.
 const noiseGroup = "hotpath-noise"
 
-// withoutGroup writes the rule files' groups but the named one to one file.
-func withoutGroup(t *testing.T, ruleFiles []string, group string) []string {
+// functionGroups are the function rules' groups (the profile bridge's rows
+// in, FunctionCostPerRequestRegression out), measured with and without; an
+// earlier pack has some of them (e96ff95 no model group).
+var functionGroups = []string{"hotpath-functions", "hotpath-functions-model", "hotpath-functions-noise", "hotpath-function-alerts"}
+
+// withoutGroups writes the rule files' groups but the named ones to one file.
+func withoutGroups(t *testing.T, ruleFiles []string, groups ...string) []string {
 	var keep []rulefmt.RuleGroup
-	found := false
+	found := 0
 	for _, g := range harness.ParseRules(t, ruleFiles) {
-		if g.Name == group {
-			found = true
+		if slices.Contains(groups, g.Name) {
+			found++
 			continue
 		}
 		keep = append(keep, g)
 	}
-	if !found {
-		t.Fatalf("no group %s in %v", group, ruleFiles)
+	if found != len(groups) {
+		t.Fatalf("not every group of %v in %v", groups, ruleFiles)
 	}
-	return []string{harness.WriteRules(t, keep, "without-"+group+".yaml")}
+	return []string{harness.WriteRules(t, keep, "without-"+strings.Join(groups, "-")+".yaml")}
 }
 
-// cpuWithRules reloads p with only these rule files and returns the CPU
-// seconds it uses per second over a minute, after 20s to settle.
-func cpuWithRules(t *testing.T, p *harness.Prometheus, files []string) float64 {
+// reload points p's rule_files at files and reloads it.
+func reload(t *testing.T, p *harness.Prometheus, files []string) {
 	cfg := filepath.Join(p.Dir, "prometheus.yml")
 	raw, err := os.ReadFile(cfg)
 	if err != nil {
@@ -277,10 +468,30 @@ func cpuWithRules(t *testing.T, p *harness.Prometheus, files []string) float64 {
 	if n, err := p.RuleGroups(context.Background()); err != nil || (n == 0) != (len(files) == 0) {
 		t.Fatalf("after reload with rule files %v: %d rule groups (%v)", files, n, err)
 	}
+}
+
+// cpuWithRules reloads p with only these rule files and returns the CPU
+// seconds it uses per second over a minute, after 20s to settle, and the
+// evaluations its groups missed in that minute.
+func cpuWithRules(t *testing.T, p *harness.Prometheus, files []string) (cores, missed float64) {
+	reload(t, p, files)
 	time.Sleep(20 * time.Second)
+	missed0 := missedIterations(t, p)
 	cpu0, t0 := processCPU(t, p), time.Now()
 	time.Sleep(60 * time.Second)
-	return (processCPU(t, p) - cpu0) / time.Since(t0).Seconds()
+	cores = (processCPU(t, p) - cpu0) / time.Since(t0).Seconds()
+	return cores, missedIterations(t, p) - missed0
+}
+
+// missedIterations is the evaluations every loaded group has missed so far
+// (prometheus_rule_group_iterations_missed_total: one that outlasted its
+// interval delays the next).
+func missedIterations(t *testing.T, p *harness.Prometheus) float64 {
+	sum := 0.0
+	for _, v := range promkit.ValuesBy(p.SelfMetrics(t)["prometheus_rule_group_iterations_missed_total"], "rule_group") {
+		sum += v
+	}
+	return sum
 }
 
 // processCPU is Prometheus's own process_cpu_seconds_total.
@@ -396,8 +607,13 @@ func ruleTimes(t *testing.T, p *harness.Prometheus, group string) map[string]pro
 // evaluations at the bench's 15s) and calls fn once per new evaluation of a
 // group, with its duration.
 func eachEvaluation(t *testing.T, p *harness.Prometheus, fn func(group string, seconds float64)) {
+	watchEvaluations(t, p, 150*time.Second, fn)
+}
+
+// watchEvaluations is eachEvaluation for as long as given.
+func watchEvaluations(t *testing.T, p *harness.Prometheus, d time.Duration, fn func(group string, seconds float64)) {
 	seen := map[string]float64{}
-	deadline := time.Now().Add(150 * time.Second)
+	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		last, durations := groupTimes(t, p)
 		for g, at := range last {
@@ -435,13 +651,13 @@ func mean(xs []float64) float64 {
 	return sum / float64(len(xs))
 }
 
-// fmtCores lists CPU figures in cores: "0.151 and 0.149".
+// fmtCores lists CPU figures in cores: "0.151, 0.149".
 func fmtCores(xs []float64) string {
 	var parts []string
 	for _, x := range xs {
 		parts = append(parts, fmt.Sprintf("%.3f", x))
 	}
-	return strings.Join(parts, " and ")
+	return strings.Join(parts, ", ")
 }
 
 func median(xs []float64) float64 {
@@ -451,124 +667,4 @@ func median(xs []float64) float64 {
 		return 0
 	}
 	return s[len(s)/2]
-}
-
-func render(results []result) string {
-	var b strings.Builder
-	host, _ := os.Hostname()
-	cpu := "unknown CPU"
-	if raw, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(raw), "\n") {
-			if strings.HasPrefix(line, "model name") {
-				cpu = strings.TrimSpace(line[strings.Index(line, ":")+1:])
-				break
-			}
-		}
-	}
-	fmt.Fprintf(&b, "# Rule pack benchmark\n\nWritten by `make bench-rules` (tests/bench/rules) on %s: %s, %d cores (shared with other work), %s, Prometheus v0.309.1.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 MST"), cpu, runtime.NumCPU(), host)
-	b.WriteString("Each fleet: services of 10 instances, 12 input series per instance (4 request counters, process CPU, Go allocations, 6 cAdvisor series) and 2 service-graph edges per service; a day of the recorded job-level series backfilled, inputs scraped live every 15s (6 minutes before measuring, so rate windows read the head); every group evaluating every 15s (the baseline's 5m shortened so it runs often; one evaluation costs the same). Durations are the median of `prometheus_rule_group_last_duration_seconds` over about 10 evaluations. `BENCH_PPROF=DIR` saves a CPU profile of Prometheus for each fleet.\n\n")
-	for _, r := range results {
-		fmt.Fprintf(&b, "## %d input series (%d services)\n\n", r.input.inputSeries(), r.input.services)
-		fmt.Fprintf(&b, "Recorded series: %d. Backfill: %s.\n\n| group | median duration | evaluations |\n|---|---:|---:|\n", r.recorded, r.backfill.Round(time.Second))
-		var names []string
-		for g := range r.groups {
-			if g != floorGroup {
-				names = append(names, g)
-			}
-		}
-		sort.Strings(names)
-		total := 0.0
-		for _, g := range names {
-			m := median(r.groups[g])
-			total += m
-			fmt.Fprintf(&b, "| %s | %.1f ms | %d |\n", g, m*1000, len(r.groups[g]))
-		}
-		fmt.Fprintf(&b, "| **whole pack** | **%.1f ms** | |\n", total*1000)
-		floor := median(r.groups[floorGroup])
-		fmt.Fprintf(&b, "| floor (%s: one `sum by (identity labels) (rate(input[5m]))` per input counter, `max by (identity labels) (input)` per gauge) | %.1f ms | %d |\n\n", floorGroup, floor*1000, len(r.groups[floorGroup]))
-		if floor > 0 {
-			verdict := "met"
-			if total/floor > 1.5 {
-				verdict = "**missed**"
-			}
-			fmt.Fprintf(&b, "**Pack / floor: %.2fx** (goal <= 1.5x: %s), measured side by side in the same Prometheus and the same run; load average %s on %d cores.\n\n",
-				total/floor, verdict, r.load, runtime.NumCPU())
-			raw, derived := r.splitByInput()
-			fmt.Fprintf(&b, "Where the pack's time goes (sums of each rule's median): the %d rules that read a raw input take %.1f ms (%.2fx the floor); "+
-				"the other %d read only recorded series and take %.1f ms, **%.2fx the floor by themselves**: with the inputs read at exactly the floor's cost, "+
-				"the pack would still be %.2fx it.\n\n", raw.n, raw.ms, raw.ms/(floor*1000), derived.n, derived.ms, derived.ms/(floor*1000), 1+derived.ms/(floor*1000))
-		}
-		if len(r.ruler) > 0 {
-			prom, ruler := median(r.groups[baselineGroup]), median(r.ruler)
-			fmt.Fprintf(&b, "**On Thanos** (%s): %s evaluated by Thanos Ruler through Thanos Query, over a sidecar on this same Prometheus "+
-				"(which keeps recording the other groups, so both read the same series), after this Prometheus's figures: **%.1f ms** (median of %d evaluations) "+
-				"against %.1f ms evaluated inside Prometheus, **%.1fx**. Every rule of the group is a query through Query's gRPC fan-out.\n\n",
-				r.thanos, baselineGroup, ruler*1000, len(r.ruler), prom*1000, ruler/prom)
-		}
-		inputs := median(r.groups["hotpath-requests-cpu"]) + median(r.groups["hotpath-throttling"])
-		baseline := median(r.groups["hotpath-baseline"])
-		perMinute := total - baseline + baseline/5
-		fmt.Fprintf(&b, "Reading the inputs (hotpath-requests-cpu and hotpath-throttling read every raw series once) is %.0f%% of the pack, "+
-			"the baseline %.0f%%. The baseline runs every 5m, the rest every 1m: at the shipped intervals the pack takes %.2f s a minute (%.1f%% of one core), "+
-			"%.2fx the floor evaluated every minute.\n\n",
-			100*inputs/total, 100*baseline/total, perMinute, 100*perMinute/60, perMinute/floor)
-		if r.input.inputSeries() >= 100000 {
-			verdict := "met"
-			if total > 1 {
-				verdict = fmt.Sprintf("**missed**, %.1fx over", total)
-			}
-			fmt.Fprintf(&b, "Goal: the whole pack within 1 s per evaluation at 100k input series: %.0f ms, %s. "+
-				"Reading the raw inputs once (the two groups above) takes %.0f ms by itself.\n\n", total*1000, verdict, inputs*1000)
-		}
-		pack, floorCPU := r.cpuWith-r.cpuFloorOnly, r.cpuFloorOnly-r.cpuWithout
-		fmt.Fprintf(&b, "Wall-clock durations include waiting for a core: the load average while measuring was %s on 2 cores. "+
-			"CPU, which waiting does not inflate, a minute each after a reload: Prometheus used %.3f cores with every group, %.3f with the floor's group alone "+
-			"and %.3f with no rules (scraping only), so one round of the pack costs **%.0f ms of CPU** (%.3f cores x 15s) and one of the floor %.0f ms: "+
-			"**pack / floor by CPU: %.2fx**.\n\n",
-			r.load, r.cpuWith, r.cpuFloorOnly, r.cpuWithout, pack*15*1000, pack, floorCPU*15*1000, pack/floorCPU)
-		if len(r.cpuAll) > 0 {
-			all, without := mean(r.cpuAll), mean(r.cpuNoNoise)
-			round := func(cores float64) float64 { return (cores - r.cpuFloorOnly) * 15 }
-			floorRound := (r.cpuFloorOnly - r.cpuWithout) * 15
-			fmt.Fprintf(&b, "**The noise model's price** (hotpath-noise; %d of %d services with a noise threshold, so it did all of its work): "+
-				"quiet minutes after a reload, no API polling, every group then every group but %s (the floor's group loaded with both), twice over: "+
-				"%s cores with every group, %s without the noise group; the floor's group alone %.3f, no rules %.3f (load average %s after these phases). "+
-				"One round of the pack costs **%.2f s of CPU with the noise group and %.2f s without it** (the noise group: %.2f s, %.0f%% of the pack); "+
-				"the floor's round %.2f s: pack / floor by CPU **%.2fx with, %.2fx without**.\n\n",
-				r.noiseThresholds, r.input.services, noiseGroup, fmtCores(r.cpuAll), fmtCores(r.cpuNoNoise), r.cpuFloorOnly, r.cpuWithout, r.cpuLoad,
-				round(all), round(without), round(all)-round(without), 100*(round(all)-round(without))/round(all),
-				floorRound, round(all)/floorRound, round(without)/floorRound)
-		}
-		if len(r.cpuBefore) > 0 {
-			before := (mean(r.cpuBefore) - r.cpuFloorOnly) * 15
-			with := (mean(r.cpuAll) - r.cpuFloorOnly) * 15
-			fmt.Fprintf(&b, "**Against the pack before the noise model** (BENCH_BEFORE, rendered from its own jsonnet with this bench's intervals, loaded in the same Prometheus in the same phases, alternated with the two above): %s cores, "+
-				"**%.2f s of CPU a round** (pack / floor %.2fx), against %.2f s for today's pack: **%+.0f%%**.\n\n",
-				fmtCores(r.cpuBefore), before, before/((r.cpuFloorOnly-r.cpuWithout)*15), with, 100*(with-before)/before)
-		}
-		for _, e := range r.queryErrors {
-			fmt.Fprintf(&b, "Dashboard query failed (not measured): %s\n\n", e)
-		}
-		type rt struct {
-			name string
-			d    float64
-		}
-		var top []rt
-		for name, ds := range r.rules {
-			top = append(top, rt{name, median(ds)})
-		}
-		sort.Slice(top, func(i, j int) bool { return top[i].d > top[j].d })
-		b.WriteString("The most expensive rules (median evaluation time):\n\n| group / rule | median |\n|---|---:|\n")
-		for i := 0; i < len(top) && i < 12; i++ {
-			fmt.Fprintf(&b, "| %s | %.1f ms |\n", top[i].name, top[i].d*1000)
-		}
-		b.WriteString("\n")
-		b.WriteString("Dashboard query, 1h at a 15s step, server-side evaluation time (median of 5):\n\n| query | recorded series | raw series | raw / recorded |\n|---|---:|---:|---:|\n")
-		for _, q := range r.queries {
-			fmt.Fprintf(&b, "| %s | %.1f ms (`%s`, %d series) | %.1f ms (%d series) | %.0fx |\n", q.name, q.recordedS*1000, q.recorded, q.recordedN, q.rawS*1000, q.rawN, q.rawS/q.recordedS)
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
 }

@@ -36,6 +36,9 @@ var floorInputs = []struct {
 	{"container_spec_cpu_quota", "cluster, namespace, pod, container", true},
 	{"container_spec_cpu_period", "cluster, namespace, pod, container", true},
 	{"traces_service_graph_request_total", "client, server", false},
+	// the profile bridge's rows, by service label and function
+	{"hotpath_profile_cpu_seconds_total", "job, function", false},
+	{"hotpath_profile_alloc_bytes_total", "job, function", false},
 }
 
 // writeFloor writes the floor group as a rule file and returns its path.

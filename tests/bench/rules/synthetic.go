@@ -19,7 +19,9 @@ import (
 // A synthetic fleet: services of 10 instances; each instance exports 12 input
 // series (4 request counters by code and method, process CPU, Go
 // allocations, and 6 cAdvisor series of its container), and each service calls
-// two others (service-graph edges).
+// two others (service-graph edges). Besides them, the bridge's function rows
+// (functions.go), not counted in inputSeries: the fleet's size is its
+// services' own series, as before the function rules.
 const (
 	instancesPerService = 10
 	seriesPerInstance   = 12
@@ -121,7 +123,7 @@ func (f synthetic) gauges() []counter {
 // page is the scraped exposition at t: counters grown since start.
 func (f synthetic) page(start, t time.Time) string {
 	var b strings.Builder
-	for _, c := range f.counters(start) {
+	for _, c := range append(f.counters(start), f.functionCounters(start)...) {
 		fmt.Fprintf(&b, "%s %g\n", exposition(c.labels), synth.CounterAt(start, t, c.rate))
 	}
 	for _, g := range f.gauges() {
@@ -151,11 +153,12 @@ func exposition(ls labels.Labels) string {
 }
 
 // backfill writes one TSDB block into dir: the raw inputs over the hour
-// before start (every 15s, ending where the live counters begin) and a day of
+// before start (every 15s, ending where the live counters begin), a day of
 // the job-level series the rules record every minute (every 5m for the
-// baseline's gated series), as if the pack had run for a day.
+// baseline's gated series), as if the pack had run for a day, and the
+// function groups' history (functionHistory: two days of it).
 func (f synthetic) backfill(dir string, start time.Time) error {
-	w, err := tsdb.NewBlockWriter(slog.New(slog.NewTextHandler(io.Discard, nil)), dir, int64(50*time.Hour/time.Millisecond)) // appends reach back half of it
+	w, err := tsdb.NewBlockWriter(slog.New(slog.NewTextHandler(io.Discard, nil)), dir, int64(110*time.Hour/time.Millisecond)) // appends reach back half of it
 	if err != nil {
 		return err
 	}
@@ -175,7 +178,7 @@ func (f synthetic) backfill(dir string, start time.Time) error {
 		}
 		return nil
 	}
-	for _, c := range f.counters(start) {
+	for _, c := range append(f.counters(start), f.functionCounters(start)...) {
 		for t := start.Add(-time.Hour); t.Before(start); t = t.Add(scrape) {
 			if err := add(c.labels, t, synth.CounterAt(start, t, c.rate)); err != nil {
 				return err
@@ -225,6 +228,9 @@ func (f synthetic) backfill(dir string, start time.Time) error {
 				}
 			}
 		}
+	}
+	if err := f.functionHistory(start, func(l labels.Labels, t time.Time, v float64) error { return add(l, t, v) }); err != nil {
+		return err
 	}
 	if err := app.Commit(); err != nil {
 		return err

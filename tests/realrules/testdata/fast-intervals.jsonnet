@@ -17,7 +17,7 @@ local mixin = (import 'mixin.libsonnet') + { _config+:: {
 (import 'lib/render.libsonnet')(mixin {
   prometheusRules+:: {
     groups: [
-      if std.member(['hotpath-noise', 'hotpath-functions-noise', 'hotpath-endpoints-noise'], g.name) then g { interval: '4s' } else g
+      if std.member(['hotpath-noise', 'hotpath-functions-model', 'hotpath-functions-noise', 'hotpath-endpoints-noise'], g.name) then g { interval: '4s' } else g
       for g in super.groups
     ],
   },
