@@ -47,7 +47,8 @@ function(mixin)
     if name == series.upstreamEdges then edgeLabels
     // a route's request rate keeps its scope; the service-level figures of
     // the bridge's endpoint rows have the service label only
-    else if name == series.endpointRequests then p.service + ['endpoint']
+    else if std.member([series.endpointRequests, series.endpointCpuProfiledRequests, series.endpointAllocProfiledRequests], name) then p.service + ['endpoint']
+    else if name == series.endpointInstanceRequests then p.instance + ['endpoint']
     else if std.member([series.cpuUnlabelledShare, series.allocUnlabelledShare, series.endpointsCpuPerRequest, series.endpointsCpuPerRequestAtReference, series.endpointsAllocPerRequest, series.endpointsAllocPerRequestAtReference], name) then [cfg.serviceLabel]
     else levelLabels[level] + extra;
   // The versions group exists only with versionSources set (it is by

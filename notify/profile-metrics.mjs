@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 
 import { cli } from '@hotpath/headless/cli.mjs';
 import { flagReaders } from './lib/flags.mjs';
+import { INSTANCE_ROW_LABEL } from './lib/endpoint-costs.mjs';
 import { BRIDGE_DEFAULTS, ProfileMetrics } from './lib/profile-metrics.mjs';
 import { PROFILE_TYPES } from './lib/catalogue.mjs';
 import { sanitize } from './lib/slack-limits.mjs';
@@ -38,6 +39,10 @@ const USAGE = `usage: hotpath-profile-metrics --profiles URL [flags]
                         query per service and type (SelectSeries grouped by them); '' for none
   --endpoint-top-k N    endpoints with a series of their own per service and type (default ${BRIDGE_DEFAULTS.endpointTopK});
                         the rest add up in endpoint="other", the samples without a label in "unlabelled"
+  --instance-label L    the profile label that names the instance a sample came from (default
+                        ${BRIDGE_DEFAULTS.instanceLabel}: the rule pack's profileInstanceLabel; pod on Kubernetes); its values are exported
+                        per service as hotpath_profile_instance_*_total{job, ${INSTANCE_ROW_LABEL}} (the rule pack's
+                        instanceLabel), the instances an endpoint's cost is divided by; '' for none
   --types T,T           profile types (default ${BRIDGE_DEFAULTS.types.join(',')}; of ${Object.keys(PROFILE_TYPES).join(', ')})
   --concurrency N       queries at once (default ${BRIDGE_DEFAULTS.concurrency})
   --fetch-timeout DURATION   one query (default 20s); --decode-timeout DURATION (default 20s)
@@ -57,6 +62,7 @@ const { args, fail } = cli('hotpath-profile-metrics', USAGE, {
   'entry-window': { type: 'string', default: '10m' },
   'endpoint-labels': { type: 'string', default: BRIDGE_DEFAULTS.endpointLabels.join(',') },
   'endpoint-top-k': { type: 'string', default: String(BRIDGE_DEFAULTS.endpointTopK) },
+  'instance-label': { type: 'string', default: BRIDGE_DEFAULTS.instanceLabel },
   types: { type: 'string', default: BRIDGE_DEFAULTS.types.join(',') },
   concurrency: { type: 'string', default: String(BRIDGE_DEFAULTS.concurrency) },
   'fetch-timeout': { type: 'string', default: '20s' },
@@ -105,6 +111,7 @@ const bridge = new ProfileMetrics({
   entryWindowMs,
   endpointLabels: list(args['endpoint-labels']),
   endpointTopK: count('endpoint-top-k'),
+  instanceLabel: args['instance-label'].trim(),
   concurrency: count('concurrency'),
   maxServices: count('max-services'),
   serviceLabel: args['service-label'],

@@ -11,6 +11,7 @@
 //	001 epoll    poller.go         epoll_wait whose timeout drops to 0 (busy loop)
 //	002 CFS      workers.go        a worker pool whose demand exceeds its CPU quota
 //	003 gzip     gzip.go           gzip.NewWriterLevel per response vs a sync.Pool
+//	endpoint     search.go         /search's terms as regexps compiled per request, /healthz untouched
 //
 // The handler constructors are marked go:noinline: inlined into a caller,
 // their closures would be named after it (main.startRig.Compress.func8), and

@@ -281,3 +281,56 @@ func processCPU(t *testing.T) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// The search answers the same both ways; the incident's per-request
+// expressions cost the route several times its healthy CPU per request,
+// while the health check costs a small fraction of a healthy search.
+func TestSearchCostsSeveralTimesMoreOnlyDuringTheIncident(t *testing.T) {
+	sw := &Switch{}
+	products := Catalogue(800)
+	const rankCPU = time.Millisecond
+	search, health := SearchHandler(products, rankCPU, sw), HealthHandler()
+	get := func(h http.Handler, url string) string {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", url, nil))
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d %s", url, rec.Code, rec.Body.String())
+		}
+		return strings.TrimSpace(rec.Body.String())
+	}
+	cost := func(h http.Handler, url string) time.Duration {
+		get(h, url)
+		const n = 100
+		before := processCPU(t)
+		for range n {
+			get(h, url)
+		}
+		return (processCPU(t) - before) / n
+	}
+	for _, q := range []string{"/search", "/search?q=RED+Lamp", "/search?q=nothing"} {
+		sw.Set(false)
+		healthy := get(search, q)
+		sw.Set(true)
+		if incident := get(search, q); incident != healthy {
+			t.Errorf("%s: %s healthy, %s with the incident", q, healthy, incident)
+		}
+	}
+	if got := get(search, "/search?q=blue+shoes"); got != `{"query":"blue shoes","matches":15}` {
+		t.Errorf("blue shoes: %s", got)
+	}
+	sw.Set(false)
+	healthy := cost(search, "/search")
+	check := cost(health, "/healthz")
+	sw.Set(true)
+	incident := cost(search, "/search")
+	t.Logf("CPU per request: search %s healthy, %s with the incident; health check %s", healthy, incident, check)
+	if healthy < rankCPU || healthy > 3*rankCPU {
+		t.Errorf("a healthy search costs %s, want its ranking's %s (at most 3x with the matching and GC)", healthy, rankCPU)
+	}
+	if incident < 3*healthy {
+		t.Errorf("the incident's search costs %s, want at least 3x the healthy %s", incident, healthy)
+	}
+	if check*5 > healthy {
+		t.Errorf("the health check costs %s, want under a fifth of a healthy search (%s)", check, healthy)
+	}
+}

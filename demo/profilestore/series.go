@@ -146,22 +146,99 @@ func serveSelectSeries(s *Store, w http.ResponseWriter, r *http.Request) {
 		connectError(w, http.StatusBadRequest, "invalid_argument", fmt.Sprintf("start %s, end %s: want unix milliseconds with start < end", req.Start, req.End))
 		return
 	}
-	p, err := s.selected(Types[typ], matchers, time.UnixMilli(start), time.UnixMilli(end))
-	out := struct {
-		Series []series `json:"series"`
-	}{Series: []series{}}
-	if errors.Is(err, ErrNoSamples) {
-		p, err = nil, nil
-	}
+	grouped, err := s.groupedSeries(Types[typ], matchers, req.GroupBy, time.UnixMilli(start), time.UnixMilli(end), strconv.FormatInt(end, 10))
 	if err != nil {
 		connectError(w, http.StatusInternalServerError, "internal", err.Error())
 		return
 	}
-	if p != nil {
-		out.Series = grouped(p, req.GroupBy, strconv.FormatInt(end, 10))
-	}
+	out := struct {
+		Series []series `json:"series"`
+	}{Series: grouped}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out)
+}
+
+// groupedSeries is the profile between from and to grouped by groupBy, by
+// its samples' pprof labels and by its series' labels (service_name,
+// instance) where groupBy names them, as Pyroscope groups by either: each
+// set of the series labels' values selected apart and grouped by the rest.
+func (s *Store) groupedSeries(def struct {
+	Kind       Kind
+	SampleType string
+}, matchers []Matcher, groupBy []string, from, to time.Time, at string) ([]series, error) {
+	var bySeries, bySample []string
+	for _, g := range groupBy {
+		if seriesLabels[g] {
+			bySeries = append(bySeries, g)
+		} else {
+			bySample = append(bySample, g)
+		}
+	}
+	out := []series{}
+	for _, set := range s.seriesSets(def.Kind, matchers, bySeries, from, to) {
+		ms := append([]Matcher(nil), matchers...)
+		for _, name := range bySeries {
+			ms = append(ms, Matcher{Name: name, Op: "=", Value: set[name]})
+		}
+		p, err := s.selected(def, ms, from, to)
+		if errors.Is(err, ErrNoSamples) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range grouped(p, bySample, at) {
+			for _, name := range bySeries {
+				if set[name] != "" {
+					x.Labels = append(x.Labels, seriesLabel{name, set[name]})
+				}
+			}
+			sort.Slice(x.Labels, func(i, j int) bool { return x.Labels[i].Name < x.Labels[j].Name })
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}
+
+// seriesSets are the distinct values of the series labels `names` among the
+// stored profiles of kind that the selector's series matchers select between
+// from and to, by name; one empty set when names is empty.
+func (s *Store) seriesSets(kind Kind, matchers []Matcher, names []string, from, to time.Time) []map[string]string {
+	if len(names) == 0 {
+		return []map[string]string{{}}
+	}
+	var series []Matcher
+	for _, m := range matchers {
+		if seriesLabels[m.Name] {
+			series = append(series, m)
+		}
+	}
+	seen := map[string]map[string]string{}
+	for _, svc := range s.ServiceNames() {
+		all, _ := s.Overlapping(svc, kind, from, to)
+		for _, e := range all {
+			ls := map[string]string{"service_name": e.Service, "instance": e.Instance}
+			if !matchAll(series, ls) {
+				continue
+			}
+			set, key := map[string]string{}, ""
+			for _, n := range names {
+				set[n] = ls[n]
+				key += n + "=" + strconv.Quote(ls[n]) + ","
+			}
+			seen[key] = set
+		}
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]map[string]string, len(keys))
+	for i, k := range keys {
+		out[i] = seen[k]
+	}
+	return out
 }
 
 // grouped sums a one-type profile's samples by the values of groupBy in their

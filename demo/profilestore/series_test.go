@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,7 +72,46 @@ func post(t *testing.T, h http.Handler, path, contentType string, body []byte) (
 // the profile.
 func TestSelectSeriesGroupsBySampleLabels(t *testing.T) {
 	h := Handler(shopStore(t))
-	body := `{"profileTypeID":"` + cpuTypeID + `","labelSelector":"{service_name=\"shop\"}","start":"` + itoa(t0.UnixMilli()) + `","end":"` + itoa(t0.Add(time.Minute).UnixMilli()) + `","groupBy":["http.route","span_name"],"step":60}`
+	body := seriesBody(`{service_name=\"shop\"}`, "http.route", "span_name")
+	assertGroups(t, h, body, map[string]float64{"http.route=/search": 6e8, "http.route=/healthz": 1e8, "": 3e8})
+	// a selector that matches no sample: no series (not an error)
+	body2 := `{"profileTypeID":"` + cpuTypeID + `","labelSelector":"{service_name=\"none\"}","start":"1","end":"2","groupBy":["http.route"]}`
+	if res, out := post(t, h, SelectSeriesPath, "application/json", []byte(body2)); res.StatusCode != 200 || !bytes.Contains(out, []byte(`"series":[]`)) {
+		t.Errorf("%d %s", res.StatusCode, out)
+	}
+	if res, _ := post(t, h, SelectSeriesPath, "application/proto", []byte(body)); res.StatusCode != http.StatusUnsupportedMediaType {
+		t.Errorf("protobuf: %d, want 415", res.StatusCode)
+	}
+}
+
+// Grouped by a series label too (the instance a profile came from, as the
+// bridge asks to learn which instances were profiled), each instance's
+// samples are grouped apart, its series labelled with it.
+func TestSelectSeriesGroupsByInstance(t *testing.T) {
+	s := shopStore(t)
+	s.Add(Entry{Service: "shop", Instance: "127.0.0.1:9121", Kind: KindCPU, Start: t0, End: t0.Add(10 * time.Second), Data: labelledProfile(t, map[string]struct {
+		labels map[string]string
+		ns     int64
+	}{"search": {map[string]string{"http.route": "/search"}, 2e8}})})
+	h := Handler(s)
+	assertGroups(t, h, seriesBody(`{service_name=\"shop\"}`, "http.route", "instance"), map[string]float64{
+		"http.route=/search,instance=127.0.0.1:9120": 6e8, "http.route=/healthz,instance=127.0.0.1:9120": 1e8, "instance=127.0.0.1:9120": 3e8,
+		"http.route=/search,instance=127.0.0.1:9121": 2e8,
+	})
+	assertGroups(t, h, seriesBody(`{service_name=\"shop\", instance!=\"127.0.0.1:9120\"}`, "instance"), map[string]float64{"instance=127.0.0.1:9121": 2e8})
+	assertGroups(t, h, seriesBody(`{service_name=\"shop\"}`, "http.route"), map[string]float64{"http.route=/search": 8e8, "http.route=/healthz": 1e8, "": 3e8})
+}
+
+// seriesBody is a SelectSeries request of the first minute's CPU.
+func seriesBody(selector string, groupBy ...string) string {
+	g, _ := json.Marshal(groupBy)
+	return `{"profileTypeID":"` + cpuTypeID + `","labelSelector":"` + selector + `","start":"` + itoa(t0.UnixMilli()) + `","end":"` + itoa(t0.Add(time.Minute).UnixMilli()) + `","groupBy":` + string(g) + `,"step":60}`
+}
+
+// assertGroups asks h for body and compares its series' sums by their
+// labels (name=value, joined with commas) with want.
+func assertGroups(t *testing.T, h http.Handler, body string, want map[string]float64) {
+	t.Helper()
 	res, out := post(t, h, SelectSeriesPath, "application/json", []byte(body))
 	if res.StatusCode != 200 {
 		t.Fatalf("%d %s", res.StatusCode, out)
@@ -87,13 +127,12 @@ func TestSelectSeriesGroupsBySampleLabels(t *testing.T) {
 	}
 	sums := map[string]float64{}
 	for _, s := range got.Series {
-		k := ""
+		var k []string
 		for _, l := range s.Labels {
-			k += l.Name + "=" + l.Value
+			k = append(k, l.Name+"="+l.Value)
 		}
-		sums[k] += s.Points[0].Value
+		sums[strings.Join(k, ",")] += s.Points[0].Value
 	}
-	want := map[string]float64{"http.route=/search": 6e8, "http.route=/healthz": 1e8, "": 3e8}
 	if len(sums) != len(want) {
 		t.Fatalf("groups %v, want %v", sums, want)
 	}
@@ -101,14 +140,6 @@ func TestSelectSeriesGroupsBySampleLabels(t *testing.T) {
 		if sums[k] != v {
 			t.Errorf("group %q: %g, want %g", k, sums[k], v)
 		}
-	}
-	// a selector that matches no sample: no series (not an error)
-	body2 := `{"profileTypeID":"` + cpuTypeID + `","labelSelector":"{service_name=\"none\"}","start":"1","end":"2","groupBy":["http.route"]}`
-	if res, out := post(t, h, SelectSeriesPath, "application/json", []byte(body2)); res.StatusCode != 200 || !bytes.Contains(out, []byte(`"series":[]`)) {
-		t.Errorf("%d %s", res.StatusCode, out)
-	}
-	if res, _ := post(t, h, SelectSeriesPath, "application/proto", []byte(body)); res.StatusCode != http.StatusUnsupportedMediaType {
-		t.Errorf("protobuf: %d, want 415", res.StatusCode)
 	}
 }
 

@@ -9,8 +9,9 @@ import (
 // process_cpu_seconds_total (process collector), go_memstats_alloc_bytes_total
 // and go_sched_gomaxprocs_threads (Go collector; client_golang >= 1.20 exports
 // the latter by default) and http_requests_total. job and instance are not
-// set here: Prometheus's scrape configuration adds them.
-func newRegistry(extra ...prometheus.Collector) (*prometheus.Registry, *prometheus.CounterVec, error) {
+// set here: Prometheus's scrape configuration adds them. durations is the
+// per-route histogram (routes.go).
+func newRegistry(durations *prometheus.HistogramVec, extra ...prometheus.Collector) (*prometheus.Registry, *prometheus.CounterVec, error) {
 	reg := prometheus.NewRegistry()
 	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "http_requests_total",
@@ -20,6 +21,7 @@ func newRegistry(extra ...prometheus.Collector) (*prometheus.Registry, *promethe
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		requests,
+		durations,
 	}, extra...)
 	for _, c := range cs {
 		if err := reg.Register(c); err != nil {

@@ -28,8 +28,9 @@ type Spec struct {
 	// Switch turns the incident on and off; nil when Incident is empty.
 	Switch *incidents.Switch
 	// Routes are the service's own endpoints. Only these count in
-	// http_requests_total: scrapes, profiles and admin calls are not traffic,
-	// and counting them would distort CPU per request.
+	// http_requests_total and in the per-route histogram, and only these
+	// carry the route's pprof label (routes.go): scrapes, profiles and admin
+	// calls are not traffic, and counting them would distort CPU per request.
 	Routes map[string]http.Handler
 	// Background, when set, runs beside the HTTP server until ctx is done
 	// (the poller's event loop).
@@ -52,7 +53,8 @@ func New(spec Spec, extraCPU time.Duration) (*Service, error) {
 	if spec.Incident != "" && spec.Switch == nil {
 		return nil, fmt.Errorf("%s: incident %q has no switch", spec.Name, spec.Incident)
 	}
-	reg, requests, err := newRegistry(spec.Collectors...)
+	durations := newRouteDurations()
+	reg, requests, err := newRegistry(durations, spec.Collectors...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
@@ -60,7 +62,7 @@ func New(spec Spec, extraCPU time.Duration) (*Service, error) {
 	s.Extra.Set(extraCPU)
 	for path, h := range spec.Routes {
 		s.Mux.Handle(path, promhttp.InstrumentHandlerCounter(
-			requests.MustCurryWith(prometheus.Labels{"handler": path}), s.Extra.Wrap(h)))
+			requests.MustCurryWith(prometheus.Labels{"handler": path}), instrumentRoute(path, durations, s.Extra.Wrap(h))))
 	}
 	s.Mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	s.Mux.HandleFunc("/debug/pprof/", pprof.Index)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
@@ -129,6 +130,46 @@ func TestMetricsHaveTheInputContract(t *testing.T) {
 	}
 	if strings.Contains(body, `job=`) || strings.Contains(body, `instance=`) {
 		t.Error("job and instance come from the scrape configuration, not the service")
+	}
+}
+
+// Each route is counted in OpenTelemetry's per-route histogram, and its
+// handler runs under the pprof label http.route (what its goroutines
+// inherit and its profile samples carry); /admin and /metrics are neither.
+func TestRoutesAreCountedAndLabelledPerRoute(t *testing.T) {
+	seen := map[string]string{}
+	labelOf := func(name string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			v, _ := pprof.Label(r.Context(), "http.route")
+			seen[name] = v
+			if name == "/missing" {
+				http.NotFound(w, r)
+			}
+		})
+	}
+	svc, err := New(Spec{Name: "shop", Routes: map[string]http.Handler{"/search": labelOf("/search"), "/missing": labelOf("/missing")}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(svc.Mux)
+	defer srv.Close()
+	for _, path := range []string{"/search", "/search", "/missing", "/admin"} {
+		call(t, "GET", srv.URL+path)
+	}
+	if seen["/search"] != "/search" || seen["/missing"] != "/missing" {
+		t.Errorf("pprof labels seen by the handlers: %v", seen)
+	}
+	_, body := call(t, "GET", srv.URL+"/metrics")
+	for _, want := range []string{
+		`http_server_request_duration_seconds_count{http_request_method="GET",http_response_status_code="200",http_route="/search"} 2`,
+		`http_server_request_duration_seconds_count{http_request_method="GET",http_response_status_code="404",http_route="/missing"} 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	if n := strings.Count(body, "http_server_request_duration_seconds_count{"); n != 2 {
+		t.Errorf("%d per-route counts, want the two routes' only", n)
 	}
 }
 

@@ -16,6 +16,29 @@
     endpointCpuMetric: 'hotpath_profile_endpoint_cpu_seconds_total',
     endpointAllocMetric: 'hotpath_profile_endpoint_alloc_bytes_total',
 
+    // The counters hotpath-profile-metrics exports per service and instance:
+    // the profile's cost by the instance it came from (its values under
+    // instanceLabel, read from the profile label profileInstanceLabel).
+    // Change them only if you renamed them on the way in.
+    endpointInstanceCpuMetric: 'hotpath_profile_instance_cpu_seconds_total',
+    endpointInstanceAllocMetric: 'hotpath_profile_instance_alloc_bytes_total',
+
+    // The profile label that names the instance a profile came from, whose
+    // values are those of instanceLabel on the per-route request counters for
+    // the same process (hotpath-profile-metrics' --instance-label; it exports
+    // them under instanceLabel). An endpoint's cost is divided by its route's
+    // requests on the instances that were profiled only: a service profiled
+    // on 1 of its 3 pods (a profiler on some nodes, a canary, sampling) has
+    // one pod's cost in its profile, and divided by three pods' requests it
+    // would read a third, and move whenever the profiled pods change. The
+    // default matches Alloy's pyroscope.scrape, whose `instance` is the
+    // scraped address, as Prometheus' is when both scrape the same port. On
+    // Kubernetes set both to the pod, e.g. `profileInstanceLabel: 'pod',
+    // instanceLabel: 'pod'` (kube-prometheus' ServiceMonitors and Grafana's
+    // k8s-monitoring profiles both carry `pod`). A service whose profiles
+    // carry no such label is divided by all its instances' requests.
+    profileInstanceLabel: 'instance',
+
     // The per-route request counters an endpoint's cost is divided by: a list
     // of { metric, selector, routeLabel }, selector optional; routeLabel names
     // the label that holds the route, or a list of labels joined with `/`
@@ -53,6 +76,17 @@
     // own label first when your handlers label their goroutines, e.g.
     // `endpointProfileLabels: ['handler'] + super.endpointProfileLabels`.
     endpointProfileLabels: ['http.route', 'grpc.method', 'span_name'],
+
+    // How long after an instance's request counter restarts (a reset, or a
+    // new instance) its requests and its share of the profile are left out
+    // of its service's endpoint costs, beyond the rate window that holds the
+    // restart. A restart reads as every route costing more per request: the
+    // counter loses the requests served since its last scrape while the
+    // profile keeps their cost, and the new process runs slower while it
+    // warms up (caches, pools, connections). A service without the bridge's
+    // instance rows has no endpoint cost per request meanwhile. Raise it for
+    // a runtime that warms up longer, e.g. `'20m'` for a JVM's JIT.
+    endpointWarmUp: '10m',
 
     // EndpointCostPerRequestRegression's materiality floor: an endpoint's
     // rise in cost per request, times its request rate, must be at least this

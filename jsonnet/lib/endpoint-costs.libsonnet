@@ -2,8 +2,9 @@
 // counters (hotpath-profile-metrics; labels: the service label and
 // `endpoint`; the top endpoints of each service plus endpoint="other", the
 // rest, and endpoint="unlabelled", the samples without an endpoint label)
-// over the route's own request rate (endpointRequestSources), and the noise
-// model EndpointCostPerRequestRegression judges them by.
+// over the route's own request rate (endpointRequestSources) on the
+// instances that were profiled, and the noise model
+// EndpointCostPerRequestRegression judges them by.
 //
 // Why per endpoint: a service that serves a cheap and an expensive route can
 // hold its CPU per request flat while the expensive one doubles, hidden by a
@@ -25,6 +26,27 @@
 // label and the endpoint before dividing (as lib/function-costs.libsonnet
 // does).
 //
+// Profiled instances: a profile holds the cost of the instances it was taken
+// on, which need not be all of a service's (a profiler on some nodes, a
+// canary, sampling). The bridge counts each profile type's cost by instance
+// (profileInstanceLabel in the profile, exported under instanceLabel), and a
+// route's requests are summed over the instances with cost in the rate
+// window only, per profile type; a service without such rows (profiles
+// without the label) is counted on all its instances.
+//
+// Restarts: an instance whose request counter restarted (a reset, or a new
+// instance) within endpointWarmUp and the rate window is left out, its
+// requests and its share of the profile's cost (the bridge's instance rows);
+// a service without instance rows has no cost per request meanwhile. A
+// restart reads as every route costing more per request at once: the
+// counter loses the requests served since its last scrape while the profile
+// keeps their cost, and the new process runs slower while it warms up.
+// Counted, each restart lifted every endpoint's smoothed cost per request by
+// half for a quarter of an hour in the endpoint benchmark, and the day's
+// ceiling, sampled every regressionNoiseInterval, caught such a peak at a
+// random phase or not at all (a young endpoint's none): restarts, not the
+// traffic mix, were its false alarms.
+//
 // The noise model is the function rows' (lib/bridge-rows.libsonnet around the
 // service regressions' lagged reference): the smoothed cost per request,
 // sampled every regressionNoiseInterval, has a median and a ceiling (its
@@ -33,6 +55,7 @@
 // spread: a route's cost per request rises at night as a service's does
 // (fixed work in the handler spread over fewer requests); the day's own
 // highest value has seen that night.
+local durations = import 'durations.libsonnet';
 local series = import 'series.libsonnet';
 
 function(cfg) {
@@ -49,7 +72,10 @@ function(cfg) {
     cpu: {
       profileType: 'cpu',
       unit: 'seconds',
+      countedShare: series.endpointCpuCountedShare,
       counter: cfg.endpointCpuMetric,
+      instances: cfg.endpointInstanceCpuMetric,
+      requests: series.endpointCpuProfiledRequests,
       rate: series.endpointCpu,
       perRequest: series.endpointCpuPerRequest,
       smoothed: series.endpointCpuPerRequestSmoothed,
@@ -65,7 +91,10 @@ function(cfg) {
     alloc: {
       profileType: 'alloc_space',
       unit: 'bytes',
+      countedShare: series.endpointAllocCountedShare,
       counter: cfg.endpointAllocMetric,
+      instances: cfg.endpointInstanceAllocMetric,
+      requests: series.endpointAllocProfiledRequests,
       rate: series.endpointAlloc,
       perRequest: series.endpointAllocPerRequest,
       smoothed: series.endpointAllocPerRequestSmoothed,
@@ -92,29 +121,137 @@ function(cfg) {
     for s in cfg.endpointRequestSources
   ],
 
-  // One source's request rate by scope, service and endpoint: its series
-  // without a route dropped (a 404 has none in OpenTelemetry), its route
-  // labels joined with `/`, normalised into `endpoint`.
+  local inst = [skey, cfg.instanceLabel],
+
+  // One source's request rate by scope, service, instance and endpoint: its
+  // series without a route dropped (a 404 has none in OpenTelemetry), its
+  // route labels joined with `/`, normalised into `endpoint`.
   local sourceRate(src) =
     local rate = p.asService(src, p.rate(src.metric, [src.selector] + ['%s!=""' % l for l in src.routeLabels]));
     local joined =
       if std.length(src.routeLabels) == 1 then { expr: rate, from: src.routeLabels[0] }
       else { expr: 'label_join(%s, "endpoint", "/", %s)' % [rate, std.join(', ', ['"%s"' % l for l in src.routeLabels])], from: 'endpoint' };
-    p.sumBy(p.service + ['endpoint'], 'label_replace(%s, "endpoint", "/$1", "%s", "%s")' % [joined.expr, joined.from, std.strReplace(cfg.endpointRoutePattern, '\\', '\\\\')]),
+    p.sumBy(p.service + [cfg.instanceLabel, 'endpoint'], 'label_replace(%s, "endpoint", "/$1", "%s", "%s")' % [joined.expr, joined.from, std.strReplace(cfg.endpointRoutePattern, '\\', '\\\\')]),
+
+  // How far back a restart of an instance's request counter keeps it out.
+  local restartLookback = durations.format(durations.seconds(cfg.endpointWarmUp) + durations.seconds(cfg.rateWindow)),
+
+  // One source's instances whose route counters restarted within
+  // restartLookback: a counter reset, or no counter restartLookback ago.
+  local sourceRestarts(src) =
+    local sel(offset='') = p.asService(src, p.selector(src.metric, [src.selector] + ['%s!=""' % l for l in src.routeLabels]) + offset);
+    local by = p.list(p.instance);
+    std.rstripChars(|||
+      group by (%(by)s) (resets(%(counter)s[%(lookback)s]) > 0)
+      or
+      (
+        group by (%(by)s) (%(counter)s)
+        unless
+        group by (%(by)s) (%(before)s)
+      )
+    ||| % { by: by, counter: sel(), before: sel(' offset ' + restartLookback), lookback: restartLookback }, '\n'),
 
   // Recorded every evaluationInterval (group hotpath-endpoints).
-  requests:: [{
-    // Requests per second per endpoint, each service's routes from the
-    // first source (endpointRequestSources) that has the service.
-    record: series.endpointRequests,
-    expr: std.join('\nor on (%s)\n' % p.list(p.service), [sourceRate(src) for src in $.sources]),
-  }],
+  requests:: [
+    {
+      // Requests per second per instance and endpoint, each service's
+      // routes from the first source (endpointRequestSources) that has the
+      // service.
+      record: series.endpointInstanceRequests,
+      expr: std.join('\nor on (%s)\n' % p.list(p.service), [sourceRate(src) for src in $.sources]),
+    },
+    {
+      // The same per endpoint, over all the service's instances.
+      record: series.endpointRequests,
+      expr: p.sumBy(p.service + ['endpoint'], series.endpointInstanceRequests),
+    },
+    {
+      // 1 for each instance whose route counters restarted (a reset, or a
+      // new instance) within endpointWarmUp and the rate window: it is left
+      // out of its service's endpoint costs meanwhile.
+      record: series.routeRequestsRestarted,
+      expr: std.join('\nor\n', [sourceRestarts(src) for src in $.sources]),
+    },
+  ],
 
-  // The route's request rate by the bridge's key.
-  local routeRequests = 'sum by (%s) (%s)' % [ekey, series.endpointRequests],
+  // The instances each service's endpoint costs of k are counted on: those
+  // whose profile of k had samples in the rate window (the bridge's instance
+  // rows) and whose route counters did not restart lately; and the services
+  // that have instance rows.
+  local instanceCost(k) = p.rate(k.instances, [cfg.profileMetricsSelector]),
+  local counted(k) = '(sum by (%s) (%s) > 0)\nunless on (%s)\n%s' % [p.list(inst), instanceCost(k), p.list(inst), series.routeRequestsRestarted],
+  local withInstanceRows(k) = 'sum by (%s) (%s)' % [skey, instanceCost(k)],
+
+  // The route's request rate on the counted instances, by the bridge's key.
+  local routeRequests(k) = 'sum by (%s) (%s)' % [ekey, k.requests],
 
   // Recorded every evaluationInterval (group hotpath-endpoints).
   fast(k):: [
+    {
+      // Each route's requests per second on the counted instances: those
+      // whose profile of this type the bridge read in the rate window, but
+      // for an instance that restarted lately; on all of them for a service
+      // without the bridge's instance rows.
+      record: k.requests,
+      expr: |||
+        sum by (%(by)s) (
+          %(byInstance)s
+          and on (%(inst)s)
+          (
+            %(counted)s
+          )
+        )
+        or
+        (
+          %(all)s
+          unless on (%(skey)s)
+          %(rows)s
+        )
+      ||| % {
+        by: p.list(p.service + ['endpoint']),
+        byInstance: series.endpointInstanceRequests,
+        inst: p.list(inst),
+        counted: std.strReplace(counted(k), '\n', '\n    '),
+        all: series.endpointRequests,
+        rows: withInstanceRows(k),
+        skey: skey,
+      },
+    },
+    {
+      // The share of the service's profile of this type that comes from the
+      // counted instances (none while it is 0); for a service without the
+      // bridge's instance rows, 1 while none of its instances restarted
+      // lately, none otherwise: what the endpoints' costs are scaled by.
+      record: k.countedShare,
+      expr: |||
+        sum by (%(skey)s) (
+          %(cost)s
+          and on (%(inst)s)
+          (
+            %(counted)s
+          )
+        )
+        / on (%(skey)s)
+        (%(rows)s > 0)
+        > 0
+        or
+        (
+          group by (%(skey)s) (%(requests)s)
+          unless on (%(skey)s)
+          %(rows)s
+          unless on (%(skey)s)
+          %(restarted)s
+        )
+      ||| % {
+        cost: instanceCost(k),
+        inst: p.list(inst),
+        counted: std.strReplace(counted(k), '\n', '\n    '),
+        rows: withInstanceRows(k),
+        requests: series.endpointRequests,
+        restarted: series.routeRequestsRestarted,
+        skey: skey,
+      },
+    },
     {
       // The endpoint's cost per second (cores; bytes/s), its rows summed
       // over the bridge's instances and target labels.
@@ -122,10 +259,13 @@ function(cfg) {
       expr: 'sum by (%s) (%s)' % [ekey, p.rate(k.counter, [cfg.profileMetricsSelector])],
     },
     {
-      // The same per request of that route; none for a row without
-      // requests of its own (`other`, `unlabelled`, a route no counter has).
+      // The same per request of that route on the counted instances: the
+      // endpoint's cost times the counted instances' share of the profile,
+      // over their requests of the route; none for a row without requests of
+      // its own (`other`, `unlabelled`, a route no counter has), nor while
+      // the service has no counted share.
       record: k.perRequest,
-      expr: '%s\n/ on (%s)\n(%s > 0)' % [k.rate, ekey, routeRequests],
+      expr: '%s\n* on (%s) group_left ()\n%s\n/ on (%s)\n(%s > 0)' % [k.rate, skey, k.countedShare, ekey, routeRequests(k)],
     },
     {
       // Its median over regressionResidualWindow: what the alert compares,
@@ -140,15 +280,15 @@ function(cfg) {
       expr: 'sum by (%s) (%s{endpoint="unlabelled"})\n/ on (%s)\n(sum by (%s) (%s) > 0)' % [skey, k.rate, skey, skey, k.rate],
     },
     {
-      // The endpoints' cost per request together: the cost of the routes
-      // with requests over their requests. It moves with the mix.
+      // The endpoints' cost per request together: each one's cost per
+      // request weighed by its requests (on the counted instances), over
+      // their requests. It moves with the mix.
       record: k.mix,
-      expr: 'sum by (%(s)s) (%(rate)s and on (%(e)s) %(pr)s)\n/ on (%(s)s)\n(sum by (%(s)s) (%(req)s and on (%(e)s) %(pr)s) > 0)' % {
+      expr: 'sum by (%(s)s) (%(pr)s * on (%(e)s) %(req)s)\n/ on (%(s)s)\n(sum by (%(s)s) (%(req)s and on (%(e)s) %(pr)s) > 0)' % {
         s: skey,
         e: ekey,
-        rate: k.rate,
         pr: k.perRequest,
-        req: routeRequests,
+        req: routeRequests(k),
       },
     },
     {
@@ -160,7 +300,7 @@ function(cfg) {
         s: skey,
         e: ekey,
         ref: cm.lastOfNoise(k.reference),
-        req: routeRequests,
+        req: routeRequests(k),
       },
     },
   ],
@@ -229,7 +369,7 @@ function(cfg) {
       smoothed: routes(k.smoothed),
       reference: cm.lastOfNoise(k.reference),
       threshold: cm.lastOfNoise(k.threshold),
-      requests: routeRequests,
+      requests: routeRequests(k),
       rate: k.rate,
       share: p.num(cfg.endpointRegressionMinShare),
       minRate: p.num(cfg.endpointMinRequestRate),
@@ -251,6 +391,10 @@ function(cfg) {
     profileLabels: cfg.endpointProfileLabels,
     routePattern: cfg.endpointRoutePattern,
     serviceLabel: cfg.serviceLabel,
+    // the profile label of the instance a sample came from, and the label
+    // the bridge's instance rows carry its values in
+    profileInstanceLabel: cfg.profileInstanceLabel,
+    instanceLabel: cfg.instanceLabel,
     costs: {
       [k.profileType]: {
         before: 'last_over_time(%s{{selector}}[%s] @ {{at}})' % [k.reference, cm.lastOfNoiseWindow],
@@ -265,7 +409,7 @@ function(cfg) {
           s: k.smoothed,
           e: ekey,
           ref: cm.lastOfNoise(k.reference),
-          req: series.endpointRequests,
+          req: k.requests,
         },
       }
       for k in std.objectValues($.kinds)

@@ -190,15 +190,25 @@
 
   // Endpoints (lib/endpoint-costs.libsonnet; labels: the service label and
   // `endpoint`, a normalised route): each route's request rate, from the
-  // per-route counters (endpointRequestSources, with the scope labels), and
-  // from hotpath-profile-metrics' endpoint counters each endpoint's cost per
+  // per-route counters (endpointRequestSources, with the scope labels), by
+  // instance and by service, and by service on the instances whose profiles
+  // the bridge read (per profile type: what an endpoint's cost is divided
+  // by), and from hotpath-profile-metrics' endpoint counters each endpoint's cost per
   // second and per request of that route, that ratio's median over
   // regressionResidualWindow, its copy sampled every regressionNoiseInterval,
   // the copy's median and ceiling (max + k * spread) over
   // baselineWindow, and what EndpointCostPerRequestRegression judges
   // against: the median (the reference) and the ceiling (the threshold) as
   // recorded regressionAcceptAfter ago.
+  endpointInstanceRequests: 'instance_endpoint:requests:rate5m',
   endpointRequests: 'job_endpoint:requests:rate5m',
+  endpointCpuProfiledRequests: 'job_endpoint:cpu_profiled_requests:rate5m',
+  endpointAllocProfiledRequests: 'job_endpoint:alloc_profiled_requests:rate5m',
+  // The instances whose route counters restarted lately, and the share of
+  // a service's profile its endpoint costs are counted on.
+  routeRequestsRestarted: 'instance:route_requests:restarted',
+  endpointCpuCountedShare: 'job:cpu_seconds_counted_share:ratio_rate5m',
+  endpointAllocCountedShare: 'job:alloc_bytes_counted_share:ratio_rate5m',
   endpointCpu: 'job_endpoint:cpu_seconds:rate5m',
   endpointCpuPerRequest: 'job_endpoint:cpu_seconds_per_request:ratio_rate5m',
   endpointCpuPerRequestSmoothed: 'job_endpoint:cpu_seconds_per_request:smoothed',

@@ -18,21 +18,33 @@ export const ENDPOINT_METRICS = {
   alloc_space: { name: 'hotpath_profile_endpoint_alloc_bytes_total', help: 'Bytes allocated in the service profile by endpoint (the route its samples\' endpoint label names, normalised); the top K endpoints by the last day of allocations, `other`, and `unlabelled` (samples without an endpoint label), which add up to the profile total' },
 };
 
+/**
+ * The instance counters: per profile type, its name and help. Which instances a service's profile
+ * came from, so that the rule pack divides an endpoint's cost by the requests of those instances
+ * only (a service profiled on 1 of its 3 pods is not divided by 3 pods' requests).
+ */
+export const INSTANCE_METRICS = {
+  cpu: { name: 'hotpath_profile_instance_cpu_seconds_total', help: 'CPU seconds in the service profile by the instance it came from (the profile\'s instance label, --instance-label), the samples of the endpoint query; an instance without samples for 15 minutes loses its series' },
+  alloc_space: { name: 'hotpath_profile_instance_alloc_bytes_total', help: 'Bytes allocated in the service profile by the instance it came from (the profile\'s instance label, --instance-label), the samples of the endpoint query; an instance without samples for 15 minutes loses its series' },
+};
+
 /** The row of everything not in the top set. */
 export const OTHER = 'other';
 
 /**
- * The metrics of a bridge reading `types`: { registry, cost and endpointCost: { [type]: Counter },
+ * The metrics of a bridge reading `types`, its instance rows labelled `instanceLabel`: { registry,
+ * cost, endpointCost and instanceCost: { [type]: Counter },
  * and its own (queryDuration, queryErrors, endpointQueryErrors, endpointSeriesGauge, emptyAnswers, gapSeconds, discoveryErrors, skipped,
  * servicesGauge, seriesGauge, roundDuration, lastRound) }.
  */
-export function bridgeMetrics(types) {
+export function bridgeMetrics(types, instanceLabel = 'instance') {
   const registry = new Registry();
   const r = [registry];
   return {
     registry,
     cost: Object.fromEntries(types.map((t) => [t, new Counter({ name: COST_METRICS[t].name, help: COST_METRICS[t].help, labelNames: ['job', 'function', 'origin'], registers: r })])),
     endpointCost: Object.fromEntries(types.map((t) => [t, new Counter({ name: ENDPOINT_METRICS[t].name, help: ENDPOINT_METRICS[t].help, labelNames: ['job', 'endpoint'], registers: r })])),
+    instanceCost: Object.fromEntries(types.map((t) => [t, new Counter({ name: INSTANCE_METRICS[t].name, help: INSTANCE_METRICS[t].help, labelNames: ['job', instanceLabel], registers: r })])),
     endpointQueryErrors: new Counter({ name: 'hotpath_profile_metrics_endpoint_query_errors_total', help: 'Endpoint queries (SelectSeries grouped by the endpoint labels) that failed, by profile type and reason; the window is asked again with the next one', labelNames: ['profile_type', 'reason'], registers: r }),
     endpointSeriesGauge: new Gauge({ name: 'hotpath_profile_metrics_endpoint_series', help: 'Endpoint cost series exported (service x endpoint rows, `other` and `unlabelled` included), by profile type', labelNames: ['profile_type'], registers: r }),
     queryDuration: new Histogram({ name: 'hotpath_profile_metrics_query_duration_seconds', help: 'Time of one profile query to Pyroscope, answer decoded, by profile type', labelNames: ['profile_type'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20], registers: r }),

@@ -10,9 +10,12 @@
 // endpoint labels (SelectSeries; Pyroscope keeps each set of pprof sample labels as a series),
 // split by the profile core's reader (endpoint-costs.mjs) into each endpoint's cost, and added to
 // counters per service and endpoint (the top K endpoints, `other`, and `unlabelled`: the samples
-// without an endpoint label), with windows of their own (the two queries fail apart).
+// without an endpoint label), with windows of their own (the two queries fail apart). The same
+// query is grouped by the instance label too, and each instance's cost is counted per service and
+// instance: the instances that were profiled, whose requests alone an endpoint's cost is divided
+// by (a service profiled on one of its pods is not divided by all its pods' requests).
 import { bridgeMetrics, COST_METRICS, failureReason, OTHER } from './bridge-metrics.mjs';
-import { endpointCosts, ENDPOINT_LABELS, OTHER_ENDPOINT, UNLABELLED_ENDPOINT } from './endpoint-costs.mjs';
+import { endpointCosts, ENDPOINT_LABELS, INSTANCE_LABEL, INSTANCE_ROW_LABEL, OTHER_ENDPOINT, UNLABELLED_ENDPOINT } from './endpoint-costs.mjs';
 import { functionCosts, rowOrigin } from './function-costs.mjs';
 import { PROFILE_TYPES } from './catalogue.mjs';
 import { labelValues, selectMergeProfile, selectSeries } from './pyroscope.mjs';
@@ -28,6 +31,11 @@ export const BRIDGE_DEFAULTS = {
   // the profile labels that name an endpoint, most specific first ([]: no endpoint rows)
   endpointLabels: ENDPOINT_LABELS,
   endpointTopK: 20,
+  // the profile label that names the instance a sample came from ('': no instance rows), its values
+  // exported under the rule pack's instanceLabel; an instance without samples for instanceForgetMs
+  // loses its series
+  instanceLabel: INSTANCE_LABEL,
+  instanceForgetMs: 15 * 60_000,
   concurrency: 16,
   maxServices: 2000,
   timeoutMs: 20_000,
@@ -81,7 +89,7 @@ export class ProfileMetrics {
       }
     }
     this.log = this.cfg.log ?? (() => {});
-    Object.assign(this, bridgeMetrics(this.cfg.types));
+    Object.assign(this, bridgeMetrics(this.cfg.types, INSTANCE_ROW_LABEL));
     this.services = new Map(); // service_name -> { lastSeen, types: { [type]: { until, set, empty } } }
     this.listed = [];
     this.running = undefined;
@@ -229,6 +237,7 @@ export class ProfileMetrics {
     if (!labels?.length) {
       return;
     }
+    const instance = labels.includes(this.cfg.instanceLabel) ? '' : this.cfg.instanceLabel;
     const s = this.serviceState(name);
     s.endpoints ??= {};
     const st = (s.endpoints[type] ??= { until: end - this.cfg.intervalMs, set: new StickyTopSet({ k: this.cfg.endpointTopK, entryShare: this.cfg.entryShare, entryWindowMs: this.cfg.entryWindowMs }), series: 0 });
@@ -238,19 +247,45 @@ export class ProfileMetrics {
     }
     let answer;
     try {
-      answer = await this.cfg.selectSeries(this.cfg.profilesUrl, { profileTypeID: PROFILE_TYPES[type].id, labelSelector: `{${matcher(this.cfg.serviceLabel, name)}}`, start, end, groupBy: labels, stepS: (end - start) / 1000 }, { timeoutMs: this.cfg.timeoutMs });
+      answer = await this.cfg.selectSeries(this.cfg.profilesUrl, { profileTypeID: PROFILE_TYPES[type].id, labelSelector: `{${matcher(this.cfg.serviceLabel, name)}}`, start, end, groupBy: instance ? [...labels, instance] : labels, stepS: (end - start) / 1000 }, { timeoutMs: this.cfg.timeoutMs });
     } catch (e) {
       this.endpointQueryErrors.inc({ profile_type: type, reason: failureReason(e.message) });
       this.log(`${name} ${type} by endpoint: ${e.message}; its window is asked again next round`);
       return;
     }
     st.until = end;
-    const { total, byEndpoint, unlabelled } = endpointCosts(answer, labels);
+    const { total, byEndpoint, unlabelled, byInstance } = endpointCosts(answer, labels, instance);
     // a service whose profiles never had samples exports no endpoint rows; one without endpoint
     // labels exports `unlabelled`, its whole profile
     if (total > 0 || st.series > 0) {
       this.addEndpointCosts(s.job, type, st, total, byEndpoint, unlabelled, end);
     }
+    this.addInstanceCosts(s.job, type, st, byInstance, end);
+  }
+
+  /**
+   * Adds the window's cost of each instance with samples to its counter; an instance without
+   * samples for instanceForgetMs (a pod gone, a profiler stopped) loses its series, so that a
+   * fleet whose pods come and go keeps the live ones only.
+   */
+  addInstanceCosts(name, type, st, byInstance, now) {
+    const counter = this.instanceCost[type];
+    const scale = COST_METRICS[type].scale;
+    st.instances ??= new Map(); // instance -> the end of the last window it had samples in
+    for (const [i, v] of byInstance) {
+      counter.inc(this.instanceRow(name, i), v * scale);
+      st.instances.set(i, now);
+    }
+    for (const [i, seen] of st.instances) {
+      if (now - seen >= this.cfg.instanceForgetMs) {
+        counter.remove(this.instanceRow(name, i));
+        st.instances.delete(i);
+      }
+    }
+  }
+
+  instanceRow(job, instance) {
+    return { job, [INSTANCE_ROW_LABEL]: instance };
   }
 
   /** Adds the window's endpoint costs to the job's counters: each member of the top set its own, `unlabelled`, and `other` the rest. */
@@ -286,6 +321,9 @@ export class ProfileMetrics {
       for (const [type, st] of Object.entries(s.endpoints ?? {})) {
         for (const e of [...st.set.members.keys(), OTHER_ENDPOINT, UNLABELLED_ENDPOINT]) {
           this.endpointCost[type].remove({ job: s.job, endpoint: e });
+        }
+        for (const i of st.instances?.keys() ?? []) {
+          this.instanceCost[type].remove(this.instanceRow(s.job, i));
         }
       }
       this.services.delete(name);

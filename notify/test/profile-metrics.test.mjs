@@ -12,7 +12,7 @@ import { ROOT } from '@hotpath/headless/env.mjs';
 import { fixturePath } from '../../tests/browser/lib/frames.mjs';
 import { decodeProfile } from '../lib/decode.mjs';
 import { functionCosts } from '../lib/function-costs.mjs';
-import { COST_METRICS, ENDPOINT_METRICS, OTHER } from '../lib/bridge-metrics.mjs';
+import { COST_METRICS, ENDPOINT_METRICS, INSTANCE_METRICS, OTHER } from '../lib/bridge-metrics.mjs';
 import { ProfileMetrics } from '../lib/profile-metrics.mjs';
 import { DAY_MS, StickyTopSet } from '../lib/top-set.mjs';
 import { downUrl, waitFor } from './helpers.mjs';
@@ -267,9 +267,9 @@ describe('endpoint counters', () => {
     for (const [e, v] of want) {
       assert.ok(Math.abs(r.get(e) - v) < 1e-9, `${e}: ${r.get(e)}, want ${v}`);
     }
-    // the query: the window, grouped by the rule pack's endpoint labels, one step
+    // the query: the window, grouped by the rule pack's endpoint labels and instance label, one step
     const q = f.seriesQueries.find((x) => x.type === 'cpu');
-    assert.deepEqual(q.groupBy, ['http.route', 'grpc.method', 'span_name']);
+    assert.deepEqual(q.groupBy, ['http.route', 'grpc.method', 'span_name', 'instance']);
     assert.equal(q.end - q.start, MIN);
     assert.equal(q.step, 60);
     // a service whose series answer is empty (no samples) exports no endpoint rows
@@ -296,6 +296,44 @@ describe('endpoint counters', () => {
     await bridge.round();
     const q = f.seriesQueries.at(-1);
     assert.deepEqual([q.start, q.end], [T - MIN, T + MIN]);
+  });
+
+  it('each instance its profile cost, from the same query: the instances that were profiled; one without samples for 15 minutes loses its series', async () => {
+    // a service of three pods whose profiles come from two, then one
+    let groups = [
+      [{ 'http.route': '/search', instance: 'pod-a' }, 3e9],
+      [{ instance: 'pod-a' }, 1e9],
+      [{ 'http.route': '/search', instance: 'pod-b' }, 2e9],
+      [{ 'http.route': '/search' }, 5e9],
+    ];
+    const f = await fleet({ services: ['api'], seriesFor: (q) => (q.type === 'cpu' ? seriesAnswer(groups) : { series: [] }) });
+    const { bridge, clock } = bridgeOn(f.url, { services: ['api'], types: ['cpu'] });
+    const instanceRows = async () =>
+      new Map(samples(await bridge.metrics()).filter((s) => s.name === INSTANCE_METRICS.cpu.name && s.labels.job === 'api').map((s) => [s.labels.instance, s.value]));
+    await bridge.round();
+    // samples without the label (the last group) count in no instance; the endpoints are summed over instances
+    assert.deepEqual(await instanceRows(), new Map([['pod-a', 4], ['pod-b', 2]]));
+    assert.ok(Math.abs((await endpointRows(bridge, 'cpu', 'api')).get('/search') - 10) < 1e-9);
+    groups = [[{ 'http.route': '/search', instance: 'pod-a' }, 3e9]];
+    for (let i = 0; i < 14; i++) {
+      clock.now += MIN;
+      await bridge.round();
+    }
+    // pod-b's last samples ended 14 minutes ago: its counter stays as it was
+    const r = await instanceRows();
+    assert.equal(r.get('pod-a'), 4 + 14 * 3);
+    assert.equal(r.get('pod-b'), 2);
+    clock.now += MIN;
+    await bridge.round();
+    assert.deepEqual([...(await instanceRows()).keys()], ['pod-a']);
+  });
+
+  it("with no instance label, the endpoint query groups by the endpoint labels alone and no instance row is exported", async () => {
+    const f = await fleet({ services: ['api'], seriesFor: () => seriesAnswer([[{ 'http.route': '/search' }, 1e9]]) });
+    const { bridge } = bridgeOn(f.url, { services: ['api'], types: ['cpu'], instanceLabel: '' });
+    await bridge.round();
+    assert.deepEqual(f.seriesQueries[0].groupBy, ['http.route', 'grpc.method', 'span_name']);
+    assert.ok(!samples(await bridge.metrics()).some((s) => s.name === INSTANCE_METRICS.cpu.name));
   });
 
   it("with no endpoint labels, no endpoint query: the bridge's load on Pyroscope is the function rows' alone", async () => {

@@ -168,6 +168,8 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 			// (a rate over the scrapes since the backfill's last sample: as
 			// job:requests:rate5m above, within 10%)
 			{`job_endpoint:requests:rate5m{endpoint="/render"}`, svc("checkout", "endpoint", "/render"), 4, 0.1},
+			// swing's route counter is new live: its instance is left out
+			{`instance:route_requests:restarted`, svc("swing", "instance", "i1"), 1, 0},
 			{`job_endpoint:cpu_seconds_per_request:ratio_rate5m{endpoint="/render"}`, ep("checkout", "/render"), 0.15 / 4, 0.02},
 			{`job_endpoint:cpu_seconds_per_request:baseline_reference{endpoint="/render"}`, ep("checkout", "/render"), 0.05 / 4, 0.01},
 			{`job_endpoint:alloc_bytes_per_request:ratio_rate5m{endpoint="/cart"}`, ep("checkout", "/cart"), 0.7 * synth.Typical.FixedAlloc / 12, 0.02},

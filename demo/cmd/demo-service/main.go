@@ -6,6 +6,7 @@
 //	demo-service worker  [-listen 127.0.0.1:9104] [-pool 4] [-job-cpu 12ms]            the cfs story
 //	demo-service gzipper [-listen 127.0.0.1:9105] [-level 6] [-flags 40]               the gzip story
 //	demo-service catalog [-listen 127.0.0.1:9106]                                      healthy control
+//	demo-service shop    [-listen 127.0.0.1:9110] [-products 800] [-rank-cpu 1ms]     the endpoint story
 //
 // Every service also takes -incident (start with the incident on) and
 // -extra-cpu (CPU burned per request: the sibling-outlier knob), and serves

@@ -18,7 +18,7 @@ import (
 // defaultPorts lets each service start without flags; the orchestration
 // passes -listen explicitly.
 var defaultPorts = map[string]string{
-	"api": "9101", "cache": "9102", "poller": "9103", "worker": "9104", "gzipper": "9105", "catalog": "9106",
+	"api": "9101", "cache": "9102", "poller": "9103", "worker": "9104", "gzipper": "9105", "catalog": "9106", "shop": "9110",
 }
 
 // A builder declares its flags on fs and returns the function that, after
@@ -107,6 +107,25 @@ var builders = map[string]builder{
 				Name: "gzipper", Incident: "gzip", Switch: sw,
 				Routes: map[string]http.Handler{
 					"/flags": incidents.Compress(*level, sw, incidents.FlagsHandler(incidents.FlagsDocument(*flags))),
+				},
+			}, nil
+		}
+	},
+	// The endpoint story: two routes of very different costs, /search (whose
+	// matching regresses with the incident on) and /healthz.
+	"shop": func(fs *flag.FlagSet) func() (service.Spec, error) {
+		products := fs.Int("products", 800, "products in the catalogue /search matches its terms against (the incident's regular expressions run over each)")
+		rankCPU := fs.Duration("rank-cpu", time.Millisecond, "CPU time /search spends ranking its matches, the route's healthy cost")
+		return func() (service.Spec, error) {
+			if *products < 1 || *rankCPU <= 0 {
+				return service.Spec{}, errors.New("-products and -rank-cpu must be positive")
+			}
+			sw := &incidents.Switch{}
+			return service.Spec{
+				Name: "shop", Incident: "endpoint", Switch: sw,
+				Routes: map[string]http.Handler{
+					"/search":  incidents.SearchHandler(incidents.Catalogue(*products), *rankCPU, sw),
+					"/healthz": incidents.HealthHandler(),
 				},
 			}, nil
 		}

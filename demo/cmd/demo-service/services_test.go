@@ -26,13 +26,14 @@ func build(t *testing.T, name string, args ...string) (service.Spec, error) {
 // Every service builds with its defaults, serves its route and has a default
 // port; the ones with a story have its switch.
 func TestEveryServiceBuildsWithDefaults(t *testing.T) {
-	stories := map[string]string{"api": "println", "poller": "epoll", "worker": "cfs", "gzipper": "gzip", "cache": "", "catalog": ""}
+	stories := map[string]string{"api": "println", "poller": "epoll", "worker": "cfs", "gzipper": "gzip", "cache": "", "catalog": "", "shop": "endpoint"}
+	routes := map[string]int{"shop": 2}
 	var names []string
 	for name := range builders {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	if strings.Join(names, ",") != "api,cache,catalog,gzipper,poller,worker" {
+	if strings.Join(names, ",") != "api,cache,catalog,gzipper,poller,shop,worker" {
 		t.Fatalf("services: %v", names)
 	}
 	for _, name := range names {
@@ -41,7 +42,7 @@ func TestEveryServiceBuildsWithDefaults(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if spec.Incident != stories[name] || (spec.Incident != "") != (spec.Switch != nil) || len(spec.Routes) != 1 || defaultPorts[name] == "" {
+		if spec.Incident != stories[name] || (spec.Incident != "") != (spec.Switch != nil) || len(spec.Routes) != max(1, routes[name]) || defaultPorts[name] == "" {
 			t.Errorf("%s: incident %q, switch %v, %d routes, port %q", name, spec.Incident, spec.Switch != nil, len(spec.Routes), defaultPorts[name])
 		}
 		if _, err := service.New(spec, 0); err != nil {
@@ -58,6 +59,8 @@ func TestBadKnobsAreRefused(t *testing.T) {
 		{"worker", "-pool", "0"},
 		{"worker", "-job-cpu", "0s"},
 		{"gzipper", "-level", "12"},
+		{"shop", "-products", "0"},
+		{"shop", "-rank-cpu", "0s"},
 	} {
 		if _, err := build(t, c[0], c[1:]...); err == nil {
 			t.Errorf("%v accepted", c)
@@ -65,9 +68,9 @@ func TestBadKnobsAreRefused(t *testing.T) {
 	}
 }
 
-// The worker and the catalog answer their routes.
+// The worker, the catalog, the cache and the shop answer their routes.
 func TestRoutesAnswer(t *testing.T) {
-	for name, path := range map[string]string{"worker": "/builds", "catalog": "/items", "cache": "/blob"} {
+	for name, path := range map[string]string{"worker": "/builds", "catalog": "/items", "cache": "/blob", "shop": "/search"} {
 		spec, err := build(t, name)
 		if err != nil {
 			t.Fatal(err)

@@ -24,7 +24,8 @@ import (
 // cycle of its own phase: the mix moves every day). The routes' per-route
 // request counters (OpenTelemetry's http_route) and hotpath-profile-metrics'
 // endpoint rows, CPU seconds sampled at 100 Hz per route, the fixed cost in
-// endpoint="unlabelled". Three kinds of service: one route whose cost per
+// endpoint="unlabelled", and its instance row (the whole profile, from the
+// service's one instance). Three kinds of service: one route whose cost per
 // request rises (adding +2%, +5%, +10% or +20% to the service's CPU per
 // request at its mean mix), a mix change (the most expensive route's
 // traffic grows until the routes' mean cost per request is +10%, +20% or
@@ -238,9 +239,9 @@ func (s EndpointService) Minutes(rng *rand.Rand) []endpointMinute {
 
 // Series are the service's own counters, its routes' request counters,
 // and from profilesFrom the bridge's endpoint rows of CPU, drawn each
-// minute at 100 Hz per route (a deploy's missed minute has no samples; the
-// counters restart at a deploy, the rows do not: the bridge keeps
-// counting).
+// minute at 100 Hz per route, and its instance row, their sum (a deploy's
+// missed minute has no samples; the counters restart at a deploy, the rows
+// do not: the bridge keeps counting).
 func (s EndpointService) Series(start time.Time, rng *rand.Rand) []evaluate.Series {
 	ms := s.Minutes(rng)
 	plain := make([]minute, len(ms))
@@ -269,16 +270,21 @@ func (s EndpointService) Series(start time.Time, rng *rand.Rand) []evaluate.Seri
 	}
 	names = append(names, "unlabelled", "other")
 	totals := make([]int64, len(names))
-	rows := make([]evaluate.Series, len(names))
+	rows := make([]evaluate.Series, len(names)+1)
 	for k, name := range names {
 		rows[k].Labels = labels.FromStrings("__name__", "hotpath_profile_endpoint_cpu_seconds_total", "job", s.Job, "endpoint", name, "instance", "bridge:9096")
 	}
+	rows[len(names)].Labels = labels.FromStrings("__name__", "hotpath_profile_instance_cpu_seconds_total", "job", s.Job, "instance", "i1")
 	for i := int(profilesFrom / time.Minute); i < len(ms); i++ {
 		at := start.Add(time.Duration(i) * time.Minute).UnixMilli()
+		all := int64(0)
 		for k := range names {
 			rows[k].T = append(rows[k].T, at)
 			rows[k].V = append(rows[k].V, float64(totals[k])/CPUSampleHz)
+			all += totals[k]
 		}
+		rows[len(names)].T = append(rows[len(names)].T, at)
+		rows[len(names)].V = append(rows[len(names)].V, float64(all)/CPUSampleHz)
 		d := time.Duration(i) * time.Minute
 		if since, ok := s.sinceDeploy(d); ok && since < deployGap {
 			continue

@@ -62,8 +62,8 @@ func TestBenchEndpoints(t *testing.T) {
 	backfilled := time.Since(began)
 	h.finish(start)
 	p := h
-	// the fleet's endpoint rows are CPU only: their allocation series are not recorded
-	checkRecorded(t, p, withoutEndpointAllocations(groups), start, start.Add(onsetDay+12*time.Hour))
+	// the fleet's endpoint rows are CPU only, and an instance restarts only at a deploy
+	checkRecorded(t, p, withoutSparse(groups), start, start.Add(onsetDay+12*time.Hour))
 	seen := map[string]map[string]map[string]Seen{
 		DetectorService:  readSeen(t, p, DetectorService, start, end, func(labels map[string]string) string { return labels["kind"] }),
 		DetectorEndpoint: readSeen(t, p, DetectorEndpoint, start, end, endpointKey),
@@ -117,7 +117,7 @@ func renderEndpoints(run endpointRun) string {
 	}
 	fmt.Fprintf(&b, "**The fleet** (seed %d, `endpoints.go`): %d services over %d days, one sample a minute, in the real Prometheus; the rules evaluated over those days by `promtool tsdb create-blocks-from rules`, as `make bench-detection` does (RESULTS-detection.md: the same traffic, fixed and marginal costs, noise, deploys and traffic doublings). "+
 		"Each service serves 2 to 6 routes (%d in all) whose costs per request differ up to 50x and whose shares of its requests swing by up to ±50%% on a daily cycle of their own: the mix moves every day. "+
-		"Its per-route request counters (`http_server_request_duration_seconds_count{http_route}`, OpenTelemetry's) and, from hour %d, hotpath-profile-metrics' endpoint rows: each route's CPU sampled at %d Hz each minute, the fixed cost and up to 10%% of the marginal one in `unlabelled`.\n\n",
+		"Its per-route request counters (`http_server_request_duration_seconds_count{http_route}`, OpenTelemetry's) and, from hour %d, hotpath-profile-metrics' endpoint rows: each route's CPU sampled at %d Hz each minute, the fixed cost and up to 10%% of the marginal one in `unlabelled`, and the instance row of its one instance. A deploy a day restarts it: its counters lose two minutes, its profile one, and it costs 1.5x for 8 minutes.\n\n",
 		run.seed, len(run.fleet), days, routes, int(profilesFrom.Hours()), CPUSampleHz)
 	fmt.Fprintf(&b, "**Injected**, at a random minute of an onset hour of day 4 (hours spread over the day), to the end: **route regressions**, one route's CPU per request rising so that the service's CPU per request (at its mean traffic and mix) is +2%%, +5%%, +10%% or +20%% (the route that must about double to add it); **mix changes**, the most expensive route's traffic growing until the routes' mean CPU per request is +10%%, +20%% or +50%% (or that route serves 90%% of the requests; the service's CPU per request, fixed part included, moves less), every route at its own cost; and clean services. %d per size, %d clean.\n\n",
 		*endpointPerCellFlag, *endpointCleanFlag)
@@ -203,13 +203,15 @@ func renderEndpoints(run endpointRun) string {
 	return b.String()
 }
 
-// withoutEndpointAllocations are groups without the endpoint rules of
-// allocations, which the fleet's CPU-only endpoint rows leave empty.
-func withoutEndpointAllocations(groups []rulefmt.RuleGroup) []rulefmt.RuleGroup {
+// withoutSparse are groups without the rules the fleet may leave empty at
+// any hour: the endpoint rules of allocations (its endpoint rows are CPU
+// only), and the instances that restarted lately (a deploy a day).
+func withoutSparse(groups []rulefmt.RuleGroup) []rulefmt.RuleGroup {
 	out := make([]rulefmt.RuleGroup, 0, len(groups))
 	for _, g := range groups {
 		g.Rules = slices.DeleteFunc(slices.Clone(g.Rules), func(r rulefmt.Rule) bool {
-			return strings.HasPrefix(r.Record, "job_endpoint:alloc_bytes") || strings.HasPrefix(r.Record, "job:endpoint_alloc_bytes") || r.Record == "job:alloc_bytes_unlabelled_share:ratio_rate5m"
+			return strings.HasPrefix(r.Record, "job_endpoint:alloc_bytes") || strings.HasPrefix(r.Record, "job:endpoint_alloc_bytes") || r.Record == "job:alloc_bytes_unlabelled_share:ratio_rate5m" ||
+				r.Record == "instance:route_requests:restarted"
 		})
 		out = append(out, g)
 	}

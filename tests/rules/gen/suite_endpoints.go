@@ -8,17 +8,23 @@ import "fmt"
 // grpc_method), 31 clean hours and then, at onset, a route whose code
 // regresses, the same hidden by a mix that moved, a mix that moves alone, a
 // route with too few requests, the rows that are no endpoint, and an
-// allocation regression. EndpointCostPerRequestRegression judges the present
+// allocation regression; and a service of three pods profiled on one, and
+// restarts (a counter reset and a warm-up at twice the cost) that no
+// endpoint's cost per request may take for the code's. EndpointCostPerRequestRegression judges the present
 // against each endpoint's median and ceiling as recorded a day ago.
 func endpointsSuite() *suite {
-	search, hidden, mix, rare, spill, catalog, items, uploads := inShop("search"), inShop("hidden"), inShop("mix"), inShop("rare"), inShop("spill"), inShop("catalog"), inShop("items"), inShop("uploads")
+	search, hidden, mix, rare, spill, catalog, items, uploads, pods, restart, restart1 := inShop("search"), inShop("hidden"), inShop("mix"), inShop("rare"), inShop("spill"), inShop("catalog"), inShop("items"), inShop("uploads"), inShop("pods"), inShop("restart"), inShop("restart1")
 	const (
 		onset = 31 * 60
 		total = onset + 3*60
 		at    = onset + 60
+		// restarts: the minute a pod is down, then 15 minutes of warm-up at
+		// twice its cost
+		down   = onset + 30
+		warmed = down + 16
 	)
 	g := &group{
-		name: "endpoint rows of the profile bridge over per-route request counters: a route that doubles, the same under a mix that hides it, a mix change alone, a rare route, the rows that are no endpoint, gRPC methods, allocations",
+		name: "endpoint rows of the profile bridge over per-route request counters: a route that doubles, the same under a mix that hides it, a mix change alone, a rare route, the rows that are no endpoint, gRPC methods, allocations, pods profiled on one of three, restarts",
 		comment: `Every service's profile adds up to 0.5 cores (or 1 MiB/s) before onset: /search 4 req/s at 1/16 s, /healthz 4 req/s at 1/256 s, other 0.109375, unlabelled 0.125 cores.
 The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.`,
 	}
@@ -93,6 +99,43 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	allocRow := func(endpoint string, perSecond func(int) float64) {
 		g.add("", fmt.Sprintf(`hotpath_profile_endpoint_alloc_bytes_total{endpoint=%q, instance="bridge:9096", job=%q}`, endpoint, uploads.job), bridgeRow(total, perSecond))
 	}
+	// pods: three pods serve /search at 4, 8 and 12 req/s; only i1's profile
+	// reaches the bridge, whose instance rows say so.
+	g.addService(pods, "pods: /search on pods i1, i2, i3 at 4, 8 and 12 req/s, its profile from i1 only (the bridge's instance rows): 1/16 s a request of i1's", timeline{total: total, at: func(int) rates { return rates{24, 0.5, 1048576} }})
+	for i, rate := range []float64{4, 8, 12} {
+		g.add("", pods.sel("http_server_request_duration_seconds_count", fmt.Sprintf(`instance="i%d"`, i+1), `http_route="/search"`), bridgeRow(total, flat(rate)))
+	}
+	cpuRow(pods, "/search", flat(0.25))
+	cpuRow(pods, "unlabelled", flat(0.125))
+	g.add("", `hotpath_profile_instance_cpu_seconds_total{instance="i1", job="pods"}`, bridgeRow(total, flat(0.375)))
+	// restart: pods i1 and i2 serve /search at 4 req/s, 1/16 s a request;
+	// i2 is down for a minute and warms up at twice the cost; the bridge's
+	// instance rows follow each pod's cost. restart1: one pod does the same,
+	// without instance rows.
+	warm := func(v float64) func(int) float64 {
+		return func(t int) float64 {
+			switch {
+			case t == down:
+				return 0
+			case t > down && t < warmed:
+				return 2 * v
+			}
+			return v
+		}
+	}
+	restarted := func(perSecond float64) string {
+		return (&seq{}).rate(down, perSecond).gap(1).reset(0).rate(total-down-1, perSecond).String()
+	}
+	plus := func(a, b func(int) float64) func(int) float64 { return func(t int) float64 { return a(t) + b(t) } }
+	g.addService(restart, "restart: /search on pods i1 and i2 at 4 req/s each; at minute "+fmt.Sprint(down)+" i2 restarts (its counter from 0 after a minute down) and costs twice as much for 15 minutes", timeline{total: total, at: func(int) rates { return rates{8, 0.5, 1048576} }})
+	g.add("", restart.sel("http_server_request_duration_seconds_count", `instance="i1"`, `http_route="/search"`), bridgeRow(total, flat(4)))
+	g.add("", restart.sel("http_server_request_duration_seconds_count", `instance="i2"`, `http_route="/search"`), restarted(4))
+	cpuRow(restart, "/search", plus(flat(0.25), warm(0.25)))
+	g.add("", `hotpath_profile_instance_cpu_seconds_total{instance="i1", job="restart"}`, bridgeRow(total, flat(0.25)))
+	g.add("", `hotpath_profile_instance_cpu_seconds_total{instance="i2", job="restart"}`, bridgeRow(total, warm(0.25)))
+	g.addService(restart1, "restart1: /search on one pod at 4 req/s restarts likewise; no instance rows", timeline{total: total, at: func(int) rates { return rates{4, 0.25, 1048576} }})
+	g.add("", restart1.sel("http_server_request_duration_seconds_count", `instance="i1"`, `http_route="/search"`), restarted(4))
+	cpuRow(restart1, "/search", warm(0.25))
 	allocRow("/upload", from(262144, 524288))
 	allocRow("/healthz", flat(262144))
 	allocRow("other", flat(262144))
@@ -111,6 +154,30 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	g.expr("gRPC: grpc_service and grpc_method joined into the full method", `job_endpoint:requests:rate5m{job="catalog"}`, check,
 		sample{labelString("job_endpoint:requests:rate5m", with(catalog.labels(), "endpoint", "/shop.Catalog/Get")), 4},
 		sample{labelString("job_endpoint:requests:rate5m", with(catalog.labels(), "endpoint", "/shop.Catalog/List")), 4})
+	g.expr("a route's requests on the profiled pods: i1's 4 of the 24 req/s of pods' three", `job_endpoint:cpu_profiled_requests:rate5m{job="pods"}`, check,
+		sample{labelString("job_endpoint:cpu_profiled_requests:rate5m", with(pods.labels(), "endpoint", "/search")), 4})
+	g.expr("and its cost per request is i1's cost over i1's requests, 1/16 s (not over all three pods', 1/96)", `job_endpoint:cpu_seconds_per_request:ratio_rate5m{job="pods"}`, check,
+		ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", pods, "/search", 1.0/16))
+	g.expr("a service without the bridge's instance rows (profiles without the label) counts all its instances", `job_endpoint:cpu_profiled_requests:rate5m{job="search"}`, check,
+		sample{labelString("job_endpoint:cpu_profiled_requests:rate5m", with(search.labels(), "endpoint", "/healthz")), 4},
+		sample{labelString("job_endpoint:cpu_profiled_requests:rate5m", with(search.labels(), "endpoint", "/search")), 4})
+	g.expr("each route's request rate by instance", `instance_endpoint:requests:rate5m{job="pods"}`, check,
+		sample{labelString("instance_endpoint:requests:rate5m", with(pods.labels(), "endpoint", "/search", "instance", "i1")), 4},
+		sample{labelString("instance_endpoint:requests:rate5m", with(pods.labels(), "endpoint", "/search", "instance", "i2")), 8},
+		sample{labelString("instance_endpoint:requests:rate5m", with(pods.labels(), "endpoint", "/search", "instance", "i3")), 12})
+	during := minutes(down + 10)
+	g.expr("a restart: the pod whose counter restarted within endpointWarmUp (10m) and the rate window is marked", `instance:route_requests:restarted{job=~"restart.*"}`, during,
+		sample{labelString("instance:route_requests:restarted", with(restart.labels(), "instance", "i2")), 1},
+		sample{labelString("instance:route_requests:restarted", with(restart1.labels(), "instance", "i1")), 1})
+	g.expr("its warm-up would read as /search costing 1.5 times as much a request of the service's two pods (0.75 cores over 8 req/s)",
+		`job_endpoint:cpu_seconds:rate5m{job="restart", endpoint="/search"} / on (job, endpoint) job_endpoint:requests:rate5m`, during, ep("", restart, "/search", 0.75/8))
+	g.expr("counted on i1 alone, its share of the profile (0.25 of 0.75 cores) over its requests, it stays at 1/16 s", `job_endpoint:cpu_seconds_per_request:ratio_rate5m{job="restart"}`, during,
+		ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", restart, "/search", 1.0/16))
+	g.expr("the counted share of restart's profile meanwhile: i1's third", `job:cpu_seconds_counted_share:ratio_rate5m{job="restart"}`, during,
+		sample{labelString("job:cpu_seconds_counted_share:ratio_rate5m", map[string]string{"job": "restart"}), 1.0 / 3})
+	g.expr("without instance rows, a restarted service has no endpoint cost per request meanwhile (not twice its cost)", `job_endpoint:cpu_seconds_per_request:ratio_rate5m{job="restart1"}`, during)
+	g.expr("and has it again once endpointWarmUp and the rate window have passed", `job_endpoint:cpu_seconds_per_request:ratio_rate5m{job=~"restart.*"}`, minutes(warmed+20),
+		ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", restart, "/search", 1.0/16), ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", restart1, "/search", 1.0/16))
 	g.expr("each endpoint's cost per second, summed over the bridge's labels", `job_endpoint:cpu_seconds:rate5m{job="search"}`, check,
 		ep("job_endpoint:cpu_seconds:rate5m", search, "/healthz", 1.0/64), ep("job_endpoint:cpu_seconds:rate5m", search, "/search", 0.25),
 		ep("job_endpoint:cpu_seconds:rate5m", search, "other", 0.109375), ep("job_endpoint:cpu_seconds:rate5m", search, "unlabelled", 0.125))
@@ -171,7 +238,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		return sample{labelString("ALERTS", with(s.labels(), "endpoint", endpoint, "alertname", "EndpointCostPerRequestRegression", "alertstate", "firing", "profile_type", kind, "severity", "warning")), 1}
 	}
 	g.expr("nothing fires in the clean hours", fmt.Sprintf("count_over_time(%s[%s])", firingAlerts, minutes(onset-1)), minutes(onset-1))
-	g.expr("an hour after onset exactly three endpoints fire, each with its service's cluster and namespace: search's /search, hidden's /search (its service's average hid it), uploads' /upload (allocations); not mix's routes (the mix alone moved), rare's /admin (0.125 req/s, under the floor), spill's other and unlabelled rows, nor any route that kept its cost",
+	g.expr("an hour after onset exactly three endpoints fire, each with its service's cluster and namespace: search's /search, hidden's /search (its service's average hid it), uploads' /upload (allocations); not mix's routes (the mix alone moved), rare's /admin (0.125 req/s, under the floor), spill's other and unlabelled rows, the restarted services' /search, nor any route that kept its cost",
 		firingAlerts, minutes(at),
 		alertSample(hidden, "/search", "cpu"), alertSample(search, "/search", "cpu"), alertSample(uploads, "/upload", "alloc_space"))
 	g.expr("and at no minute up to the end does any other endpoint fire",
@@ -200,7 +267,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 
 	return &suite{
 		file:      "endpoints.yaml",
-		comment:   "Endpoint rows of hotpath-profile-metrics over per-route request counters: cost per request of the route, the unlabelled share, the mix, the lagged noise model, and EndpointCostPerRequestRegression firing on a route whose cost per request doubles (also when a mix change hides it from the service's average, and for allocations), silent on a mix change alone, on a route with too few requests, on the other and unlabelled rows, and on routes that kept their cost.",
+		comment:   "Endpoint rows of hotpath-profile-metrics over per-route request counters: cost per request of the route on the profiled pods that did not restart lately, the unlabelled share, the mix, the lagged noise model, and EndpointCostPerRequestRegression firing on a route whose cost per request doubles (also when a mix change hides it from the service's average, and for allocations), silent on a mix change alone, on a restart's warm-up, on a route with too few requests, on the other and unlabelled rows, and on routes that kept their cost.",
 		ruleFiles: shippedRules,
 		order:     append(append([]string{}, groupOrder...), "hotpath-endpoints", "hotpath-endpoints-noise", "hotpath-endpoint-alerts"),
 		groups:    []*group{g},
