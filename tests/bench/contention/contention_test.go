@@ -338,7 +338,7 @@ func render(results []result, jobs []string) string {
 	var b strings.Builder
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&b, "# Contention and code changes, as the function rows see them\n\nWritten by `make bench-contention` (tests/bench/contention) on %s: %s, %d cores (load average at the end %s). The playground's real services (control: the healthy one at 16 req/s; api at 16 req/s and its upstream cache), its profile store pulling their pprof profiles, and the real profiles-to-metrics bridge (notify/profile-metrics.mjs, 15s rounds); each phase %s, measured from %s after it begins to its end.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), cpuModel(), runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:3], " "), phase, settle)
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), harness.CPUModel(), runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:3], " "), phase, settle)
 	b.WriteString("## Each phase\n\n| phase | what | node CPU pressure (share of the time some task waited) | control: cores, CPU per request vs quiet | control: throttled (s/s) | api: CPU per request vs quiet |\n|---|---|---:|---|---:|---|\n")
 	base := results[0]
 	for _, r := range results {
@@ -365,17 +365,4 @@ func render(results []result, jobs []string) string {
 		}
 	}
 	return b.String()
-}
-
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return "unknown CPU"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if name, ok := strings.CutPrefix(line, "model name"); ok {
-			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":"))
-		}
-	}
-	return "unknown CPU"
 }

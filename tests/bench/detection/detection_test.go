@@ -155,7 +155,7 @@ func TestBenchDetection(t *testing.T) {
 
 	load, _ := os.ReadFile("/proc/loadavg")
 	report := render(fleet, seedList, verdicts, alternatives, runInfo{
-		cpu: cpuModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
+		cpu: harness.CPUModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
 		raw: raw, rules: backfilled - raw, total: time.Since(began),
 	})
 	t.Log("\n" + report)
@@ -164,17 +164,4 @@ func TestBenchDetection(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-}
-
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return "unknown CPU"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if name, ok := strings.CutPrefix(line, "model name"); ok {
-			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":"))
-		}
-	}
-	return "unknown CPU"
 }

@@ -83,7 +83,7 @@ func TestBenchEndpoints(t *testing.T) {
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	run.info = runInfo{
-		cpu: cpuModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
+		cpu: harness.CPUModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
 		raw: raw, rules: backfilled - raw, total: time.Since(began),
 	}
 	report := renderEndpoints(run)

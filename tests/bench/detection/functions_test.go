@@ -114,7 +114,7 @@ func TestBenchFunctions(t *testing.T) {
 	run.judge()
 	load, _ := os.ReadFile("/proc/loadavg")
 	run.info = runInfo{
-		cpu: cpuModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
+		cpu: harness.CPUModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
 		total: time.Since(began),
 	}
 	report := renderFunctions(run)

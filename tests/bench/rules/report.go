@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hotpath/hotpath/tests/harness"
 )
 
 // packs is what render says about the rule packs measured, besides the
@@ -21,23 +23,11 @@ type packs struct {
 	sameOthers bool
 }
 
-// cpuModel is the machine's CPU as /proc/cpuinfo names it.
-func cpuModel() string {
-	if raw, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(raw), "\n") {
-			if strings.HasPrefix(line, "model name") {
-				return strings.TrimSpace(line[strings.Index(line, ":")+1:])
-			}
-		}
-	}
-	return "unknown CPU"
-}
-
 func render(results []result, pk packs) string {
 	var b strings.Builder
 	host, _ := os.Hostname()
 	fmt.Fprintf(&b, "# Rule pack benchmark\n\nWritten by `make bench-rules` (tests/bench/rules) on %s: %s, %d cores (shared with other work), %s, Prometheus v0.309.1.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 MST"), cpuModel(), runtime.NumCPU(), host)
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), harness.CPUModel(), runtime.NumCPU(), host)
 	b.WriteString("Each fleet: services of 10 instances, 12 input series per instance (4 request counters, process CPU, Go allocations, 6 cAdvisor series) and 2 service-graph edges per service; a day of the recorded job-level series backfilled, inputs scraped live every 15s (6 minutes before measuring, so rate windows read the head); every group evaluating every 15s (the baseline's 5m and the noise groups' 15m shortened so they run often; one evaluation costs the same). Durations are the median of `prometheus_rule_group_last_duration_seconds` over about 10 evaluations. `BENCH_PPROF=DIR` saves a CPU profile of Prometheus for each fleet.\n\n")
 	fmt.Fprintf(&b, "**The function rows** (hotpath-profile-metrics, the profile bridge), besides the input series: per service and profile type (CPU, allocations) its top %d functions and `other`, "+
 		"scraped live from one bridge instance with the other inputs, each row a fixed cost plus a cost per request of its service (every fourth function fixed-cost only; the rows sum to the service's cost line); "+
@@ -247,7 +237,7 @@ func writeFunctionCosts(b *strings.Builder, r result, title string, rules map[st
 		}
 		return names[i] < names[j]
 	})
-	fmt.Fprintf(b, "%s, at %d function rows per profile type (%s): median evaluation time over the rows it evaluates.\n\n| group / rule | profile type | median | rows | per row |\n|---|---|---:|---:|---:|\n", title, rows, cpuModel())
+	fmt.Fprintf(b, "%s, at %d function rows per profile type (%s): median evaluation time over the rows it evaluates.\n\n| group / rule | profile type | median | rows | per row |\n|---|---|---:|---:|---:|\n", title, rows, harness.CPUModel())
 	perMinute := map[string]float64{}
 	for _, name := range names {
 		g := name[:strings.Index(name, " / ")]
