@@ -185,6 +185,10 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", catalog, "/shop.Catalog/Get", 1.0/16), ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", catalog, "/shop.Catalog/List", 1.0/256),
 		ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", items, "/healthz", 1.0/256), ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", items, "/items", 1.0/16),
 		ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", search, "/healthz", 1.0/256), ep("job_endpoint:cpu_seconds_per_request:ratio_rate5m", search, "/search", 1.0/16))
+	g.expr("uploads' /upload requests on the pods with allocation profiles: all of them (no instance rows)", `job_endpoint:alloc_profiled_requests:rate5m{job="uploads", endpoint="/upload"}`, check,
+		sample{labelString("job_endpoint:alloc_profiled_requests:rate5m", with(uploads.labels(), "endpoint", "/upload")), 4})
+	g.expr("and the whole of its allocation profile counted", `job:alloc_bytes_counted_share:ratio_rate5m{job="uploads"}`, check,
+		sample{labelString("job:alloc_bytes_counted_share:ratio_rate5m", map[string]string{"job": "uploads"}), 1})
 	g.expr("the allocations per request of a route", `job_endpoint:alloc_bytes_per_request:ratio_rate5m{job="uploads", endpoint="/upload"}`, check,
 		ep("job_endpoint:alloc_bytes_per_request:ratio_rate5m", uploads, "/upload", 65536))
 	for _, op := range []string{"smoothed", "smoothed_sampled", "baseline_median", "baseline_ceiling", "baseline_reference", "baseline_threshold"} {
