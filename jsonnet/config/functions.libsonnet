@@ -30,17 +30,36 @@
     // real money and the profiles sample densely.
     functionRegressionMinShare: 0.03,
 
+    // A step no noise makes: a function whose excess over its cost model is
+    // this share of its service's profile or more, in every minute of the
+    // alert's `for:` (and beyond its threshold), pages without waiting for
+    // the excess's median over regressionResidualWindow to cross, which takes
+    // half that window. Also for a function new to its service (whose excess
+    // is its share). 0.1: a tenth of the service's profile, every minute for
+    // a `for:`, is a step a function's minute-to-minute noise does not keep
+    // up; smaller steps take the median's path.
+    functionStepShare: 0.1,
+
     // A busy node: while a service's runtime rows (the bridge's
     // origin="runtime": scheduler, lock spinning, GC workers) together rose
-    // by this share of the service or more above their usual excess,
-    // FunctionCostPerRequestRegression names no function of its CPU profile.
-    // On a node short of CPU, syscalls, wake-ups and spinning get dearer for
-    // every process on it; the runtime's rows rise with the service's
-    // syscall-heavy functions, while a code change leaves them where they
-    // were (tests/bench/RESULTS-contention.md). Lower it (e.g. 0.02) where a
-    // noisy neighbour still pages; raise it (e.g. 0.1) where GC-heavy
-    // services' runtime rows swing with their own code; 1 turns the guard off.
+    // by this share of the service or more above their usual excess, a
+    // function of its CPU profile that grew, relative to its own cost
+    // model, by no more than functionContentionRatio times what those rows
+    // grew together is not named by FunctionCostPerRequestRegression. On a
+    // node short of CPU, syscalls, wake-ups and spinning get dearer for
+    // every process on it, by one factor for the runtime and the
+    // syscall-heavy code; a code change that makes the runtime work too
+    // (the GC for its allocations, the locks it takes) grows its own
+    // function by more, and a new function grows from nothing. Lower it
+    // (e.g. 0.02) where a noisy neighbour still pages; 1 turns the guard off.
     functionContentionShare: 0.03,
+
+    // How much more than the runtime's rows a function must have grown, each
+    // relative to its own cost model, to be named while its node is busy
+    // (functionContentionShare). 2: a busy node's factors, one per row
+    // within about 10% of each other, stay under it; a function that doubled
+    // while the runtime grew by a third does not.
+    functionContentionRatio: 2,
 
     // The share of its service's profile under which hotpath-profile-metrics
     // keeps a function in `other` (its --entry-share; keep the two equal).

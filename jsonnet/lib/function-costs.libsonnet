@@ -155,8 +155,7 @@ function(cfg) {
   // together by functionContentionShare of the service or more above their
   // day's median excess. On a node short of CPU every runtime pays for it in
   // its own work (a descheduled lock holder makes the others spin, threads
-  // wake more often) as the service's syscall-heavy code does, while a code
-  // change in one function leaves the runtime's rows where they were.
+  // wake more often) as the service's syscall-heavy code does.
   local busyNode(k) = |||
     sum by (%(skey)s) (
       (
@@ -165,14 +164,55 @@ function(cfg) {
         %(median)s
       )
       and on (%(fkey)s)
-      last_over_time(%(runtime)s[%(window)s])
+      %(runtime)s
     ) >= %(share)s
   ||| % {
     smoothed: k.excessSmoothed,
     median: cm.lastOfNoise(k.excessMedian),
-    runtime: p.selector(k.counter, [cfg.profileMetricsSelector, 'origin="runtime"']),
-    window: durations.format(durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow)),
+    runtime: runtimeRows(k),
     share: p.num(cfg.functionContentionShare),
+    fkey: fkey,
+    skey: skey,
+  },
+  local runtimeRows(k) = 'last_over_time(%s[%s])' % [
+    p.selector(k.counter, [cfg.profileMetricsSelector, 'origin="runtime"']),
+    durations.format(durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow)),
+  ],
+  // Each row's predicted share of its service's profile this minute: its
+  // share less its excess (both of the same sum of rows).
+  local predictedShare(k) = '(%(rate)s / on (%(skey)s) group_left () sum by (%(skey)s) (%(rate)s)) - on (%(fkey)s) %(excess)s' % {
+    rate: k.rate,
+    excess: k.excess,
+    fkey: fkey,
+    skey: skey,
+  },
+  // The rows of k a busy node explains: in a service whose node is busy
+  // (busyNode), a row that has a prediction and grew this minute by no more
+  // than functionContentionRatio times as much, relative to its prediction,
+  // as the runtime's rows together did. A node short of CPU makes the
+  // runtime and the code that waits on the kernel dearer by one factor; a
+  // code change that also makes the runtime work (the GC for its
+  // allocations, the locks it takes) grows its own function by more, and
+  // new code (a function predicted 0) grows from nothing.
+  local contended(k) = |||
+    %(excess)s
+    / on (%(fkey)s)
+    (%(predicted)s > 0)
+    <= on (%(skey)s) group_left ()
+    %(ratio)s * (
+      sum by (%(skey)s) (%(excess)s and on (%(fkey)s) %(runtime)s)
+      / on (%(skey)s)
+      (sum by (%(skey)s) ((%(predicted)s) and on (%(fkey)s) %(runtime)s) > 0)
+    )
+    and on (%(skey)s)
+    (
+    %(busy)s)
+  ||| % {
+    excess: k.excess,
+    predicted: predictedShare(k),
+    runtime: runtimeRows(k),
+    ratio: p.num(cfg.functionContentionRatio),
+    busy: std.rstripChars(busyNode(k), '\n'),
     fkey: fkey,
     skey: skey,
   },
@@ -221,7 +261,8 @@ function(cfg) {
       // predicts at the service's current req/s, as a share of its service's
       // profile now (the sum of its rows, `other` included); none while the
       // profile is empty. A function admitted lately predicts 0: its excess
-      // is its share.
+      // is its share, from its first minute (the model's group, every
+      // regressionNoiseInterval, records its reference of 0 only later).
       record: k.excess,
       expr: |||
         (
@@ -232,6 +273,8 @@ function(cfg) {
             + on (%(fkey)s)
             %(marginal)s * on (%(skey)s) group_left ()
             %(requests)s
+            or on (%(fkey)s)
+            0 * %(rate)s
           )
         )
         / on (%(skey)s) group_left ()
@@ -384,7 +427,12 @@ function(cfg) {
 
   // The alert's condition for one cost: the smoothed excess at or above the
   // function's threshold, or, once the alert fires for it (its ALERTS series
-  // of the last evaluation), at or above its hold level; or, for a function
+  // of the last evaluation), at or above its hold level; or the excess of
+  // the minute (unsmoothed) at or above both its threshold and
+  // functionStepShare: a step that large needs no median to tell it from
+  // noise, and `for:` holds it as the service alerts' step path is held
+  // (the median crosses only once the step fills half its window, 10
+  // minutes later); or, for a function
   // admitted lately (young, above: it has no band of its own and predicts
   // 0, so its excess is its share of the profile), above
   // functionEntryShare + functionRegressionMinShare (it cost under the entry
@@ -392,9 +440,9 @@ function(cfg) {
   // service serves >= minRequestRate; never the `other` row. The value is
   // the excess, a share of the service; labelled with the profile type.
   //
-  // Not for CPU while its service's node is busy (busyNode): a function that
-  // got dearer with everything else that waits for the kernel or the
-  // scheduler is no code change; the alert waits until the node is calm.
+  // Not for a CPU row a busy node explains (contended): a function that got
+  // dearer with everything else that waits for the kernel or the scheduler,
+  // and by no more, is no code change; it waits until the node is calm.
   //
   // Never a row the bridge labels with an `origin`: the runtime's own work
   // (GC workers, the scheduler: no calling code to charge) or the
@@ -417,7 +465,11 @@ function(cfg) {
           ALERTS{alertname="%(name)s", alertstate="firing", profile_type="%(type)s"}
         )
         or
-        %(smoothed)s > %(newShare)s
+        %(raw)s
+        >= on (%(fkey)s)
+        clamp_min(%(threshold)s, %(step)s)
+        or
+        (%(smoothed)s > %(newShare)s or %(raw)s >= %(step)s)
         and on (%(fkey)s)
         (
           %(young)s
@@ -431,6 +483,8 @@ function(cfg) {
       newShare: newShare,
       young: std.strReplace(young(k, k.excessSmoothed), '\n', '\n  '),
       smoothed: k.excessSmoothed,
+      raw: k.excess,
+      step: p.num(cfg.functionStepShare),
       threshold: cm.lastOfNoise(k.threshold),
       hold: cm.lastOfNoise(k.hold),
       requests: requests,
@@ -439,7 +493,7 @@ function(cfg) {
       skey: skey,
     }, 'profile_type', k.profileType)
     + '\nunless on (%s)\n%s' % [fkey, notOwnCode(k)]
-    + (if k.contends then '\nunless on (%s)\n(\n%s)' % [skey, std.rstripChars(busyNode(k), '\n')] else ''),
+    + (if k.contends then '\nunless on (%s)\n(\n%s)' % [fkey, std.rstripChars(contended(k), '\n')] else ''),
 
   // What hotpath-notify reads for a function alert's message, by profile
   // type (catalogue/catalogue.json): `before`, what the function's reference

@@ -205,6 +205,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		one(excess, fresh, "marshal", 0.0625/0.6875), one(excess, moved, "mid", 0.0375))
 
 	busyNode(g, onset+60, total)
+	step(g, onset+90, total)
 
 	alerts := func(more string) string {
 		return fmt.Sprintf(`ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing"%s}`, more)
@@ -219,7 +220,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		sample{labelString("ALERTS", with(fresh.labels(), "function", "marshal", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(shipped.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("and at no minute up to the end does any other row fire",
-		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) count_over_time(%s[%[2]s])`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf|marshal|internal/poll.\\(\\*FD\\).Write", job=~"api|allocs|shipped|fresh|early|lone"`)), minutes(total-1))
+		fmt.Sprintf(`count_over_time(%s[%s]) unless on (job, function) count_over_time(%s[%[2]s])`, firingAlerts, minutes(total-1-onset), alerts(`, function=~"hot|buf|marshal|internal/poll.\\(\\*FD\\).Write|render|serve", job=~"api|allocs|shipped|fresh|early|lone|leap|churn"`)), minutes(total-1))
 	g.expr("marshal stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="marshal", job="fresh"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
 	g.expr("hot stays firing to the end", fmt.Sprintf(`min_over_time((count(%s) or vector(0))[%s:1m])`, alerts(`, function="hot", job="api"`), minutes(total-1-at)), minutes(total-1), sample{"{}", 1})
 
@@ -253,7 +254,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 
 	return &suite{
 		file:      "functions.yaml",
-		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (with the version and the deploy it followed, after a rollout) and on a new function that does (in a service read for 12h too), silent on the runtime's and the profiler's own work (rows labelled with their origin), on a function that only got a row of its own, on a service read for an hour, silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
+		comment:   "Function rows of hotpath-profile-metrics: cost per request of the service, the lagged noise model, and FunctionCostPerRequestRegression firing on a function that adds 10% to its service (a `for:` after a fivefold step, without waiting for the median; never on a 5-minute one) (with the version and the deploy it followed, after a rollout) and on a new function that does (in a service read for 12h too), silent on the runtime's and the profiler's own work (rows labelled with their origin), on a function that only got a row of its own, on a service read for an hour, silent at 1%, on a traffic change the function follows, on the other row, on an improvement, on a larger share after an improvement elsewhere or a traffic doubling, inside a function's own noise, and through the nights of a service whose fixed cost is spread over fewer requests.",
 		ruleFiles: shippedRules,
 		order:     append(append([]string{}, groupOrder...), "hotpath-functions", "hotpath-functions-model", "hotpath-functions-noise", "hotpath-function-alerts"),
 		groups:    []*group{g, nightlyGroup()},
@@ -386,7 +387,10 @@ func nightOnset(g *group) {
 // doubling on a calm node (its runtime's row unchanged), a code change.
 // In the suite's first group, from an hour after its onset: both serve 8
 // req/s on 0.625 cores (runtime.findRunnable 10%, write 10%, serve 30%,
-// other 50%).
+// other 50%). And churn, on the same 8 req/s and 0.625 cores: its code
+// changes for that hour, serve (20%) three times as dear and its GC worker
+// (20%) 1.5 times, as a change that allocates more makes the GC work: the
+// runtime's rows rise as on a busy node, serve by four times as much.
 func busyNode(g *group, from, total int) {
 	crowded, lone := inShop("crowded"), inShop("lone")
 	busy := func(t int) bool { return t >= from && t < from+60 }
@@ -424,8 +428,67 @@ func busyNode(g *group, from, total int) {
 	g.expr("lone's write fires (a code change: its runtime's row did not move); crowded's does not",
 		`ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job=~"crowded|lone"}`, at,
 		sample{labelString("ALERTS", with(lone.labels(), "function", "internal/poll.(*FD).Write", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
+	churn := inShop("churn")
+	churnFactor := func(t int, f float64) float64 {
+		if busy(t) {
+			return f
+		}
+		return 1
+	}
+	gc := func(t int) float64 { return 0.125 * churnFactor(t, 1.5) }
+	serve := func(t int) float64 { return 0.125 * churnFactor(t, 3) }
+	g.addService(churn, "churn's requests and its own counters", timeline{total: total, at: func(t int) rates {
+		return rates{8, 0.375 + gc(t) + serve(t), 1048576}
+	}})
+	g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="runtime.gcBgMarkWorker", instance="bridge:9096", job=%q, origin="runtime"}`, churn.job), bridgeRow(total, gc))
+	g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="serve", instance="bridge:9096", job=%q}`, churn.job), bridgeRow(total, serve))
+	g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="other", instance="bridge:9096", job=%q}`, churn.job), bridgeRow(total, func(int) float64 { return 0.375 }))
+	g.expr("churn: a code change that makes the runtime work too (serve three times as dear, its GC worker 1.5 times): the runtime's rows rose past the busy node's share",
+		`job_function:cpu_seconds_excess_share:smoothed{job="churn", function="runtime.gcBgMarkWorker"} > 0.03`, at,
+		sample{labelString("job_function:cpu_seconds_excess_share:smoothed", map[string]string{"job": churn.job, "function": "runtime.gcBgMarkWorker"}), 0.0625 / 0.9375})
+	g.expr("but serve grew four times as much as the runtime, each over its own model (2 against 0.5): it fires",
+		`ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="churn"}`, at,
+		sample{labelString("ALERTS", with(churn.labels(), "function", "serve", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("and at no minute does any function of crowded fire, through the busy hour and after it",
 		fmt.Sprintf(`count_over_time(ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="crowded"}[%s])`, minutes(total-1)), minutes(total-1))
+}
+
+// A step: from minute `from`, leap's render costs five times as much
+// (0.125 to 0.625 cores: an excess of 0.5 of the service's 1.125), past
+// functionStepShare a minute after it, so the alert is pending from then
+// and fires a `for:` later, 16 minutes after the step; the excess's median
+// crosses only once the step fills half its 20m window, which alone would
+// take 25. blip's render is as dear for 5 minutes only: past the step share
+// for fewer minutes than a `for:`, and in too few minutes of the median's
+// windows; it never fires. Both serve 8 req/s.
+func step(g *group, from, total int) {
+	leap, blip := inShop("leap"), inShop("blip")
+	for _, s := range []service{leap, blip} {
+		s := s
+		render := func(t int) float64 {
+			if t >= from && (s == leap || t < from+5) {
+				return 0.625
+			}
+			return 0.125
+		}
+		g.addService(s, s.job+"'s requests and its own counters", timeline{total: total, at: func(t int) rates {
+			return rates{8, 0.5 + render(t), 1048576}
+		}})
+		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="render", instance="bridge:9096", job=%q}`, s.job), bridgeRow(total, render))
+		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="other", instance="bridge:9096", job=%q}`, s.job), bridgeRow(total, func(int) float64 { return 0.5 }))
+	}
+	firing := func(job string) string {
+		return fmt.Sprintf(`ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job=%q}`, job)
+	}
+	g.expr("leap's render fires 16 minutes after its step, before its median excess has been above its threshold for a `for:`",
+		firing("leap"), minutes(from+16),
+		sample{labelString("ALERTS", with(leap.labels(), "function", "render", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
+	g.expr("it was not firing a minute before (pending from a minute after the step)", firing("leap"), minutes(from+15))
+	g.expr("its minute's excess at the end: 0.5 of 1.125 cores",
+		`job_function:cpu_seconds_excess_share:ratio_rate5m{job="leap"}`, minutes(total-1),
+		sample{labelString("job_function:cpu_seconds_excess_share:ratio_rate5m", map[string]string{"job": leap.job, "function": "render"}), 0.5 / 1.125})
+	g.expr("and blip's render, five times as dear for 5 minutes, never fires",
+		fmt.Sprintf(`count_over_time(%s[%s])`, firing("blip"), minutes(total-1)), minutes(total-1))
 }
 
 // bridgeRow is a bridge counter over `total` minutes that grows perSecond(t)
