@@ -19,10 +19,11 @@ import (
 // names whichever of the culprit's frames grew most, not one fixed name.
 
 // functionSmoothing is how much longer the function alert may take than
-// the service alerts, as a share of their bound (10m: 5m more): its cost per
-// request is the median over regressionResidualWindow (20m) of the
-// per-request series, which crosses its threshold only once the incident
-// fills about half of that window.
+// the service alerts, as a share of their bound (10m: 5m more): a function
+// whose excess stays under functionStepShare is judged by its median over
+// regressionResidualWindow (20m), which crosses its threshold only once the
+// incident fills about half of that window (a larger step fires as soon as
+// the service alerts do).
 const functionSmoothing = 0.5
 
 // functionExpectation is the function alert the story's incident fires on
