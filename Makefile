@@ -286,5 +286,10 @@ bench-rules: tools $(if $(filter 0,$(BENCH_THANOS)),,tools-thanos) ## rule pack 
 TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof test-notify test-deploy test-matrix demo-test
 
 .PHONY: test
-test: $(TEST_TARGETS) ## run every test
+# One target after the other, each one's wall clock printed (the CI log shows where the time goes).
+test: ## run every test
+	@for t in $(TEST_TARGETS); do \
+	  s=$$(date +%s); $(MAKE) --no-print-directory $$t || { echo "test: $$t FAILED after $$(( $$(date +%s) - s ))s"; exit 1; }; \
+	  echo "test: $$t passed in $$(( $$(date +%s) - s ))s"; \
+	done
 	@echo "all tests passed: $(TEST_TARGETS)"
