@@ -13,7 +13,7 @@ import * as GrafanaData from '@grafana/data';
 import * as GrafanaUI from '@grafana/ui';
 import * as React from 'react';
 
-export const { createElement: h, Fragment, forwardRef, memo, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useReducer, useRef, useState, useSyncExternalStore } = React;
+export const { createElement: h, Fragment, forwardRef, lazy, memo, Suspense, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useReducer, useRef, useState, useSyncExternalStore } = React;
 export const css = emotionCss;
 export const cx = emotionCx;
 export const { Button, Input, LinkButton, LoadingPlaceholder, RadioButtonGroup, Select, useStyles2, useTheme2 } = GrafanaUI;

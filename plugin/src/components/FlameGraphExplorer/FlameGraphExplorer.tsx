@@ -1,7 +1,7 @@
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 
 import { TEST_IDS } from '../../constants';
 import { DEFAULT_OPTIONS, HotpathOptions } from '../../options';
@@ -16,7 +16,6 @@ import { Toolbar } from './Toolbar';
 import { GraphMode, Pane, PaneLayout } from '../types';
 import { TablesPane } from '../TopTable/TablesPane';
 import { Sort } from '../TopTable/TopTable';
-import { TreePane } from '../CallTree/TreePane';
 import { useDrawStyle } from './useDrawStyle';
 import { useFunctionSearch } from './useFunctionSearch';
 import { useInternLabels } from './useInternLabels';
@@ -52,6 +51,11 @@ export interface ExplorerProps {
 }
 
 const TOOLBAR = 40;
+
+// The call tree is not a default pane: its code (components/CallTree and the core's call tree
+// view) is a chunk of its own, loaded next to module.js when the pane is first shown (the public
+// path: .config/public-path-loader.js), so module.js stays within its size budget.
+const TreePane = lazy(() => import(/* webpackChunkName: "call-tree" */ '../CallTree/TreePane').then((m) => ({ default: m.TreePane })));
 
 /**
  * The one stateful container: owns focus, search, sort and the layout toggle (hover lives in
@@ -92,7 +96,12 @@ export function FlameGraphExplorer({ tree, width, height, options = {}, notices 
     tree: (h, below) => {
       const sandwichTrees = sandwich.trees ? { name: sandwich.name!, trees: sandwich.trees } : undefined;
       const common = { tree, width, height: h, below, unit: valueUnit, requests: shownTrees.treeRequests, focus, matches: result?.matches };
-      return <TreePane {...common} sandwich={sandwichTrees} onFocus={onClick} />;
+      // while its chunk loads, the pane's room stays empty
+      return (
+        <Suspense fallback={<div style={{ height: h }} />}>
+          <TreePane {...common} sandwich={sandwichTrees} onFocus={onClick} />
+        </Suspense>
+      );
     },
     table: (h) => {
       const { changes, topRows, perRequest, counts } = shownTrees;
