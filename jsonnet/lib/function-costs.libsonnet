@@ -261,8 +261,13 @@ function(cfg) {
       // predicts at the service's current req/s, as a share of its service's
       // profile now (the sum of its rows, `other` included); none while the
       // profile is empty. A function admitted lately predicts 0: its excess
-      // is its share, from its first minute (the model's group, every
-      // regressionNoiseInterval, records its reference of 0 only later).
+      // is its share, from its first minute. The model's group records that
+      // reference of 0 only at its next round (every
+      // regressionNoiseInterval), so until then a row with no cost of its
+      // own from before that interval, in a service whose `other` row had
+      // one, predicts 0 here; an older row without a reference (its model
+      // not yet fitted, or the model's group behind after a restart), and
+      // every row of a service new to the rules, has no excess.
       record: k.excess,
       expr: |||
         (
@@ -274,7 +279,13 @@ function(cfg) {
             %(marginal)s * on (%(skey)s) group_left ()
             %(requests)s
             or on (%(fkey)s)
-            0 * %(rate)s
+            (
+              0 * %(rate)s
+              unless on (%(fkey)s)
+              %(before)s
+              and on (%(skey)s)
+              %(otherBefore)s
+            )
           )
         )
         / on (%(skey)s) group_left ()
@@ -284,6 +295,8 @@ function(cfg) {
         all: k.rate,
         fixed: cm.lastOfNoise(k.referenceFixed),
         marginal: cm.lastOfNoise(k.referenceMarginal),
+        before: 'last_over_time(%s[%s] offset %s)' % [k.rate, cfg.regressionNoiseInterval, cfg.regressionNoiseInterval],
+        otherBefore: 'last_over_time(%s{function="other"}[%s] offset %s)' % [k.rate, cfg.regressionNoiseInterval, cfg.regressionNoiseInterval],
         requests: requests,
         fkey: fkey,
         skey: skey,
