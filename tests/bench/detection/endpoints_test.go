@@ -66,7 +66,7 @@ func TestBenchEndpoints(t *testing.T) {
 	checkRecorded(t, p, withoutSparse(groups), start, start.Add(onsetDay+12*time.Hour))
 	seen := map[string]map[string]map[string]Seen{
 		DetectorService:  readSeen(t, p, DetectorService, start, end, func(labels map[string]string) string { return labels["kind"] }),
-		DetectorEndpoint: readSeen(t, p, DetectorEndpoint, start, end, endpointKey),
+		DetectorEndpoint: readSeen(t, p, DetectorEndpoint, start, end, alertKey("endpoint")),
 	}
 	keys := map[string]func(Service) string{
 		DetectorService:  func(s Service) string { return s.Kind },

@@ -97,7 +97,7 @@ func TestBenchFunctions(t *testing.T) {
 			h.finish(start)
 			checkRecorded(t, h, groups, start, start.Add(onsetDay+12*time.Hour))
 			for _, d := range FunctionDetectors {
-				key := functionKey
+				key := alertKey("function")
 				if d == DetectorService {
 					key = func(labels map[string]string) string { return labels["kind"] }
 				}
