@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -42,10 +41,7 @@ func TestDayOneFleet(t *testing.T) {
 
 	now := time.Now().Truncate(time.Minute)
 	start := time.Now().Truncate(15 * time.Second)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dataDir := harness.DataDir(t)
 	om := dayOneHistory(now.Add(-25*time.Hour), now)
 	harness.BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+dayOneRawHistory(start.Add(-15*time.Minute), start)+"# EOF\n")
 

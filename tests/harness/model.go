@@ -3,8 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -19,10 +17,7 @@ import (
 func ServeModel(t testing.TB, m synth.Model, ruleFiles []string) *Prometheus {
 	t.Helper()
 	now := time.Now().Truncate(time.Second)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dataDir := DataDir(t)
 	BackfillOpenMetrics(t, dataDir, m.OpenMetrics(now.Add(-6*time.Minute), now, time.Second))
 	exp := NewExporter(t, "")
 	exp.Follow(t, 250*time.Millisecond, m.Page)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -28,10 +26,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 	ruleFiles := harness.FastRuleFiles(t, "fast-intervals.jsonnet")
 
 	now := time.Now().Truncate(time.Minute)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dataDir := harness.DataDir(t)
 	start := time.Now().Truncate(15 * time.Second)
 	om := history(now.Add(-25*time.Hour), now)
 	harness.BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+rawHistory(start.Add(-15*time.Minute), start)+"# EOF\n")
