@@ -24,6 +24,14 @@ func ServeModel(t testing.TB, m synth.Model, ruleFiles []string) *Prometheus {
 	return StartPrometheus(t, PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}, Args: LeaveOverlappingBlocks})
 }
 
+// ServeRealShapes serves synth's label shapes of real fleets (begun an hour
+// ago) to the real Prometheus, with the shipped rules under overlay
+// (FastRuleFiles) loaded.
+func ServeRealShapes(t testing.TB, overlay string) *Prometheus {
+	t.Helper()
+	return ServeModel(t, synth.RealShapes(time.Now().Add(-time.Hour)).At, FastRuleFiles(t, overlay))
+}
+
 // RulesHealthy fails the test for every rule with an error and every group
 // with a failed evaluation.
 func RulesHealthy(t *testing.T, p *Prometheus) {
@@ -41,6 +49,28 @@ func RulesHealthy(t *testing.T, p *Prometheus) {
 		if v != 0 {
 			t.Errorf("%s: %g failed evaluations", group, v)
 		}
+	}
+}
+
+// WaitForJobRates waits up to timeout (what says for what) until query
+// returns as many jobs as want has, each series keyed by its job label, then
+// fails the test for every rate CompareRates finds off.
+func WaitForJobRates(t *testing.T, p *Prometheus, timeout time.Duration, what, query string, want map[string]float64) {
+	t.Helper()
+	var got map[string]float64
+	WaitFor(t, timeout, what, func() (bool, string) {
+		s, err := p.Query(context.Background(), query)
+		if err != nil {
+			return false, err.Error()
+		}
+		got = map[string]float64{}
+		for _, x := range s {
+			got[x.Metric["job"]] = x.Value
+		}
+		return len(got) >= len(want), fmt.Sprint(got)
+	})
+	for _, problem := range CompareRates(got, want) {
+		t.Errorf("%s: %s", query, problem)
 	}
 }
 
