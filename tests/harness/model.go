@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,6 +23,28 @@ func ServeModel(t testing.TB, m synth.Model, ruleFiles []string) *Prometheus {
 	exp := NewExporter(t, "")
 	exp.Follow(t, 250*time.Millisecond, m.Page)
 	return StartPrometheus(t, PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}, Args: LeaveOverlappingBlocks})
+}
+
+// A Live is a test's services from the start of its live run on: the page
+// an exporter serves at each scrape, continuing the counters of its history.
+type Live interface{ Page(now time.Time) string }
+
+// ServeHistory starts the real Prometheus with ruleFiles on a test's
+// services: history's 1m samples (OpenMetrics, "# EOF" last) over the 25
+// hours up to the minute, raw's samples as scraped (without "# EOF") over
+// the 15 minutes up to start (now, to the 15s), and from start on the page
+// of newLive(start), which it returns.
+func ServeHistory[L Live](t testing.TB, ruleFiles []string, history, raw func(from, to time.Time) string, newLive func(start time.Time) L) (*Prometheus, L) {
+	t.Helper()
+	now := time.Now().Truncate(time.Minute)
+	start := time.Now().Truncate(15 * time.Second)
+	dataDir := DataDir(t)
+	om := history(now.Add(-25*time.Hour), now)
+	BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+raw(start.Add(-15*time.Minute), start)+"# EOF\n")
+	live := newLive(start)
+	exp := NewExporter(t, "")
+	exp.Follow(t, 250*time.Millisecond, live.Page)
+	return StartPrometheus(t, PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}}), live
 }
 
 // ServeRealShapes serves synth's label shapes of real fleets (begun an hour
