@@ -107,19 +107,30 @@ func connectError(w http.ResponseWriter, status int, code, msg string) {
 	_ = json.NewEncoder(w).Encode(map[string]string{"code": code, "message": msg})
 }
 
-func serveSelectMergeProfile(s *Store, w http.ResponseWriter, r *http.Request) {
+// unaryCall answers, with Connect's error, a request that is not a unary
+// call in the codec contentType: a POST (Connect sends GET only for methods
+// declared idempotent, and the querier's are not) whose Content-Type is
+// contentType (the response has the request's codec). answers is what the
+// stand-in answers, for the 415's message. It returns false when it answered.
+func unaryCall(w http.ResponseWriter, r *http.Request, contentType, answers string) bool {
 	if r.Method != http.MethodPost {
-		// Connect: unary RPCs are POSTs (GET only for idempotent methods, not this one).
 		w.Header().Set("Allow", http.MethodPost)
-		connectError(w, http.StatusMethodNotAllowed, "unimplemented", "use POST with Content-Type application/proto")
-		return
+		connectError(w, http.StatusMethodNotAllowed, "unimplemented", "use POST with Content-Type "+contentType)
+		return false
 	}
-	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/proto" {
-		// The response has the request's codec; a pprof answer is only
-		// meaningful as binary protobuf, which is what Pyroscope's own
-		// clients (profilecli, Grafana's Explore Profiles download) ask for.
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != contentType {
 		connectError(w, http.StatusUnsupportedMediaType, "unimplemented",
-			fmt.Sprintf("Content-Type %q: this stand-in answers application/proto only", r.Header.Get("Content-Type")))
+			fmt.Sprintf("Content-Type %q: this stand-in answers %s only", r.Header.Get("Content-Type"), answers))
+		return false
+	}
+	return true
+}
+
+func serveSelectMergeProfile(s *Store, w http.ResponseWriter, r *http.Request) {
+	// a pprof answer is only meaningful as binary protobuf, which is what
+	// Pyroscope's own clients (profilecli, Grafana's Explore Profiles
+	// download) ask for
+	if !unaryCall(w, r, "application/proto", "application/proto") {
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxQueryBody))

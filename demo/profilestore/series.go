@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"sort"
 	"strconv"
@@ -113,13 +112,7 @@ func int64Field(raw json.RawMessage) (int64, error) {
 // by groupBy: one series per set of label values, one point at end (the
 // window's sum; a real Pyroscope answers a point a step, which add up to it).
 func serveSelectSeries(s *Store, w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		connectError(w, http.StatusMethodNotAllowed, "unimplemented", "use POST with Content-Type application/json")
-		return
-	}
-	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
-		connectError(w, http.StatusUnsupportedMediaType, "unimplemented", fmt.Sprintf("Content-Type %q: this stand-in answers SelectSeries in application/json only", r.Header.Get("Content-Type")))
+	if !unaryCall(w, r, "application/json", "SelectSeries in application/json") {
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxQueryBody))

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 
-import { at, fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
+import { at, fixtureFrames, requestRateFrame, storySeries } from './lib/frames.mjs';
 import { openHost } from '@hotpath/headless/harness.mjs';
 import { waitForWindows } from '@hotpath/headless/overlay.mjs';
 
@@ -30,13 +30,7 @@ const frames = {};
 const requests = [];
 
 /** req/s over the hour: `before` until minute 30, `after` from it. */
-function rate(refId, name, before, after, labels) {
-  const times = [];
-  for (let t = RANGE.from; t <= RANGE.to; t += 15_000) {
-    times.push(t);
-  }
-  return timeSeriesFrame({ refId, name, times, values: times.map((t) => (t >= at(30) ? after : before)), unit: 'reqps', labels });
-}
+const rate = (refId, name, before, after, labels) => requestRateFrame({ refId, name, ...RANGE, changeAt: at(30), before, after, labels });
 
 /** The profile grouped by the endpoint labels: CPU nanoseconds a step, one frame per set of label values. */
 function grouped(target) {
@@ -70,14 +64,7 @@ before(async () => {
       return { data: [frames[from >= at(30) ? 'incident' : 'baseline']] };
     },
   });
-  for (const [name, file] of [
-    ['baseline', 'println-baseline.cpu.pb.gz'],
-    ['incident', 'println-incident.cpu.pb.gz'],
-  ]) {
-    const r = await pprofFrame(h.page, fixturePath(file), { sampleType: 'cpu', refId: 'C' });
-    assert.ok(r.frame, r.error);
-    frames[name] = r.frame;
-  }
+  Object.assign(frames, await fixtureFrames(h.page, { baseline: 'println-baseline.cpu.pb.gz', incident: 'println-incident.cpu.pb.gz' }, { sampleType: 'cpu', refId: 'C' }));
   await h.page.evaluate(() => window.hotpathHost.useStandInDataSources([{ uid: 'pyro', type: 'grafana-pyroscope-datasource' }]));
 });
 

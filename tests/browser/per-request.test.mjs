@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 
-import { at, fixturePath, pprofFrame, storySeries, timeSeriesFrame } from './lib/frames.mjs';
+import { at, fixtureFrames, fixturePath, requestRateFrame, storySeries } from './lib/frames.mjs';
 import { SNAPSHOT_CLI } from '@hotpath/headless/env.mjs';
 import { openHost } from '@hotpath/headless/harness.mjs';
 import { showView, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
@@ -35,15 +35,8 @@ const requests = [];
 let answer;
 
 /** req/s over the hour: `before` until minute 30, `after` from it (one series, or one per instance). */
-function requestRate(before, after, labels) {
-  const times = [];
-  const values = [];
-  for (let t = RANGE.from; t <= RANGE.to; t += 15_000) {
-    times.push(t);
-    values.push(t >= at(30) ? after : before);
-  }
-  return timeSeriesFrame({ refId: 'D', name: labels ? `requests/s ${labels.instance}` : 'requests/s', times, values, unit: 'reqps', labels });
-}
+const requestRate = (before, after, labels) =>
+  requestRateFrame({ refId: 'D', name: labels ? `requests/s ${labels.instance}` : 'requests/s', ...RANGE, changeAt: at(30), before, after, labels });
 
 before(async () => {
   h = await openHost({
@@ -55,14 +48,7 @@ before(async () => {
       return { data: [frames[answer(from, target.labelSelector)]] };
     },
   });
-  for (const [name, file] of [
-    ['baseline', 'println-baseline.cpu.pb.gz'],
-    ['incident', 'println-incident.cpu.pb.gz'],
-  ]) {
-    const r = await pprofFrame(h.page, fixturePath(file), { sampleType: 'cpu', refId: 'C' });
-    assert.ok(r.frame, r.error);
-    frames[name] = r.frame;
-  }
+  Object.assign(frames, await fixtureFrames(h.page, { baseline: 'println-baseline.cpu.pb.gz', incident: 'println-incident.cpu.pb.gz' }, { sampleType: 'cpu', refId: 'C' }));
   // the healthy profile under twice the traffic: every sample doubled, nothing else
   frames.doubled = await h.page.evaluate((frame) => {
     const d = window.hotpathHost.module.hotpathData;

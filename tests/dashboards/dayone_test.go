@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -40,19 +39,7 @@ func TestDayOneFleet(t *testing.T) {
 	ruleFiles := harness.RuleFiles(out)
 	ruleFiles[1] = withoutForDurations(t, ruleFiles[1])
 
-	now := time.Now().Truncate(time.Minute)
-	start := time.Now().Truncate(15 * time.Second)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	om := dayOneHistory(now.Add(-25*time.Hour), now)
-	harness.BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+dayOneRawHistory(start.Add(-15*time.Minute), start)+"# EOF\n")
-
-	live := newDayOneCounters(start)
-	exp := harness.NewExporter(t, "")
-	exp.Follow(t, 250*time.Millisecond, live.page)
-	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}})
+	p, live := harness.ServeHistory(t, ruleFiles, dayOneHistory, dayOneRawHistory, newDayOneCounters)
 	ctx := context.Background()
 
 	// Every alert seen while the test runs, polled every second: "stays
@@ -285,7 +272,8 @@ func newDayOneCounters(start time.Time) *dayOneCounters {
 // spaces after commas the synth shapes carry.
 func textKey(series string) string { return strings.ReplaceAll(series, ", ", ",") }
 
-func (c *dayOneCounters) page(now time.Time) string {
+// Page advances the counters to now and renders the scraped page.
+func (c *dayOneCounters) Page(now time.Time) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dt := now.Sub(c.last).Seconds()

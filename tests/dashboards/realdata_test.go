@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -34,10 +33,7 @@ func TestEveryQueryReturnsData(t *testing.T) {
 
 	now := time.Now().Truncate(time.Minute)
 	sc := scenario{start: now.Add(-history(t)), regressAt: now.Add(-40 * time.Minute), rolledOut: &atomic.Bool{}}
-	dataDir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dataDir := harness.DataDir(t)
 	began := time.Now()
 	harness.BackfillOpenMetrics(t, dataDir, sc.model().OpenMetrics(sc.start, now, time.Minute))
 	harness.BackfillRules(t, dataDir, []string{rules}, sc.start, now)

@@ -25,8 +25,7 @@ func TestRealFleetShapes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Prometheus")
 	}
-	ruleFiles := harness.FastRuleFiles(t, "fast-intervals.jsonnet")
-	p := harness.ServeModel(t, synth.RealShapes(time.Now().Add(-time.Hour)).At, ruleFiles)
+	p := harness.ServeRealShapes(t, "fast-intervals.jsonnet")
 	ctx := context.Background()
 
 	harness.WaitFor(t, 60*time.Second, "every service recorded, throttling recorded", func() (bool, string) {
@@ -62,21 +61,7 @@ func TestRealFleetShapes(t *testing.T) {
 	})
 
 	t.Run("CPU: each service's process where it has one, else its pods' containers, never both", func(t *testing.T) {
-		var got map[string]float64
-		harness.WaitFor(t, 30*time.Second, "job:cpu_seconds:rate5m for every service with CPU", func() (bool, string) {
-			s, err := p.Query(ctx, `job:cpu_seconds:rate5m`)
-			if err != nil {
-				return false, err.Error()
-			}
-			got = map[string]float64{}
-			for _, x := range s {
-				got[x.Metric["job"]] = x.Value
-			}
-			return len(got) >= len(synth.ExpectedAutoCPU), fmt.Sprint(got)
-		})
-		for _, problem := range harness.CompareRates(got, synth.ExpectedAutoCPU) {
-			t.Errorf("job:cpu_seconds:rate5m: %s", problem)
-		}
+		harness.WaitForJobRates(t, p, 30*time.Second, "job:cpu_seconds:rate5m for every service with CPU", `job:cpu_seconds:rate5m`, synth.ExpectedAutoCPU)
 	})
 
 	t.Run("no dashboard query fails, whichever service is picked", func(t *testing.T) {

@@ -10,6 +10,15 @@ import (
 	"github.com/hotpath/hotpath/promkit"
 )
 
+// DataDir is a new, empty data directory for a test's Prometheus, to
+// backfill before the server starts on it.
+func DataDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	must(t, os.MkdirAll(dir, 0o755), "data dir")
+	return dir
+}
+
 // BackfillOpenMetrics writes OpenMetrics text (samples with timestamps, ending
 // in "# EOF") into TSDB blocks in dataDir: raw history for a server started
 // on dataDir afterwards.

@@ -3,9 +3,8 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,14 +18,41 @@ import (
 func ServeModel(t testing.TB, m synth.Model, ruleFiles []string) *Prometheus {
 	t.Helper()
 	now := time.Now().Truncate(time.Second)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dataDir := DataDir(t)
 	BackfillOpenMetrics(t, dataDir, m.OpenMetrics(now.Add(-6*time.Minute), now, time.Second))
 	exp := NewExporter(t, "")
 	exp.Follow(t, 250*time.Millisecond, m.Page)
 	return StartPrometheus(t, PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}, Args: LeaveOverlappingBlocks})
+}
+
+// A Live is a test's services from the start of its live run on: the page
+// an exporter serves at each scrape, continuing the counters of its history.
+type Live interface{ Page(now time.Time) string }
+
+// ServeHistory starts the real Prometheus with ruleFiles on a test's
+// services: history's 1m samples (OpenMetrics, "# EOF" last) over the 25
+// hours up to the minute, raw's samples as scraped (without "# EOF") over
+// the 15 minutes up to start (now, to the 15s), and from start on the page
+// of newLive(start), which it returns.
+func ServeHistory[L Live](t testing.TB, ruleFiles []string, history, raw func(from, to time.Time) string, newLive func(start time.Time) L) (*Prometheus, L) {
+	t.Helper()
+	now := time.Now().Truncate(time.Minute)
+	start := time.Now().Truncate(15 * time.Second)
+	dataDir := DataDir(t)
+	om := history(now.Add(-25*time.Hour), now)
+	BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+raw(start.Add(-15*time.Minute), start)+"# EOF\n")
+	live := newLive(start)
+	exp := NewExporter(t, "")
+	exp.Follow(t, 250*time.Millisecond, live.Page)
+	return StartPrometheus(t, PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}}), live
+}
+
+// ServeRealShapes serves synth's label shapes of real fleets (begun an hour
+// ago) to the real Prometheus, with the shipped rules under overlay
+// (FastRuleFiles) loaded.
+func ServeRealShapes(t testing.TB, overlay string) *Prometheus {
+	t.Helper()
+	return ServeModel(t, synth.RealShapes(time.Now().Add(-time.Hour)).At, FastRuleFiles(t, overlay))
 }
 
 // RulesHealthy fails the test for every rule with an error and every group
@@ -46,6 +72,28 @@ func RulesHealthy(t *testing.T, p *Prometheus) {
 		if v != 0 {
 			t.Errorf("%s: %g failed evaluations", group, v)
 		}
+	}
+}
+
+// WaitForJobRates waits up to timeout (what says for what) until query
+// returns as many jobs as want has, each series keyed by its job label, then
+// fails the test for every rate CompareRates finds off.
+func WaitForJobRates(t *testing.T, p *Prometheus, timeout time.Duration, what, query string, want map[string]float64) {
+	t.Helper()
+	var got map[string]float64
+	WaitFor(t, timeout, what, func() (bool, string) {
+		s, err := p.Query(context.Background(), query)
+		if err != nil {
+			return false, err.Error()
+		}
+		got = map[string]float64{}
+		for _, x := range s {
+			got[x.Metric["job"]] = x.Value
+		}
+		return len(got) >= len(want), fmt.Sprint(got)
+	})
+	for _, problem := range CompareRates(got, want) {
+		t.Errorf("%s: %s", query, problem)
 	}
 }
 

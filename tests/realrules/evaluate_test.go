@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -34,10 +33,7 @@ func TestInProcessRecordingMatchesPromtool(t *testing.T) {
 	ruleFile := filepath.Join(harness.RepoRoot(), "rules", "hotpath-rules.yaml")
 	groups := harness.ParseRules(t, []string{ruleFile})
 
-	dataDir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dataDir := harness.DataDir(t)
 	began := time.Now()
 	harness.BackfillOpenMetrics(t, dataDir, om)
 	harness.BackfillRules(t, dataDir, []string{ruleFile}, from, end)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -27,19 +25,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 	}
 	ruleFiles := harness.FastRuleFiles(t, "fast-intervals.jsonnet")
 
-	now := time.Now().Truncate(time.Minute)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now().Truncate(15 * time.Second)
-	om := history(now.Add(-25*time.Hour), now)
-	harness.BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+rawHistory(start.Add(-15*time.Minute), start)+"# EOF\n")
-
-	state := newCounters(start)
-	exp := harness.NewExporter(t, "")
-	exp.Follow(t, 250*time.Millisecond, state.page)
-	p := harness.StartPrometheus(t, harness.PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}})
+	p, state := harness.ServeHistory(t, ruleFiles, history, rawHistory, newCounters)
 	ctx := context.Background()
 
 	records := promkit.RecordedNames(harness.ParseRules(t, ruleFiles[:1]))

@@ -143,8 +143,8 @@ var swingRoute = "http_server_request_duration_seconds_count{" + labels("swing",
 
 func newCounters(now time.Time) *counters { return &counters{last: now, values: map[string]float64{}} }
 
-// page advances the counters to `now` and renders the scraped page.
-func (c *counters) page(now time.Time) string {
+// Page advances the counters to `now` and renders the scraped page.
+func (c *counters) Page(now time.Time) string {
 	dt := now.Sub(c.last).Seconds()
 	c.last = now
 	var b strings.Builder

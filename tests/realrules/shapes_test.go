@@ -1,8 +1,6 @@
 package realrules
 
 import (
-	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -18,24 +16,8 @@ func TestRealFleetShapesCadvisorMode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Prometheus")
 	}
-	ruleFiles := harness.FastRuleFiles(t, "fast-intervals-cadvisor.jsonnet")
-	p := harness.ServeModel(t, synth.RealShapes(time.Now().Add(-time.Hour)).At, ruleFiles)
-	ctx := context.Background()
+	p := harness.ServeRealShapes(t, "fast-intervals-cadvisor.jsonnet")
 
-	got := map[string]float64{}
-	harness.WaitFor(t, 60*time.Second, "job:cpu_seconds:rate5m for every Kubernetes service", func() (bool, string) {
-		s, err := p.Query(ctx, `job:cpu_seconds:rate5m`)
-		if err != nil {
-			return false, err.Error()
-		}
-		got = map[string]float64{}
-		for _, x := range s {
-			got[x.Metric["job"]] = x.Value
-		}
-		return len(got) >= len(synth.ExpectedCadvisorCPU), fmt.Sprintf("%v", got)
-	})
-	for _, problem := range harness.CompareRates(got, synth.ExpectedCadvisorCPU) {
-		t.Errorf("job:cpu_seconds:rate5m: %s", problem)
-	}
+	harness.WaitForJobRates(t, p, 60*time.Second, "job:cpu_seconds:rate5m for every Kubernetes service", `job:cpu_seconds:rate5m`, synth.ExpectedCadvisorCPU)
 	harness.RulesHealthy(t, p)
 }

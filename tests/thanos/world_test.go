@@ -2,8 +2,6 @@ package thanos
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,10 +55,7 @@ const queryOffset = 10 * time.Second
 
 // dataDir backfills a fresh data dir with OpenMetrics text (no "# EOF").
 func (w *world) dataDir(t *testing.T, om string) string {
-	dir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := harness.DataDir(t)
 	if om != "" {
 		harness.BackfillOpenMetrics(t, dir, om+"# EOF\n")
 	}

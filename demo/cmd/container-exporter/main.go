@@ -19,11 +19,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/google/cadvisor/cache/memory"
@@ -63,15 +60,11 @@ func main() {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 
-	ln, err := net.Listen("tcp", *listen)
+	err = httpserve.Run(*listen, mux, func(context.Context, string) error {
+		fmt.Fprintf(os.Stderr, "container-exporter: cAdvisor v0.52.1 watching /%s, serving http://%s/metrics\n", *parent, *listen)
+		return nil
+	})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "container-exporter: listen on %s: %v\n", *listen, err)
-		os.Exit(1)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	fmt.Fprintf(os.Stderr, "container-exporter: cAdvisor v0.52.1 watching /%s, serving http://%s/metrics\n", *parent, *listen)
-	if err := httpserve.Serve(ctx, ln, mux); err != nil {
 		fmt.Fprintf(os.Stderr, "container-exporter: %v\n", err)
 		os.Exit(1)
 	}

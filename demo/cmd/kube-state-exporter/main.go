@@ -14,11 +14,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/hotpath/hotpath/demo/httpserve"
 	"github.com/hotpath/hotpath/demo/kubestate"
@@ -47,15 +44,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "kube-state-exporter: no -container given: nothing to serve")
 		os.Exit(2)
 	}
-	ln, err := net.Listen("tcp", *listen)
+	err := httpserve.Run(*listen, kubestate.Handler(kubestate.NewPods(containers)), func(context.Context, string) error {
+		fmt.Fprintf(os.Stderr, "kube-state-exporter: %d containers, serving http://%s/metrics\n", len(containers), *listen)
+		return nil
+	})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "kube-state-exporter: listen on %s: %v\n", *listen, err)
-		os.Exit(1)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	fmt.Fprintf(os.Stderr, "kube-state-exporter: %d containers, serving http://%s/metrics\n", len(containers), *listen)
-	if err := httpserve.Serve(ctx, ln, kubestate.Handler(kubestate.NewPods(containers))); err != nil {
 		fmt.Fprintf(os.Stderr, "kube-state-exporter: %v\n", err)
 		os.Exit(1)
 	}

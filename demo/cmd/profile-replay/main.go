@@ -16,12 +16,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hotpath/hotpath/demo/httpserve"
@@ -47,18 +44,13 @@ func main() {
 	if len(specs) == 0 {
 		fail(2, "give at least one -profile SERVICE:KIND:FROM_MS:TO_MS:FILE")
 	}
-	ln, err := net.Listen("tcp", *listen)
-	if err != nil {
-		fail(1, "listen on %s: %v", *listen, err)
-	}
-	if *addrFile != "" {
-		if err := os.WriteFile(*addrFile, []byte(ln.Addr().String()), 0o644); err != nil {
-			fail(1, "%v", err)
+	err := httpserve.Run(*listen, profilestore.Handler(store), func(_ context.Context, addr string) error {
+		if *addrFile == "" {
+			return nil
 		}
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := httpserve.Serve(ctx, ln, profilestore.Handler(store)); err != nil {
+		return os.WriteFile(*addrFile, []byte(addr), 0o644)
+	})
+	if err != nil {
 		fail(1, "%v", err)
 	}
 }

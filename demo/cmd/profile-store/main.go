@@ -15,12 +15,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hotpath/hotpath/demo/httpserve"
@@ -52,18 +49,14 @@ func main() {
 	}
 
 	store := profilestore.New(*retention, *maxMB<<20)
-	ln, err := net.Listen("tcp", *listen)
+	err := httpserve.Run(*listen, profilestore.Handler(store), func(ctx context.Context, _ string) error {
+		c := &profilestore.Collector{Store: store, Window: *window, Retry: 2 * time.Second,
+			Client: &http.Client{Timeout: *window + 15*time.Second}}
+		go c.Run(ctx, targets)
+		fmt.Fprintf(os.Stderr, "profile-store (a Pyroscope stand-in): %d services, %s profiles, serving http://%s\n", len(targets), *window, *listen)
+		return nil
+	})
 	if err != nil {
-		fail(1, "listen on %s: %v", *listen, err)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	c := &profilestore.Collector{Store: store, Window: *window, Retry: 2 * time.Second,
-		Client: &http.Client{Timeout: *window + 15*time.Second}}
-	go c.Run(ctx, targets)
-
-	fmt.Fprintf(os.Stderr, "profile-store (a Pyroscope stand-in): %d services, %s profiles, serving http://%s\n", len(targets), *window, *listen)
-	if err := httpserve.Serve(ctx, ln, profilestore.Handler(store)); err != nil {
 		fail(1, "%v", err)
 	}
 }

@@ -47,6 +47,39 @@ func seeds(t *testing.T) []uint64 {
 	return out
 }
 
+// recorded are what a run records: the recording rules the conditions
+// read (needed), then the conditions.
+func recorded(t *testing.T, recording, conds []rulefmt.RuleGroup) []rulefmt.RuleGroup {
+	t.Helper()
+	groups, err := needed(recording, conds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recording %d rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
+	return append(groups, conds...)
+}
+
+// newRunInfo is a run's info: the machine it ran on (CPU model, cores, load
+// average now) and its times.
+func newRunInfo(raw, rules, total time.Duration) runInfo {
+	load, _ := os.ReadFile("/proc/loadavg")
+	return runInfo{
+		cpu: harness.CPUModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
+		raw: raw, rules: rules, total: total,
+	}
+}
+
+// writeReport logs a results file and writes it to BENCH_OUT when set.
+func writeReport(t *testing.T, report string) {
+	t.Helper()
+	t.Log("\n" + report)
+	if path := os.Getenv("BENCH_OUT"); path != "" {
+		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestEpisodes(t *testing.T) {
 	run := func(from, n int) []int {
 		var out []int
@@ -113,12 +146,7 @@ func TestBenchDetection(t *testing.T) {
 		}
 		conds = append(conds, g)
 	}
-	groups, err := needed(append(append(append(recordingGroups(shipped), recordingGroups(fixed)...), recordingGroups(before)...), bands), conds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("recording %d rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
-	groups = append(groups, conds...)
+	groups := recorded(t, append(append(append(recordingGroups(shipped), recordingGroups(fixed)...), recordingGroups(before)...), bands), conds)
 
 	// The fleet, ending an hour before now (blocks in the past, whole
 	// minutes, the 5m groups aligned).
@@ -153,15 +181,5 @@ func TestBenchDetection(t *testing.T) {
 		}
 	}
 
-	load, _ := os.ReadFile("/proc/loadavg")
-	report := render(fleet, seedList, verdicts, alternatives, runInfo{
-		cpu: harness.CPUModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
-		raw: raw, rules: backfilled - raw, total: time.Since(began),
-	})
-	t.Log("\n" + report)
-	if path := os.Getenv("BENCH_OUT"); path != "" {
-		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeReport(t, render(fleet, seedList, verdicts, alternatives, newRunInfo(raw, backfilled-raw, time.Since(began))))
 }

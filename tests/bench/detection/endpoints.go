@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"time"
 
-	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/model/rulefmt"
 
@@ -304,38 +302,9 @@ const endpointAlert = "EndpointCostPerRequestRegression"
 
 // endpointConditions records EndpointCostPerRequestRegression's condition,
 // labelled with the detector (its own labels: job, endpoint, profile_type).
+// The endpoint judge models no hold branch: an alert with one is refused.
 func endpointConditions(groups []rulefmt.RuleGroup) (rulefmt.RuleGroup, error) {
-	g := rulefmt.RuleGroup{Name: "bench-endpoint-conditions", Interval: model.Duration(60e9)}
-	for _, grp := range groups {
-		for _, r := range grp.Rules {
-			if r.Alert != endpointAlert {
-				continue
-			}
-			if r.For != model.Duration(forDuration) {
-				return g, fmt.Errorf("%s: for %s, the judge applies %s", r.Alert, r.For, forDuration)
-			}
-			if hold, err := holdBranch(r.Alert, r.Expr); err != nil || hold != "" {
-				return g, fmt.Errorf("%s: reads its own ALERTS (%v): the endpoint judge models no hold branch", r.Alert, err)
-			}
-			keepFor[DetectorEndpoint] = time.Duration(r.KeepFiringFor)
-			g.Rules = append(g.Rules, rulefmt.Rule{Record: conditionName, Expr: "(" + strings.TrimSpace(r.Expr) + ") * 1", Labels: map[string]string{"detector": DetectorEndpoint}})
-		}
-	}
-	if len(g.Rules) != 1 {
-		return g, fmt.Errorf("found %d %s alerts, want 1", len(g.Rules), endpointAlert)
-	}
-	return g, nil
-}
-
-// endpointKey names an endpoint alert's series for the judge: its kind and
-// endpoint (a regression is detected when the route that regressed is the
-// one named).
-func endpointKey(labels map[string]string) string {
-	kind := KindCPU
-	if labels["profile_type"] != "cpu" {
-		kind = KindAlloc
-	}
-	return kind + "/" + labels["endpoint"]
+	return alertConditions(DetectorEndpoint, endpointAlert, groups, false)
 }
 
 // regressedRoute is the judge's key of a service's regressed route.

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/prometheus/prometheus/model/rulefmt"
 
-	"github.com/hotpath/hotpath/promkit"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
@@ -41,12 +38,7 @@ func TestBenchEndpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	conds := []rulefmt.RuleGroup{service, endpoint}
-	groups, err := needed(recordingGroups(shipped), conds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("recording %d rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
-	groups = append(groups, conds...)
+	groups := recorded(t, recordingGroups(shipped), conds)
 
 	end := time.Now().Truncate(time.Hour).Add(-time.Hour)
 	start := end.Add(-days * 24 * time.Hour)
@@ -66,7 +58,7 @@ func TestBenchEndpoints(t *testing.T) {
 	checkRecorded(t, p, withoutSparse(groups), start, start.Add(onsetDay+12*time.Hour))
 	seen := map[string]map[string]map[string]Seen{
 		DetectorService:  readSeen(t, p, DetectorService, start, end, func(labels map[string]string) string { return labels["kind"] }),
-		DetectorEndpoint: readSeen(t, p, DetectorEndpoint, start, end, endpointKey),
+		DetectorEndpoint: readSeen(t, p, DetectorEndpoint, start, end, alertKey("endpoint")),
 	}
 	keys := map[string]func(Service) string{
 		DetectorService:  func(s Service) string { return s.Kind },
@@ -81,18 +73,8 @@ func TestBenchEndpoints(t *testing.T) {
 			run.mixes[d][m] = judgeBy(services(fleet, func(s EndpointService) bool { return s.MixSize == m }), EndpointSizes, seen[d], keepFor[d], keys[d])
 		}
 	}
-	load, _ := os.ReadFile("/proc/loadavg")
-	run.info = runInfo{
-		cpu: harness.CPUModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
-		raw: raw, rules: backfilled - raw, total: time.Since(began),
-	}
-	report := renderEndpoints(run)
-	t.Log("\n" + report)
-	if path := os.Getenv("BENCH_OUT"); path != "" {
-		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	run.info = newRunInfo(raw, backfilled-raw, time.Since(began))
+	writeReport(t, renderEndpoints(run))
 }
 
 // endpointRun is what one run of the endpoint benchmark judged, by detector.

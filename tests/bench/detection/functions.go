@@ -7,10 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/model/rulefmt"
 
@@ -473,42 +471,7 @@ const functionAlert = "FunctionCostPerRequestRegression"
 // condition, and its hold branch (holdBranch) when it has one, labelled
 // with the detector (its own labels: job, function, profile_type).
 func functionConditions(detector string, groups []rulefmt.RuleGroup) (rulefmt.RuleGroup, error) {
-	g := rulefmt.RuleGroup{Name: "bench-" + detector + "-conditions", Interval: model.Duration(60e9)}
-	for _, grp := range groups {
-		for _, r := range grp.Rules {
-			if r.Alert != functionAlert {
-				continue
-			}
-			if r.For != model.Duration(forDuration) {
-				return g, fmt.Errorf("%s: for %s, the judge applies %s", r.Alert, r.For, forDuration)
-			}
-			keepFor[detector] = time.Duration(r.KeepFiringFor)
-			labels := map[string]string{"detector": detector}
-			g.Rules = append(g.Rules, rulefmt.Rule{Record: conditionName, Expr: "(" + strings.TrimSpace(r.Expr) + ") * 1", Labels: labels})
-			hold, err := holdBranch(r.Alert, r.Expr)
-			if err != nil {
-				return g, err
-			}
-			if hold != "" {
-				g.Rules = append(g.Rules, rulefmt.Rule{Record: holdConditionName, Expr: "(" + hold + ") * 1", Labels: labels})
-			}
-		}
-	}
-	if countConditions(g) != 1 {
-		return g, fmt.Errorf("found %d %s alerts, want 1", countConditions(g), functionAlert)
-	}
-	return g, nil
-}
-
-// functionKey names a function alert's series for the judge: its kind and
-// function (a regression is detected when the function that regressed is
-// the one named).
-func functionKey(labels map[string]string) string {
-	kind := KindCPU
-	if labels["profile_type"] != "cpu" {
-		kind = KindAlloc
-	}
-	return kind + "/" + labels["function"]
+	return alertConditions(detector, functionAlert, groups, true)
 }
 
 // inClass are the fleet's services of a size class (all with class < 0)

@@ -6,16 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/prometheus/model/rulefmt"
 
-	"github.com/hotpath/hotpath/promkit"
 	"github.com/hotpath/hotpath/tests/harness"
 )
 
@@ -55,12 +51,7 @@ func TestBenchFunctions(t *testing.T) {
 		}
 		conds = append(conds, g)
 	}
-	groups, err := needed(append(recordingGroups(shipped), recordingGroups(share)...), conds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("recording %d rules and %d conditions", len(promkit.RecordedNames(groups)), len(promkit.RecordedNames(conds)))
-	groups = append(groups, conds...)
+	groups := recorded(t, append(recordingGroups(shipped), recordingGroups(share)...), conds)
 
 	var fixed [2]float64
 	if _, err := fmt.Sscanf(*fixedFlag, "%g,%g", &fixed[0], &fixed[1]); err != nil || fixed[0] < 0 || fixed[1] < fixed[0] || fixed[1] >= 1 {
@@ -97,7 +88,7 @@ func TestBenchFunctions(t *testing.T) {
 			h.finish(start)
 			checkRecorded(t, h, groups, start, start.Add(onsetDay+12*time.Hour))
 			for _, d := range FunctionDetectors {
-				key := functionKey
+				key := alertKey("function")
 				if d == DetectorService {
 					key = func(labels map[string]string) string { return labels["kind"] }
 				}
@@ -112,16 +103,6 @@ func TestBenchFunctions(t *testing.T) {
 		return
 	}
 	run.judge()
-	load, _ := os.ReadFile("/proc/loadavg")
-	run.info = runInfo{
-		cpu: harness.CPUModel(), cores: runtime.NumCPU(), load: strings.Join(strings.Fields(string(load))[:3], " "),
-		total: time.Since(began),
-	}
-	report := renderFunctions(run)
-	t.Log("\n" + report)
-	if path := os.Getenv("BENCH_OUT"); path != "" {
-		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	run.info = newRunInfo(0, 0, time.Since(began))
+	writeReport(t, renderFunctions(run))
 }

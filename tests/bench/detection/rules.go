@@ -178,6 +178,55 @@ func conditions(detector string, groups []rulefmt.RuleGroup) (rulefmt.RuleGroup,
 	return g, nil
 }
 
+// alertConditions records the condition of a pack's one alert named alert
+// (the endpoint and function alerts), and its hold branch (holdBranch) when
+// it has one and holds, labelled with the detector; the alert's own labels
+// (job, endpoint or function, profile_type) stay on its series. An alert
+// with a hold branch where holds is false is refused.
+func alertConditions(detector, alert string, groups []rulefmt.RuleGroup, holds bool) (rulefmt.RuleGroup, error) {
+	g := rulefmt.RuleGroup{Name: "bench-" + detector + "-conditions", Interval: model.Duration(60e9)}
+	for _, grp := range groups {
+		for _, r := range grp.Rules {
+			if r.Alert != alert {
+				continue
+			}
+			if r.For != model.Duration(forDuration) {
+				return g, fmt.Errorf("%s: for %s, the judge applies %s", r.Alert, r.For, forDuration)
+			}
+			hold, err := holdBranch(r.Alert, r.Expr)
+			if err != nil {
+				return g, err
+			}
+			if hold != "" && !holds {
+				return g, fmt.Errorf("%s: reads its own ALERTS: the %s judge models no hold branch", r.Alert, detector)
+			}
+			keepFor[detector] = time.Duration(r.KeepFiringFor)
+			labels := map[string]string{"detector": detector}
+			g.Rules = append(g.Rules, rulefmt.Rule{Record: conditionName, Expr: "(" + strings.TrimSpace(r.Expr) + ") * 1", Labels: labels})
+			if hold != "" {
+				g.Rules = append(g.Rules, rulefmt.Rule{Record: holdConditionName, Expr: "(" + hold + ") * 1", Labels: labels})
+			}
+		}
+	}
+	if countConditions(g) != 1 {
+		return g, fmt.Errorf("found %d %s alerts, want 1", countConditions(g), alert)
+	}
+	return g, nil
+}
+
+// alertKey names an alert's series for the judge by its kind and its label
+// name (endpoint or function): a regression is detected when the one that
+// regressed is the one named.
+func alertKey(name string) func(labels map[string]string) string {
+	return func(labels map[string]string) string {
+		kind := KindCPU
+		if labels["profile_type"] != "cpu" {
+			kind = KindAlloc
+		}
+		return kind + "/" + labels[name]
+	}
+}
+
 func countConditions(g rulefmt.RuleGroup) int {
 	n := 0
 	for _, r := range g.Rules {

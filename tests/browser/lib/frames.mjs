@@ -48,6 +48,19 @@ export function pprofFrame(page, file, { sampleType, refId = 'A' } = {}) {
   );
 }
 
+/** Decodes fixtures in the page: { name: file } to { name: frame }; throws the decoder's error. */
+export async function fixtureFrames(page, files, { sampleType, refId }) {
+  const frames = {};
+  for (const [name, file] of Object.entries(files)) {
+    const r = await pprofFrame(page, fixturePath(file), { sampleType, refId });
+    if (!r.frame) {
+      throw new Error(`${file}: ${r.error}`);
+    }
+    frames[name] = r.frame;
+  }
+  return frames;
+}
+
 /** A time-series frame as Grafana's Prometheus datasource returns one (time + one number field). */
 export function timeSeriesFrame({ refId, name, times, values, unit, labels }) {
   return {
@@ -58,6 +71,15 @@ export function timeSeriesFrame({ refId, name, times, values, unit, labels }) {
       { name: 'Value', type: 'number', values, labels, config: { unit, displayNameFromDS: name } },
     ],
   };
+}
+
+/** A request rate (req/s) from `from` to `to`, every 15s: `before` until `changeAt`, `after` from it. */
+export function requestRateFrame({ refId, name, from, to, changeAt, before, after, labels }) {
+  const times = [];
+  for (let t = from; t <= to; t += 15_000) {
+    times.push(t);
+  }
+  return timeSeriesFrame({ refId, name, times, values: times.map((t) => (t >= changeAt ? after : before)), unit: 'reqps', labels });
 }
 
 /**
