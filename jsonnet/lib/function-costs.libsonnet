@@ -143,13 +143,17 @@ function(cfg) {
     ||| % { now: now, s: k.byHalf, o: '%s{function="other"}' % k.byHalf, w: cm.lastOfNoiseWindow, since: since, fkey: fkey, skey: skey }, '\n')
     for since in [referenceSince, cfg.regressionNoiseMinHistory]
   ]),
-  // k's rows that are not the service's own code (labelled `origin` by the
-  // bridge), over as long as a row's smoothed excess outlives its counter (a
-  // scrape gap, the bridge's restart).
-  local notOwnCode(k) = 'last_over_time(%s[%s])' % [
-    p.selector(k.counter, [cfg.profileMetricsSelector, 'origin!=""']),
+  // k's rows whose `origin` (the bridge's label) matches `matcher`, over as
+  // long as a row's smoothed excess outlives its counter (a scrape gap, the
+  // bridge's restart).
+  local byOrigin(k, matcher) = 'last_over_time(%s[%s])' % [
+    p.selector(k.counter, [cfg.profileMetricsSelector, matcher]),
     durations.format(durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow)),
   ],
+  // k's rows that are not the service's own code.
+  local notOwnCode(k) = byOrigin(k, 'origin!=""'),
+  // k's rows of the runtime's own work.
+  local runtimeRows(k) = byOrigin(k, 'origin="runtime"'),
   // A busy node, for k's service: the runtime's own rows (labelled `origin`
   // "runtime" by the bridge: the scheduler, lock spinning, GC workers) rose
   // together by functionContentionShare of the service or more above their
@@ -174,10 +178,6 @@ function(cfg) {
     fkey: fkey,
     skey: skey,
   },
-  local runtimeRows(k) = 'last_over_time(%s[%s])' % [
-    p.selector(k.counter, [cfg.profileMetricsSelector, 'origin="runtime"']),
-    durations.format(durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow)),
-  ],
   // Each row's predicted share of its service's profile this minute: its
   // share less its excess (both of the same sum of rows).
   local predictedShare(k) = '(%(rate)s / on (%(skey)s) group_left () sum by (%(skey)s) (%(rate)s)) - on (%(fkey)s) %(excess)s' % {
@@ -237,6 +237,10 @@ function(cfg) {
   local above(read, k, share) = 'clamp_min(%s * %s, %s)' % [p.num(share * cfg.regressionNoiseK), read(k.excessSpread), p.num(share * cfg.functionRegressionMinShare)],
   local band(k, share) = laggedOrCurrent(k.excessSampled, function(read) '%s\n+ on (%s)\n%s' % [read(k.excessMedian), fkey, above(read, k, share)], cfg.regressionNoiseMinHistory),
 
+  // s as it was in the regressionNoiseInterval before the last one: a row
+  // present then has had a round of the model's group since.
+  local beforeModelRound(s) = 'last_over_time(%s[%s] offset %s)' % [s, cfg.regressionNoiseInterval, cfg.regressionNoiseInterval],
+
   // Recorded every evaluationInterval (group hotpath-functions).
   fast(k):: [
     {
@@ -295,8 +299,8 @@ function(cfg) {
         all: k.rate,
         fixed: cm.lastOfNoise(k.referenceFixed),
         marginal: cm.lastOfNoise(k.referenceMarginal),
-        before: 'last_over_time(%s[%s] offset %s)' % [k.rate, cfg.regressionNoiseInterval, cfg.regressionNoiseInterval],
-        otherBefore: 'last_over_time(%s{function="other"}[%s] offset %s)' % [k.rate, cfg.regressionNoiseInterval, cfg.regressionNoiseInterval],
+        before: beforeModelRound(k.rate),
+        otherBefore: beforeModelRound('%s{function="other"}' % k.rate),
         requests: requests,
         fkey: fkey,
         skey: skey,
