@@ -291,10 +291,9 @@ func (c *dayOneCounters) Page(now time.Time) string {
 	return b.String()
 }
 
-// dayOneRawHistory is the counters and gauges over [from, start), every 15s,
-// at their live rates, ending where the live counters begin.
-func dayOneRawHistory(from, start time.Time) string {
-	const step = 15 * time.Second
+// dayOneRawHistory is the counters and gauges over [from, start), every
+// step, at their live rates, ending where the live counters begin.
+func dayOneRawHistory(from, start time.Time, step time.Duration) string {
 	value := map[string]float64{}
 	lines := map[string][]string{}
 	for t := start.Add(-step); !t.Before(from); t = t.Add(-step) {

@@ -3,6 +3,8 @@ package harness
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -22,7 +24,7 @@ func ServeModel(t testing.TB, m synth.Model, ruleFiles []string) *Prometheus {
 	BackfillOpenMetrics(t, dataDir, m.OpenMetrics(now.Add(-6*time.Minute), now, time.Second))
 	exp := NewExporter(t, "")
 	exp.Follow(t, 250*time.Millisecond, m.Page)
-	return StartPrometheus(t, PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}, Args: LeaveOverlappingBlocks})
+	return startRulesAfterFirstScrape(t, PromConfig{DataDir: dataDir, Targets: []string{exp.Addr}, Args: LeaveOverlappingBlocks}, ruleFiles)
 }
 
 // A Live is a test's services from the start of its live run on: the page
@@ -33,18 +35,49 @@ type Live interface{ Page(now time.Time) string }
 // services: history's 1m samples (OpenMetrics, "# EOF" last) over the 25
 // hours up to the minute, raw's samples as scraped (without "# EOF") over
 // the 15 minutes up to start (now, to the 15s), and from start on the page
-// of newLive(start), which it returns.
-func ServeHistory[L Live](t testing.TB, ruleFiles []string, history, raw func(from, to time.Time) string, newLive func(start time.Time) L) (*Prometheus, L) {
+// of newLive(start), which it returns. raw's samples are a scrape interval
+// apart, as the live ones: a rate window holding 15s samples and 1s ones
+// has an average interval so short that a window starting up to 15s before
+// its first sample is extrapolated only half an interval back, and the
+// service's rate reads up to 4% low while its window crosses the seam.
+func ServeHistory[L Live](t testing.TB, ruleFiles []string, history func(from, to time.Time) string, raw func(from, to time.Time, step time.Duration) string, newLive func(start time.Time) L) (*Prometheus, L) {
 	t.Helper()
 	now := time.Now().Truncate(time.Minute)
 	start := time.Now().Truncate(15 * time.Second)
 	dataDir := DataDir(t)
 	om := history(now.Add(-25*time.Hour), now)
-	BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+raw(start.Add(-15*time.Minute), start)+"# EOF\n")
+	BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+raw(start.Add(-15*time.Minute), start, DefaultScrapeInterval)+"# EOF\n")
 	live := newLive(start)
 	exp := NewExporter(t, "")
 	exp.Follow(t, 250*time.Millisecond, live.Page)
-	return StartPrometheus(t, PromConfig{DataDir: dataDir, RuleFiles: ruleFiles, Targets: []string{exp.Addr}}), live
+	return startRulesAfterFirstScrape(t, PromConfig{DataDir: dataDir, Targets: []string{exp.Addr}}, ruleFiles), live
+}
+
+// startRulesAfterFirstScrape starts the real Prometheus on a backfilled
+// c.DataDir and loads ruleFiles once its first scrape of c.Targets is in.
+// A rule evaluated before then reads the backfill's last samples, as old
+// as the backfill and the start-up took (10 to 30 seconds), and a 5m rate
+// extrapolates only half a scrape interval past them: it reads 3 to 10%
+// low, and every fit over the day keeps that point.
+func startRulesAfterFirstScrape(t testing.TB, c PromConfig, ruleFiles []string) *Prometheus {
+	t.Helper()
+	stage := t.TempDir()
+	c.RuleFiles = []string{filepath.Join(stage, "*.yaml")}
+	p := StartPrometheus(t, c)
+	WaitFor(t, time.Minute, "the first scrape of every target", func() (bool, string) {
+		s, err := p.Query(context.Background(), `up{job="scrape"} == 1`)
+		return err == nil && len(s) == len(c.Targets), fmt.Sprintf("%v %v", s, err)
+	})
+	for i, f := range ruleFiles {
+		b, err := os.ReadFile(f)
+		must(t, err, "read rule file")
+		must(t, os.WriteFile(filepath.Join(stage, fmt.Sprintf("%02d.yaml", i)), b, 0o644), "stage rule file")
+	}
+	p.Reload(t)
+	if n, err := p.RuleGroups(context.Background()); err != nil || n == 0 {
+		t.Fatalf("after loading %v: %d rule groups (%v)", ruleFiles, n, err)
+	}
+	return p
 }
 
 // ServeRealShapes serves synth's label shapes of real fleets (begun an hour

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -79,6 +80,17 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 			},
 		})
 	})
+}
+
+// Reload makes the server read its configuration and rule files again.
+func (p *Prometheus) Reload(t testing.TB) {
+	t.Helper()
+	resp, err := http.Post(p.URL+"/-/reload", "", nil)
+	must(t, err, "reload")
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("reload: %s", resp.Status)
+	}
 }
 
 // start runs a promkit start function with a launcher logging into a fresh

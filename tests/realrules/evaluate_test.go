@@ -29,7 +29,7 @@ func TestInProcessRecordingMatchesPromtool(t *testing.T) {
 	ctx := context.Background()
 	end := time.Now().Truncate(time.Hour).Add(-time.Hour)
 	from := end.Add(-10 * time.Hour)
-	om := rawHistory(from, end) + "# EOF\n"
+	om := rawHistory(from, end, 15*time.Second) + "# EOF\n"
 	ruleFile := filepath.Join(harness.RepoRoot(), "rules", "hotpath-rules.yaml")
 	groups := harness.ParseRules(t, []string{ruleFile})
 

@@ -38,6 +38,26 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 		s, err := p.Query(ctx, fmt.Sprintf(`job:version:info{job="ci-operator", version=%q}`, ciOperatorFirst))
 		return err == nil && len(s) == 1, fmt.Sprintf("%v %v", s, err)
 	})
+	// On a failure, the fit's inputs of the flat services' models as read
+	// then: their halves' points, the service's and the functions'.
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		for _, q := range []string{
+			`job:requests:baseline_half_quantile{job=~"api|checkout"}`,
+			`job:requests:baseline_median{job=~"api|checkout"}`,
+			`job_function:cpu_seconds:half_quantile{job=~"api|checkout"}`,
+			`count_over_time(job:requests:rate5m_by_half{job=~"api|checkout"}[1h])`,
+			`min_over_time(job:requests:rate5m_by_half{job=~"api|checkout"}[1h])`,
+			`min_over_time(job:requests:rate5m{job=~"api|checkout"}[1m])`,
+			`count_over_time(job_function:cpu_seconds:by_half{job=~"api|checkout"}[1h])`,
+			`min_over_time(job_function:cpu_seconds:by_half{job=~"api|checkout"}[1h])`,
+		} {
+			s, err := p.Query(ctx, q)
+			t.Logf("%s: %v %v", q, s, err)
+		}
+	})
 	rolledOut := time.Now()
 	state.rolledOut.Store(true)
 	harness.WaitFor(t, 90*time.Second, "every group evaluated, every recorded series present", func() (bool, string) {

@@ -177,11 +177,10 @@ func (c *counters) Page(now time.Time) string {
 	return b.String()
 }
 
-// rawHistory is the scraped counters over [from, start), every 15s, ending
+// rawHistory is the scraped counters over [from, start), every step, ending
 // where the live ones begin (synth.CounterBase at start): integrated backwards from start,
-// each 15s step at its own rates.
-func rawHistory(from, start time.Time) string {
-	const step = 15 * time.Second
+// each step at its own rates.
+func rawHistory(from, start time.Time, step time.Duration) string {
 	value := map[string]float64{}
 	lines := map[string][]string{}
 	var keys []string

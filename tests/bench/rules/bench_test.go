@@ -462,9 +462,7 @@ func reload(t *testing.T, p *harness.Prometheus, files []string) {
 	if err := os.WriteFile(cfg, ruleFilesSection.ReplaceAll(raw, []byte(promkit.RuleFilesYAML(files))), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if resp, err := http.Post(p.URL+"/-/reload", "", nil); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("reload with rule files %v: %v %v", files, err, resp)
-	}
+	p.Reload(t)
 	if n, err := p.RuleGroups(context.Background()); err != nil || (n == 0) != (len(files) == 0) {
 		t.Fatalf("after reload with rule files %v: %d rule groups (%v)", files, n, err)
 	}
