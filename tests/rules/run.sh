@@ -35,7 +35,7 @@ suites=("$@")
 [ ${#suites[@]} -gt 0 ] || mapfile -t suites < <(ls -S -- *.yaml)
 jobs=${RULE_TEST_JOBS:-$(nproc)}
 printf '%s\0' "${suites[@]}" | xargs -0 -P "$jobs" -I{} sh -c \
-  '"$0" test rules "$1" >"$2/$1.log" 2>&1 && echo "$1: passed" || { echo "$1: FAILED" >"$2/$1.failed"; echo "$1: FAILED"; }' \
+  's=$(date +%s); "$0" test rules "$1" >"$2/$1.log" 2>&1 && echo "$1: passed in $(($(date +%s) - s))s" || { echo "$1: FAILED" >"$2/$1.failed"; echo "$1: FAILED after $(($(date +%s) - s))s"; }' \
   "$root/.tools/bin/promtool" {} "$tmp"
 failed=0
 for s in "${suites[@]}"; do
