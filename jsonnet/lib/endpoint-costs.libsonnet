@@ -294,12 +294,17 @@ function(cfg) {
     {
       // What it would be at the current mix with every endpoint at its
       // reference cost per request: it moves with the mix alone. The
-      // endpoints' own change is the first over this.
+      // endpoints' own change is the first over this. The same endpoints
+      // as the first: an endpoint without a reference yet (a route new
+      // within regressionNoiseMinHistory) at its current cost, so a new
+      // route moves the mix and not the endpoints' own cost, and an
+      // endpoint with no cost per request now (too few requests) in
+      // neither.
       record: k.mixAtReference,
       expr: 'sum by (%(s)s) (%(ref)s * on (%(e)s) %(req)s)\n/ on (%(s)s)\n(sum by (%(s)s) (%(req)s and on (%(e)s) %(ref)s) > 0)' % {
         s: skey,
         e: ekey,
-        ref: cm.lastOfNoise(k.reference),
+        ref: '(\n  (%(ref)s or on (%(e)s) %(pr)s)\n  and on (%(e)s)\n  %(pr)s\n)' % { ref: cm.lastOfNoise(k.reference), pr: k.perRequest, e: ekey },
         req: routeRequests(k),
       },
     },

@@ -7,7 +7,8 @@
 //   endpoints = the endpoints' cost per request together now / the same mix at their reference costs
 //   mix       = the same mix at their reference costs / the endpoints' cost per request before
 //
-// Their product is the endpoints' change in cost per request together. `before` is the mean of
+// Their product is the endpoints' change in cost per request together. The rules count the same
+// endpoints in both: a route too young for a reference at its current cost (a new route is mix). `before` is the mean of
 // the hour that ended an hour before the alert started: the rules' smoothing and `for` put the
 // change's onset less than an hour before the start.
 import { catalogueAlert, catalogueEndpoints, PROFILE_TYPES } from './catalogue.mjs';

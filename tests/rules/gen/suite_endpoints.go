@@ -14,6 +14,7 @@ import "fmt"
 // against each endpoint's median and ceiling as recorded a day ago.
 func endpointsSuite() *suite {
 	search, hidden, mix, rare, spill, catalog, items, uploads, pods, restart, restart1 := inShop("search"), inShop("hidden"), inShop("mix"), inShop("rare"), inShop("spill"), inShop("catalog"), inShop("items"), inShop("uploads"), inShop("pods"), inShop("restart"), inShop("restart1")
+	launch := inShop("launch")
 	const (
 		onset = 31 * 60
 		total = onset + 3*60
@@ -86,6 +87,8 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		[]route{{"/search", flat(4), flat(1.0 / 16)}, {"/admin", flat(0.125), from(1, 2)}}, flat(0.109375), flat(0.125))
 	serve(spill, "spill: the other and unlabelled rows double; no route moves", otel,
 		[]route{{"/search", flat(4), flat(1.0 / 16)}, healthz}, from(0.109375, 0.21875), from(0.125, 0.25))
+	serve(launch, "launch: a new route, /export, 2 req/s at 1/8 s a request from onset (no requests before): no reference yet", otel,
+		[]route{{"/search", flat(4), flat(1.0 / 16)}, healthz, {"/export", from(0, 2), flat(1.0 / 8)}}, flat(0.109375), flat(0.125))
 	grpc := func(s service, r route) {
 		g.add("", s.sel("grpc_server_handled_total", `instance="i1"`, `grpc_code="OK"`, `grpc_service="shop.Catalog"`, fmt.Sprintf("grpc_method=%q", r.name[len("/shop.Catalog/"):])), bridgeRow(total, r.rate))
 	}
@@ -230,6 +233,13 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	g.expr("hidden after onset: the endpoints' cost per request is (0.25 + 6/256) / 8, the current mix at reference costs (0.125 + 6/256) / 8: the endpoints' own change is their ratio, 1.84",
 		`job:endpoint_cpu_seconds_per_request:ratio_rate5m{job="hidden"} / on (job) job:endpoint_cpu_seconds_per_request:at_reference`, minutes(at),
 		mixOf("", hidden, (0.25+6.0/256)/(0.125+6.0/256)))
+	g.expr("launch before onset: the endpoints' cost per request at their reference costs is (0.25 + 4/256) / 8",
+		`job:endpoint_cpu_seconds_per_request:at_reference{job="launch"}`, check,
+		mixOf("job:endpoint_cpu_seconds_per_request:at_reference", launch, (0.25+4.0/256)/8))
+	for _, name := range []string{"job:endpoint_cpu_seconds_per_request:ratio_rate5m", "job:endpoint_cpu_seconds_per_request:at_reference"} {
+		g.expr("after onset its new route counts at its current cost in both: (0.25 + 4/256 + 2/8) / 10, the change all the mix's, none the endpoints' own",
+			name+`{job="launch"}`, minutes(at), mixOf(name, launch, (0.25+4.0/256+0.25)/10))
+	}
 	g.expr("while hidden's CPU per request moved by 1.5% only",
 		`job:cpu_seconds_per_request:ratio_rate5m{job="hidden"} / on (job) job:cpu_seconds_per_request:ratio_rate5m{job="hidden"} offset 2h`, minutes(at),
 		sample{labelString("", map[string]string{"job": "hidden"}), (0.5 + 6.0/256 - 1.0/64) / 0.5})
