@@ -294,28 +294,14 @@ func (c *dayOneCounters) Page(now time.Time) string {
 // dayOneRawHistory is the counters and gauges over [from, start), every
 // step, at their live rates, ending where the live counters begin.
 func dayOneRawHistory(from, start time.Time, step time.Duration) string {
-	value := map[string]float64{}
-	lines := map[string][]string{}
-	for t := start.Add(-step); !t.Before(from); t = t.Add(-step) {
+	return harness.RawHistory(from, start, step, func(t time.Time, counter, gauge func(string, float64)) {
 		for k, perSecond := range synth.DayOneCounters(t, true) {
-			k = textKey(k)
-			if _, ok := value[k]; !ok {
-				value[k] = synth.CounterBase
-			}
-			value[k] -= perSecond * step.Seconds()
-			lines[k] = append(lines[k], fmt.Sprintf("%s %g %d", k, value[k], t.Unix()))
+			counter(textKey(k), perSecond)
 		}
 		for k, v := range synth.DayOneGauges(false) {
-			lines[textKey(k)] = append(lines[textKey(k)], fmt.Sprintf("%s %g %d", textKey(k), v, t.Unix()))
+			gauge(textKey(k), v)
 		}
-	}
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(lines)) {
-		ls := lines[k]
-		slices.Reverse(ls)
-		b.WriteString(strings.Join(ls, "\n") + "\n")
-	}
-	return b.String()
+	})
 }
 
 // dayOneHistory is what the 1m groups would have recorded over [from, to)

@@ -2,12 +2,17 @@ package harness
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hotpath/hotpath/promkit"
+	"github.com/hotpath/hotpath/promkit/synth"
 )
 
 // DataDir is a new, empty data directory for a test's Prometheus, to
@@ -46,4 +51,32 @@ func backfill(t testing.TB, dataDir string) *promkit.Backfill {
 		Promtool: Tool(t, "promtool"), Prometheus: Tool(t, "prometheus"),
 		Dir: dir, DataDir: dataDir, Launcher: promkit.ExecLauncher{LogDir: dir},
 	}
+}
+
+// RawHistory is a test's scraped series over [from, start), every step, as
+// OpenMetrics lines without "# EOF": at calls counter with each counter's
+// rate and gauge with each gauge's value at t. A counter ends where the live
+// one begins, at synth.CounterBase at start, each step integrated backwards
+// at its own rate.
+func RawHistory(from, start time.Time, step time.Duration, at func(t time.Time, counter, gauge func(key string, v float64))) string {
+	value := map[string]float64{}
+	lines := map[string][]string{}
+	for t := start.Add(-step); !t.Before(from); t = t.Add(-step) {
+		at(t, func(key string, perSecond float64) {
+			if _, ok := value[key]; !ok {
+				value[key] = synth.CounterBase
+			}
+			value[key] -= perSecond * step.Seconds()
+			lines[key] = append(lines[key], fmt.Sprintf("%s %g %d", key, value[key], t.Unix()))
+		}, func(key string, v float64) {
+			lines[key] = append(lines[key], fmt.Sprintf("%s %g %d", key, v, t.Unix()))
+		})
+	}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(lines)) {
+		ls := lines[k]
+		slices.Reverse(ls) // written backwards from start; each series in time order
+		b.WriteString(strings.Join(ls, "\n") + "\n")
+	}
+	return b.String()
 }

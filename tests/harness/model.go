@@ -34,7 +34,7 @@ type Live interface{ Page(now time.Time) string }
 // ServeHistory starts the real Prometheus with ruleFiles on a test's
 // services: history's 1m samples (OpenMetrics, "# EOF" last) over the 25
 // hours up to the minute, raw's samples as scraped (without "# EOF") over
-// the 15 minutes up to start (now, to the 15s), and from start on the page
+// the 15 minutes up to start (now, to the scrape interval), and from start on the page
 // of newLive(start), which it returns. raw's samples are a scrape interval
 // apart, as the live ones: a rate window holding 15s samples and 1s ones
 // has an average interval so short that a window starting up to 15s before
@@ -43,7 +43,7 @@ type Live interface{ Page(now time.Time) string }
 func ServeHistory[L Live](t testing.TB, ruleFiles []string, history func(from, to time.Time) string, raw func(from, to time.Time, step time.Duration) string, newLive func(start time.Time) L) (*Prometheus, L) {
 	t.Helper()
 	now := time.Now().Truncate(time.Minute)
-	start := time.Now().Truncate(15 * time.Second)
+	start := time.Now().Truncate(DefaultScrapeInterval)
 	dataDir := DataDir(t)
 	om := history(now.Add(-25*time.Hour), now)
 	BackfillOpenMetrics(t, dataDir, strings.TrimSuffix(om, "# EOF\n")+raw(start.Add(-15*time.Minute), start, DefaultScrapeInterval)+"# EOF\n")
@@ -65,7 +65,7 @@ func startRulesAfterFirstScrape(t testing.TB, c PromConfig, ruleFiles []string) 
 	c.RuleFiles = []string{filepath.Join(stage, "*.yaml")}
 	p := StartPrometheus(t, c)
 	WaitFor(t, time.Minute, "the first scrape of every target", func() (bool, string) {
-		s, err := p.Query(context.Background(), `up{job="scrape"} == 1`)
+		s, err := p.Query(context.Background(), fmt.Sprintf(`up{job=%q} == 1`, ScrapeJob))
 		return err == nil && len(s) == len(c.Targets), fmt.Sprintf("%v %v", s, err)
 	})
 	for i, f := range ruleFiles {

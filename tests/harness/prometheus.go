@@ -15,7 +15,7 @@ import (
 // PromConfig describes one Prometheus run.
 type PromConfig struct {
 	RuleFiles          []string      // absolute paths, loaded unchanged
-	Targets            []string      // host:port of exporters, scraped as job="scrape"
+	Targets            []string      // host:port of exporters, scraped as job=ScrapeJob
 	ScrapeInterval     time.Duration // default DefaultScrapeInterval
 	EvaluationInterval time.Duration // default 1s; groups with their own interval keep it
 	RuleQueryOffset    time.Duration // global.rule_query_offset (promkit.Config); default none
@@ -35,6 +35,9 @@ type Prometheus struct {
 	*promkit.Server
 	Dir string
 }
+
+// ScrapeJob is the job label of a server's scrape of PromConfig.Targets.
+const ScrapeJob = "scrape"
 
 // DefaultScrapeInterval is a server's scrape interval unless its PromConfig
 // sets one.
@@ -66,7 +69,7 @@ func StartPrometheus(t testing.TB, c PromConfig) *Prometheus {
 		}
 		scrape := c.ExtraConfig
 		if len(c.Targets) > 0 {
-			scrape = promkit.StaticJob("scrape", c.Targets, nil, true) + scrape
+			scrape = promkit.StaticJob(ScrapeJob, c.Targets, nil, true) + scrape
 		}
 		return promkit.StartPrometheus(context.Background(), l, promkit.Prometheus{
 			Bin: bin, Name: "prometheus", Dir: dir, DataDir: c.DataDir, Addr: FreeAddr(t), Args: c.Args,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hotpath/hotpath/promkit"
 	"github.com/hotpath/hotpath/promkit/synth"
+	"github.com/hotpath/hotpath/tests/harness"
 )
 
 // The services the test scrapes: every service in cluster eu1, namespace shop,
@@ -178,27 +179,9 @@ func (c *counters) Page(now time.Time) string {
 }
 
 // rawHistory is the scraped counters over [from, start), every step, ending
-// where the live ones begin (synth.CounterBase at start): integrated backwards from start,
-// each step at its own rates.
+// where the live ones begin.
 func rawHistory(from, start time.Time, step time.Duration) string {
-	value := map[string]float64{}
-	lines := map[string][]string{}
-	var keys []string
-	for t := start.Add(-step); !t.Before(from); t = t.Add(-step) {
-		each(t, func(key string, perSecond float64) {
-			if _, ok := value[key]; !ok {
-				value[key] = synth.CounterBase
-				keys = append(keys, key)
-			}
-			value[key] -= perSecond * step.Seconds()
-			lines[key] = append([]string{fmt.Sprintf("%s %g %d", key, value[key], t.Unix())}, lines[key]...)
-		})
-	}
-	var b strings.Builder
-	for _, k := range keys {
-		b.WriteString(strings.Join(lines[k], "\n") + "\n")
-	}
-	return b.String()
+	return harness.RawHistory(from, start, step, func(t time.Time, counter, _ func(string, float64)) { each(t, counter) })
 }
 
 // each calls f with every scraped counter and its live rate at t: the
