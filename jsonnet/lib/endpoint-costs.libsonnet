@@ -184,6 +184,15 @@ function(cfg) {
 
   // The route's request rate on the counted instances, by the bridge's key.
   local routeRequests(k) = 'sum by (%s) (%s)' % [ekey, k.requests],
+  // A cost per request of each endpoint, weighed by its route's requests,
+  // over the requests of the endpoints with a cost per request now.
+  local weighedByRequests(k, cost) = 'sum by (%(s)s) (%(cost)s * on (%(e)s) %(req)s)\n/ on (%(s)s)\n(sum by (%(s)s) (%(req)s and on (%(e)s) %(pr)s) > 0)' % {
+    s: skey,
+    e: ekey,
+    cost: cost,
+    pr: k.perRequest,
+    req: routeRequests(k),
+  },
 
   // Recorded every evaluationInterval (group hotpath-endpoints).
   fast(k):: [
@@ -284,12 +293,7 @@ function(cfg) {
       // request weighed by its requests (on the counted instances), over
       // their requests. It moves with the mix.
       record: k.mix,
-      expr: 'sum by (%(s)s) (%(pr)s * on (%(e)s) %(req)s)\n/ on (%(s)s)\n(sum by (%(s)s) (%(req)s and on (%(e)s) %(pr)s) > 0)' % {
-        s: skey,
-        e: ekey,
-        pr: k.perRequest,
-        req: routeRequests(k),
-      },
+      expr: weighedByRequests(k, k.perRequest),
     },
     {
       // What it would be at the current mix with every endpoint at its
@@ -301,12 +305,7 @@ function(cfg) {
       // endpoint with no cost per request now (too few requests) in
       // neither.
       record: k.mixAtReference,
-      expr: 'sum by (%(s)s) (%(ref)s * on (%(e)s) %(req)s)\n/ on (%(s)s)\n(sum by (%(s)s) (%(req)s and on (%(e)s) %(ref)s) > 0)' % {
-        s: skey,
-        e: ekey,
-        ref: '(\n  (%(ref)s or on (%(e)s) %(pr)s)\n  and on (%(e)s)\n  %(pr)s\n)' % { ref: cm.lastOfNoise(k.reference), pr: k.perRequest, e: ekey },
-        req: routeRequests(k),
-      },
+      expr: weighedByRequests(k, '(\n  (%(ref)s or on (%(e)s) %(pr)s)\n  and on (%(e)s)\n  %(pr)s\n)' % { ref: cm.lastOfNoise(k.reference), pr: k.perRequest, e: ekey }),
     },
   ],
 
