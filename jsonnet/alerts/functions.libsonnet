@@ -34,7 +34,7 @@
             labels: { severity: cfg.alertSeverity[name] },
             annotations: {
               summary: 'One function costs more than its own cost model predicts at the current traffic, beyond its noise and by a material share of its service.',
-              description: "%(function)s in %(service)s costs %(value)s of its service's %(type)s profile more than its own cost model (fixed + marginal per request, fitted on %(window)s of its history up to %(lag)s ago) predicts at the current traffic: beyond its own noise and at least %(share)s of the service. Start from that function in the %(type)s diff: its callers tell who calls it more, its callees what it now does." % {
+              description: "%(function)s in %(service)s takes %(value)s more of its service's %(type)s profile than its own cost model (fixed + marginal per request, fitted on %(window)s of its history up to %(lag)s ago) predicts at the current traffic: beyond its own noise and at least %(share)s of the service. Start from that function in the %(type)s diff: its callers tell who calls it more, its callees what it now does." % {
                 'function': t.label('function'),
                 service: t.label(cfg.serviceLabel),
                 value: '{{ $value | humanizePercentage }}',

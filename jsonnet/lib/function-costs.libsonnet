@@ -18,12 +18,22 @@
 // night; judged by its share of the profile, the second waits for the next
 // peak. Each function's cost is instead predicted at the current traffic by
 // a line fitted on its own history, fixed + marginal * req/s, and what is
-// judged is its excess over that prediction as a share of its service's
-// profile now: the same measure at any hour, whatever the traffic does. A
-// traffic change that the function follows leaves no excess; an improvement
-// elsewhere none either (it lowers other rows); a regression of one function
-// adds its extra cost, which is its share of the service. That share is also
-// the materiality floor: functionRegressionMinShare of the service at least.
+// judged is its excess: its share of its service's profile now above the
+// share that prediction makes of the profile, the same measure at any hour,
+// whatever the traffic does. The predicted share divides the function's
+// prediction by the smaller of two profiles: the profile now, and the one
+// that every row's model (`other`'s too) predicts at this traffic. The
+// second makes the excess blind to what moves the whole profile: a
+// service's cost swings by 10-20% from minute to minute and hour to hour
+// (its inputs, the node's load, the GC), every function with it, and
+// measured against the profile now that swing was each large function's
+// excess, the noise the band had to absorb. The first keeps an improvement
+// elsewhere (a smaller profile) from raising everyone else's share. A
+// traffic change that the function follows leaves no excess; a regression
+// of one function adds its extra cost less the share of it the function
+// already held: a function that doubles from 10% of its service to 20% of
+// 110% has an excess of 8.2%. The excess is also judged against the
+// materiality floor: functionRegressionMinShare of the service at least.
 //
 // The fit: the service's traffic halves (split at its day's median req/s,
 // as the service model splits them), a low quantile of the function's cost
@@ -106,8 +116,8 @@ function(cfg) {
   // A series of the service model's baseline group, by the service label
   // alone, as of its last evaluation.
   local byService(s, matchers='') = 'sum by (%s) (%s)' % [skey, p.lastOfSlow(s + matchers)],
-  // The rows a cost model is fitted for: every one but `other` (the rest of
-  // a profile, never judged).
+  // The rows that are judged: every one but `other` (the rest of a
+  // profile, which has a model only for the profile's prediction).
   local named(s) = '%s{function!="other"}' % s,
   local referenceSince = durations.format(durations.seconds(cfg.regressionAcceptAfter) + durations.seconds(cfg.regressionNoiseMinHistory)),
   // expr read through `read`: as recorded regressionAcceptAfter ago, once
@@ -261,10 +271,12 @@ function(cfg) {
       expr: 'quantile_over_time(0.5, %s[%s])' % [k.perRequest, cfg.regressionResidualWindow],
     },
     {
-      // The excess: the function's cost over what its reference model
-      // predicts at the service's current req/s, as a share of its service's
-      // profile now (the sum of its rows, `other` included); none while the
-      // profile is empty. A function admitted lately predicts 0: its excess
+      // The excess: the function's share of its service's profile now (the
+      // sum of its rows, `other` included) less its predicted share: what
+      // its reference model predicts at the service's current req/s, over
+      // the smaller of the profile now and the profile that the reference
+      // models of all its rows predict (the profile now where none has a
+      // model); none while the profile is empty. A function admitted lately predicts 0: its excess
       // is its share, from its first minute. The model's group records that
       // reference of 0 only at its next round (every
       // regressionNoiseInterval), so until then a row with no cost of its
@@ -273,30 +285,23 @@ function(cfg) {
       // not yet fitted, or the model's group behind after a restart), and
       // every row of a service new to the rules, has no excess.
       record: k.excess,
-      expr: |||
+      local prediction = |||
         (
-          %(rate)s
-          - on (%(fkey)s)
+          %(fixed)s
+          + on (%(fkey)s)
+          %(marginal)s * on (%(skey)s) group_left ()
+          %(requests)s
+          or on (%(fkey)s)
           (
-            %(fixed)s
-            + on (%(fkey)s)
-            %(marginal)s * on (%(skey)s) group_left ()
-            %(requests)s
-            or on (%(fkey)s)
-            (
-              0 * %(rate)s
-              unless on (%(fkey)s)
-              %(before)s
-              and on (%(skey)s)
-              %(otherBefore)s
-            )
+            0 * %(rate)s
+            unless on (%(fkey)s)
+            %(before)s
+            and on (%(skey)s)
+            %(otherBefore)s
           )
         )
-        / on (%(skey)s) group_left ()
-        (sum by (%(skey)s) (%(all)s) > 0)
       ||| % {
         rate: named(k.rate),
-        all: k.rate,
         fixed: cm.lastOfNoise(k.referenceFixed),
         marginal: cm.lastOfNoise(k.referenceMarginal),
         before: beforeModelRound(k.rate),
@@ -305,6 +310,27 @@ function(cfg) {
         fkey: fkey,
         skey: skey,
       },
+      // every row's reference prediction, `other`'s too, summed: the
+      // profile the service's traffic predicts
+      local predictedTotal = |||
+        sum by (%(skey)s) (
+          %(fixed)s
+          + on (%(fkey)s)
+          %(marginal)s * on (%(skey)s) group_left ()
+          %(requests)s
+        )
+      ||| % {
+        fixed: cm.lastOfNoise(k.referenceFixed),
+        marginal: cm.lastOfNoise(k.referenceMarginal),
+        requests: requests,
+        fkey: fkey,
+        skey: skey,
+      },
+      // the profile now, and the smaller of it and the predicted one
+      local total = 'sum by (%s) (%s)' % [skey, k.rate],
+      local predicted = '(\n%s\n> 0)' % std.rstripChars(predictedTotal, '\n'),
+      local smaller = '(\n%s\n<= on (%s)\n%s\nor on (%s)\n%s\nor on (%s)\n%s\n)' % [total, skey, predicted, skey, predicted, skey, total],
+      expr: '%s\n/ on (%s) group_left ()\n(%s > 0)\n- on (%s)\n%s/ on (%s) group_left ()\n(%s > 0)' % [named(k.rate), skey, total, fkey, prediction, skey, smaller],
     },
     {
       // Its median over regressionResidualWindow (what the alert compares):
@@ -331,9 +357,10 @@ function(cfg) {
     },
     {
       // A low quantile of it over baselineWindow, per half (the service
-      // model's baselineHalfQuantile).
+      // model's baselineHalfQuantile); `other`'s too, never judged: the
+      // profile a service's traffic predicts sums every row's model.
       record: k.halfQuantile,
-      expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.baselineHalfQuantile), named(k.byHalf), cfg.baselineWindow],
+      expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.baselineHalfQuantile), k.byHalf, cfg.baselineWindow],
     },
     {
       // The slope between the halves' points: the function's cost per

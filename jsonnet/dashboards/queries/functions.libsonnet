@@ -22,11 +22,12 @@ function(cfg) {
   cpuNamedRate: c.select(s.functionCpuPerRequest, named),
   allocNamed: c.select(s.functionAllocPerRequestSmoothed, named),
   allocNamedRate: c.select(s.functionAllocPerRequest, named),
-  // What its reference model (fixed + marginal per request) predicts per
-  // request at the service's current traffic, the line the alert judges its
-  // excess against: its cost per request less its excess (a share of the
-  // service's profile), from series recorded every minute (the model's own
-  // are recorded every 15m, which an instant lookup misses).
+  // The line the alert judges its excess against: what its reference model
+  // (fixed + marginal per request) predicts per request at the service's
+  // current traffic, grown with the profile where the whole profile grew
+  // past what its rows predict. Its cost per request less its excess (a
+  // share of the service's profile), from series recorded every minute
+  // (the model's own are recorded every 15m, which an instant lookup misses).
   local predicted(perRequest, excess, cost) = |||
     %(perRequest)s{%(named)s}
     - on (%(service)s, function)

@@ -189,12 +189,12 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		g.expr("its hold level: half way from the median to the threshold", last(hold), check, sample{labelString(hold, fnLabels(s, fn)), 0.015})
 	}
 	excess := "job_function:cpu_seconds_excess_share:smoothed"
-	g.expr("after onset api's and shipped's hot cost 1/128 s more per request than their models predict: 0.0625 of their services' 0.63125 and 0.6875 cores; lean's steady (big halved) and surge's serve (the traffic doubled) cost what their models predict, surge's fixed gc less (its model, under flat traffic, took it per request)",
+	g.expr("after onset api's and shipped's hot cost 1/128 s more per request than their models predict: their shares of the profile (0.125 of their services' 0.63125 and 0.6875 cores) above their predicted shares (0.0625 of the 0.625 predicted), less than their extra 0.0625 cores' shares (the service grew with them); lean's steady (big halved: its share rose, its cost did not) and surge's serve (the traffic doubled, its cost followed) none, surge's fixed gc less than predicted (its model, under flat traffic, took it per request)",
 		fmt.Sprintf(`%s{function=~"hot|steady|serve|gc", job=~"api|shipped|lean|surge"}`, excess), minutes(at),
-		one(excess, api, "hot", 0.0625/0.63125), one(excess, shipped, "hot", 0.0625/0.6875), one(excess, lean, "steady", 0), one(excess, surge, "serve", 0), one(excess, surge, "gc", -0.25/0.875))
-	g.expr("gcwork's two rows exceed their thresholds as api's hot does (each doubled, 0.0625 of 0.75 cores): only their origin keeps them from being named",
+		one(excess, api, "hot", shareAbove(0.125/0.63125, 0.0625/0.625)), one(excess, shipped, "hot", shareAbove(0.125/0.6875, 0.0625/0.625)), one(excess, lean, "steady", 0), one(excess, surge, "serve", 0), one(excess, surge, "gc", -0.25/0.875))
+	g.expr("gcwork's two rows exceed their thresholds as api's hot does (each doubled, 0.125 of 0.75 cores against 0.0625 of 0.625): only their origin keeps them from being named",
 		`job_function:cpu_seconds_excess_share:smoothed{job="gcwork", function!~"serve|other"} >= on (job, function) last_over_time(job_function:cpu_seconds_excess_share:baseline_threshold[30m])`, minutes(at),
-		one("", gcwork, "internal/profile.(*profileMerger).mapSample", 0.0625/0.75), one("", gcwork, "runtime.gcBgMarkWorker", 0.0625/0.75))
+		one("", gcwork, "internal/profile.(*profileMerger).mapSample", shareAbove(0.125/0.75, 0.0625/0.625)), one("", gcwork, "runtime.gcBgMarkWorker", shareAbove(0.125/0.75, 0.0625/0.625)))
 	g.expr("wavy's excess swings with its wave (+-10% of its service), under a threshold of its own noise, far above the floor",
 		`count(last_over_time(job_function:cpu_seconds_excess_share:baseline_threshold{job="noisy"}[30m]) > 0.15)`, minutes(at), sample{"{}", 1})
 
@@ -230,7 +230,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 			labels: with(s.labels(), "function", fn, "profile_type", kind, "severity", "warning"),
 			annotations: map[string]string{
 				"summary":       "One function costs more than its own cost model predicts at the current traffic, beyond its noise and by a material share of its service.",
-				"description":   fmt.Sprintf("%s in %s costs %s of its service's %s profile more than its own cost model (fixed + marginal per request, fitted on 1d of its history up to 1d ago) predicts at the current traffic: beyond its own noise and at least 3%% of the service. Start from that function in the %s diff: its callers tell who calls it more, its callees what it now does.", fn, s.job, value, unit, unit),
+				"description":   fmt.Sprintf("%s in %s takes %s more of its service's %s profile than its own cost model (fixed + marginal per request, fitted on 1d of its history up to 1d ago) predicts at the current traffic: beyond its own noise and at least 3%% of the service. Start from that function in the %s diff: its callers tell who calls it more, its callees what it now does.", fn, s.job, value, unit, unit),
 				"runbook_url":   runbookURL + "functioncostperrequestregression",
 				"dashboard_url": s.dashboard() + "&var-function=" + fn,
 				// versionSources is on by default: empty where the service
@@ -245,9 +245,9 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		f.annotations = with(f.annotations, "version", version, "previous_version", previous, "rollout_time", fmt.Sprint(at*60))
 		return f
 	}
-	g.alert("the value is the excess as a share of the service's profile: 0.0625 of 0.63125 cores for api's hot, of 0.6875 for shipped's and for the new marshal (over 0), 128 KiB of 1.125 MiB/s for buf; shipped's hot carries the version it runs and the deploy it followed (an hour and ten minutes ago, inside deployWindow), the others empty version annotations", minutes(at), "FunctionCostPerRequestRegression",
-		fnFiring(allocs, "buf", "alloc_space", humanizePercentage(0.125/1.125)), fnFiring(api, "hot", "cpu", humanizePercentage(0.0625/0.63125)), fnFiring(early, "marshal", "cpu", humanizePercentage(0.0625/0.6875)), fnFiring(fresh, "marshal", "cpu", humanizePercentage(0.0625/0.6875)),
-		deployed(fnFiring(shipped, "hot", "cpu", humanizePercentage(0.0625/0.6875)), "1.7", "1.6", rollout))
+	g.alert("the value is the excess as a share of the service's profile: for api's and shipped's hot their shares (0.125 of 0.63125 and of 0.6875 cores) above the predicted 10%, for buf 256 KiB of 1.125 MiB/s above the predicted 12.5%, for the new marshal its share (0.0625 of 0.6875: it predicts 0); shipped's hot carries the version it runs and the deploy it followed (an hour and ten minutes ago, inside deployWindow), the others empty version annotations", minutes(at), "FunctionCostPerRequestRegression",
+		fnFiring(allocs, "buf", "alloc_space", humanizePercentage(shareAbove(0.25/1.125, 0.125/1.0))), fnFiring(api, "hot", "cpu", humanizePercentage(shareAbove(0.125/0.63125, 0.0625/0.625))), fnFiring(early, "marshal", "cpu", humanizePercentage(0.0625/0.6875)), fnFiring(fresh, "marshal", "cpu", humanizePercentage(0.0625/0.6875)),
+		deployed(fnFiring(shipped, "hot", "cpu", humanizePercentage(shareAbove(0.125/0.6875, 0.0625/0.625))), "1.7", "1.6", rollout))
 	g.alert("silent before onset", minutes(onset-1), "FunctionCostPerRequestRegression")
 	g.expr("shipped's deploy: 1.6 to 1.7, dated when 1.7 first ran", shipped.sel("job:version:rollout_timestamp"), minutes(at),
 		sample{labelString("job:version:rollout_timestamp", with(shipped.labels(), "version", "1.7", "previous_version", "1.6")), float64(rollout * 60)})
@@ -355,9 +355,9 @@ func nightOnset(g *group) {
 	fnSample := func(name, fn string, v float64) sample {
 		return sample{labelString(name, map[string]string{"job": shift.job, "function": fn}), v}
 	}
-	g.expr("40 minutes after the onset serve's excess is its extra 1/32 core of the service's 0.4375",
+	g.expr("40 minutes after the onset serve's excess is its share of the profile (0.09375 of 0.4375 cores) above the share its model predicts at 2 req/s (0.0625 of the 0.40625 its rows' models predict): less than its extra 1/32 core's share of the service (the profile grew with it)",
 		`job_function:cpu_seconds_excess_share:smoothed{job="nightshift", function="serve"}`, minutes(onset+40),
-		fnSample("job_function:cpu_seconds_excess_share:smoothed", "serve", 1.0/32/0.4375))
+		fnSample("job_function:cpu_seconds_excess_share:smoothed", "serve", shareAbove(0.09375/0.4375, 0.0625/0.40625)))
 	g.expr("while its share of the profile (27%) is under the day's (36%)",
 		`job_function:cpu_seconds:rate5m{job="nightshift", function="serve"} / on (job) group_left () sum by (job) (job_function:cpu_seconds:rate5m) < 0.3`, minutes(onset+40),
 		fnSample("", "serve", 0.09375/0.4375))
@@ -365,7 +365,7 @@ func nightOnset(g *group) {
 		labels: with(shift.labels(), "function", "serve", "profile_type", "cpu", "severity", "warning"),
 		annotations: map[string]string{
 			"summary":          "One function costs more than its own cost model predicts at the current traffic, beyond its noise and by a material share of its service.",
-			"description":      fmt.Sprintf("serve in nightshift costs %s of its service's cpu profile more than its own cost model (fixed + marginal per request, fitted on 1d of its history up to 1d ago) predicts at the current traffic: beyond its own noise and at least 3%% of the service. Start from that function in the cpu diff: its callers tell who calls it more, its callees what it now does.", humanizePercentage(1.0/32/0.4375)),
+			"description":      fmt.Sprintf("serve in nightshift takes %s more of its service's cpu profile than its own cost model (fixed + marginal per request, fitted on 1d of its history up to 1d ago) predicts at the current traffic: beyond its own noise and at least 3%% of the service. Start from that function in the cpu diff: its callers tell who calls it more, its callees what it now does.", humanizePercentage(shareAbove(0.09375/0.4375, 0.0625/0.40625))),
 			"runbook_url":      runbookURL + "functioncostperrequestregression",
 			"dashboard_url":    shift.dashboard() + "&var-function=serve",
 			"version":          "",
@@ -390,7 +390,8 @@ func nightOnset(g *group) {
 // other 50%). And churn, on the same 8 req/s and 0.625 cores: its code
 // changes for that hour, serve (20%) three times as dear and its GC worker
 // (20%) 1.5 times, as a change that allocates more makes the GC work: the
-// runtime's rows rise as on a busy node, serve by four times as much.
+// GC worker's cost rises as on a busy node, but its share of the profile
+// stays, and serve's doubles.
 func busyNode(g *group, from, total int) {
 	crowded, lone := inShop("crowded"), inShop("lone")
 	busy := func(t int) bool { return t >= from && t < from+60 }
@@ -420,11 +421,11 @@ func busyNode(g *group, from, total int) {
 	at := minutes(from + 45)
 	g.expr("45 minutes into the hour write's excess is far above its threshold on both",
 		`job_function:cpu_seconds_excess_share:smoothed{function="internal/poll.(*FD).Write"} >= on (job, function) last_over_time(job_function:cpu_seconds_excess_share:baseline_threshold[30m])`, at,
-		sample{labelString("", map[string]string{"job": crowded.job, "function": "internal/poll.(*FD).Write"}), 0.09375 / 0.8125},
-		sample{labelString("", map[string]string{"job": lone.job, "function": "internal/poll.(*FD).Write"}), 0.09375 / 0.71875})
+		sample{labelString("", map[string]string{"job": crowded.job, "function": "internal/poll.(*FD).Write"}), shareAbove(0.15625/0.8125, 0.0625/0.625)},
+		sample{labelString("", map[string]string{"job": lone.job, "function": "internal/poll.(*FD).Write"}), shareAbove(0.15625/0.71875, 0.0625/0.625)})
 	g.expr("and on crowded the runtime's row rose as much: a busy node",
 		`job_function:cpu_seconds_excess_share:smoothed{function="runtime.findRunnable"} > 0.03`, at,
-		sample{labelString("job_function:cpu_seconds_excess_share:smoothed", map[string]string{"job": crowded.job, "function": "runtime.findRunnable"}), 0.09375 / 0.8125})
+		sample{labelString("job_function:cpu_seconds_excess_share:smoothed", map[string]string{"job": crowded.job, "function": "runtime.findRunnable"}), shareAbove(0.15625/0.8125, 0.0625/0.625)})
 	g.expr("lone's write fires (a code change: its runtime's row did not move); crowded's does not",
 		`ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job=~"crowded|lone"}`, at,
 		sample{labelString("ALERTS", with(lone.labels(), "function", "internal/poll.(*FD).Write", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
@@ -443,10 +444,10 @@ func busyNode(g *group, from, total int) {
 	g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="runtime.gcBgMarkWorker", instance="bridge:9096", job=%q, origin="runtime"}`, churn.job), bridgeRow(total, gc))
 	g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="serve", instance="bridge:9096", job=%q}`, churn.job), bridgeRow(total, serve))
 	g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function="other", instance="bridge:9096", job=%q}`, churn.job), bridgeRow(total, func(int) float64 { return 0.375 }))
-	g.expr("churn: a code change that makes the runtime work too (serve three times as dear, its GC worker 1.5 times): the runtime's rows rose past the busy node's share",
-		`job_function:cpu_seconds_excess_share:smoothed{job="churn", function="runtime.gcBgMarkWorker"} > 0.03`, at,
-		sample{labelString("job_function:cpu_seconds_excess_share:smoothed", map[string]string{"job": churn.job, "function": "runtime.gcBgMarkWorker"}), 0.0625 / 0.9375})
-	g.expr("but serve grew four times as much as the runtime, each over its own model (2 against 0.5): it fires",
+	g.expr("churn: a code change that makes the runtime work too (serve three times as dear, its GC worker 1.5 times): the GC worker's cost rose with the profile's, its share (0.1875 of 0.9375 cores) is the 20% predicted, no busy node",
+		`job_function:cpu_seconds_excess_share:smoothed{job="churn", function="runtime.gcBgMarkWorker"}`, at,
+		sample{labelString("job_function:cpu_seconds_excess_share:smoothed", map[string]string{"job": churn.job, "function": "runtime.gcBgMarkWorker"}), 0})
+	g.expr("serve's share rose from 20% to 40%: it fires",
 		`ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job="churn"}`, at,
 		sample{labelString("ALERTS", with(churn.labels(), "function", "serve", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("and at no minute does any function of crowded fire, through the busy hour and after it",
@@ -484,9 +485,9 @@ func step(g *group, from, total int) {
 		firing("leap"), minutes(from+16),
 		sample{labelString("ALERTS", with(leap.labels(), "function", "render", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1})
 	g.expr("it was not firing a minute before (pending from a minute after the step)", firing("leap"), minutes(from+15))
-	g.expr("its minute's excess at the end: 0.5 of 1.125 cores",
+	g.expr("its minute's excess at the end: its share (0.625 of 1.125 cores) above the 20% predicted",
 		`job_function:cpu_seconds_excess_share:ratio_rate5m{job="leap"}`, minutes(total-1),
-		sample{labelString("job_function:cpu_seconds_excess_share:ratio_rate5m", map[string]string{"job": leap.job, "function": "render"}), 0.5 / 1.125})
+		sample{labelString("job_function:cpu_seconds_excess_share:ratio_rate5m", map[string]string{"job": leap.job, "function": "render"}), shareAbove(0.625/1.125, 0.125/0.625)})
 	g.expr("and blip's render, five times as dear for 5 minutes, never fires",
 		fmt.Sprintf(`count_over_time(%s[%s])`, firing("blip"), minutes(total-1)), minutes(total-1))
 }
@@ -506,3 +507,9 @@ func bridgeRow(total int, perSecond func(int) float64) string {
 	}
 	return q.String()
 }
+
+// shareAbove is a function's excess where its share of the profile rose
+// past the share its model predicts: the two shares subtracted in float64
+// as the rules do (Go's constant arithmetic is exact and would differ in
+// the last digit).
+func shareAbove(share, predicted float64) float64 { return share - predicted }
