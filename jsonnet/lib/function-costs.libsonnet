@@ -245,7 +245,15 @@ function(cfg) {
   // larger of regressionNoiseK spreads and the materiality floor, scaled by
   // share (1 for the threshold).
   local above(read, k, share) = 'clamp_min(%s * %s, %s)' % [p.num(share * cfg.regressionNoiseK), read(k.excessSpread), p.num(share * cfg.functionRegressionMinShare)],
-  local band(k, share) = laggedOrCurrent(k.excessSampled, function(read) '%s\n+ on (%s)\n%s' % [read(k.excessMedian), fkey, above(read, k, share)], cfg.regressionNoiseMinHistory),
+  // The level itself is never under that share of the floor: a median
+  // below 0 is a day on which the model over-predicted the function (most
+  // often a day on which the function got cheaper, its model not yet
+  // learnt), and a threshold under the floor would name a function that
+  // costs no more than its model predicts once the model has learnt it.
+  local band(k, share) = 'clamp_min(\n%s, %s)' % [
+    laggedOrCurrent(k.excessSampled, function(read) '%s\n+ on (%s)\n%s' % [read(k.excessMedian), fkey, above(read, k, share)], cfg.regressionNoiseMinHistory),
+    p.num(share * cfg.functionRegressionMinShare),
+  ],
 
   // s as it was in the regressionNoiseInterval before the last one: a row
   // present then has had a round of the model's group since.
