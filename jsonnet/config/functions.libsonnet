@@ -73,5 +73,19 @@
     // whose share doubles at night does not. Raise both (e.g. 0.02, the
     // bridge too) on services whose functions' shares swing widely.
     functionEntryShare: 0.01,
+
+    // The smallest profile in which FunctionCostPerRequestRegression judges
+    // a function the bridge admitted lately (by its share alone: it has no
+    // band of its own), per profile type: its service's profile must cost at
+    // least this many cores of CPU, and allocate this many bytes a second.
+    // Both are about 600 samples over the 5m rate window (100 Hz CPU
+    // samples, Go's one allocation sample per 512 KiB), where a share is
+    // known to within about 1% of the service; under them a function at 2-3%
+    // reads 5% in some windows, and the bridge's set (which function was
+    // admitted lately) is as uncertain. A new function in a smaller service
+    // still shows in its service's own alerts. Lower them (e.g. 0.005 and
+    // 262144) for a profiler that samples faster.
+    functionNewMinCores: 0.02,
+    functionNewMinAllocBytes: 1048576,
   },
 }

@@ -70,6 +70,7 @@ function(cfg) {
       // a busy node makes CPU dearer; the bytes a request allocates stay
       contends: true,
       counter: cfg.functionCpuMetric,
+      newMinProfile: cfg.functionNewMinCores,
       rate: series.functionCpu,
       perRequest: series.functionCpuPerRequest,
       smoothed: series.functionCpuPerRequestSmoothed,
@@ -92,6 +93,7 @@ function(cfg) {
       unit: 'bytes',
       contends: false,
       counter: cfg.functionAllocMetric,
+      newMinProfile: cfg.functionNewMinAllocBytes,
       rate: series.functionAlloc,
       perRequest: series.functionAllocPerRequest,
       smoothed: series.functionAllocPerRequestSmoothed,
@@ -488,7 +490,11 @@ function(cfg) {
   // admitted lately (young, above: it has no band of its own and predicts
   // 0, so its excess is its share of the profile), above
   // functionEntryShare + functionRegressionMinShare (it cost under the entry
-  // share before, so its share rose by the floor at least). All while the
+  // share before, so its share rose by the floor at least), in a profile of
+  // functionNewMinCores (functionNewMinAllocBytes) at least: a smaller one
+  // holds too few samples to tell a 4% share from a 1% one, and the set a
+  // young bridge measured in it, which is what "admitted lately" rests on,
+  // is as uncertain. All while the
   // service serves >= minRequestRate; never the `other` row. The value is
   // the excess, a share of the service; labelled with the profile type.
   //
@@ -526,6 +532,8 @@ function(cfg) {
         (
           %(young)s
         )
+        and on (%(skey)s)
+        sum by (%(skey)s) (%(rate)s) >= %(newMin)s
       )
       and on (%(skey)s)
       %(requests)s >= %(minRate)s
@@ -533,6 +541,8 @@ function(cfg) {
       name: alertName,
       type: k.profileType,
       newShare: newShare,
+      rate: k.rate,
+      newMin: p.num(k.newMinProfile),
       young: std.strReplace(young(k, k.excessSmoothed), '\n', '\n  '),
       smoothed: k.excessSmoothed,
       raw: k.excess,

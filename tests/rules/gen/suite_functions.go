@@ -14,7 +14,7 @@ import (
 func functionsSuite() *suite {
 	api, busy, spill, noisy, allocs, shipped := inShop("api"), inShop("busy"), inShop("spill"), inShop("noisy"), inShop("allocs"), inShop("shipped")
 	lean, surge, gcwork := inShop("lean"), inShop("surge"), inShop("gcwork")
-	fresh, moved, newcomer, early := inShop("fresh"), inShop("moved"), inShop("newcomer"), inShop("early")
+	fresh, moved, newcomer, early, speck := inShop("fresh"), inShop("moved"), inShop("newcomer"), inShop("early"), inShop("speck")
 	const (
 		onset = 31 * 60
 		total = onset + 3*60
@@ -134,6 +134,13 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	fromOnset(newcomer, "marshal", 0.0625)
 	fromOnset(newcomer, "other", 0.5625)
 
+	// A profile of 1/128 core holds about 230 samples in 5 minutes: too
+	// few to judge a function by its share alone.
+	requests(speck, "speck: a profile of 1/128 core; marshal, new, adds a quarter of it at onset", flat(8))
+	cpuRow(speck, "steady", flat(1.0/256))
+	cpuRow(speck, "other", flat(1.0/256))
+	fromOnset(speck, "marshal", 1.0/512)
+
 	requests(early, "early: the bridge reads it from 12h before onset; marshal, new, adds 10% of it at onset", flat(8))
 	rowFrom(onset-12*60, early, "steady", 0.3125)
 	rowFrom(onset-12*60, early, "other", 0.3125)
@@ -200,9 +207,11 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 
 	g.expr("a function new to a service read for long has a reference of 0 (it had no row of its own): its excess is its share of the profile",
 		`last_over_time(job_function:cpu_seconds_per_request:reference_marginal{function=~"marshal|mid"}[30m]) + on (job, function) last_over_time(job_function:cpu_seconds:reference_fixed[30m])`, minutes(at),
-		one("", fresh, "marshal", 0), one("", moved, "mid", 0), one("", early, "marshal", 0))
+		one("", fresh, "marshal", 0), one("", moved, "mid", 0), one("", early, "marshal", 0), one("", speck, "marshal", 0))
 	g.expr("marshal's (0.0625 of 0.6875 cores) is above the entry share + the floor (0.04), mid's (0.0375) under it", fmt.Sprintf(`%s{function=~"marshal|mid", job=~"fresh|moved"}`, excess), minutes(at),
 		one(excess, fresh, "marshal", 0.0625/0.6875), one(excess, moved, "mid", 0.0375))
+	g.expr("speck's new marshal takes 20% of its profile, far above the entry share + the floor, in a profile of 5/512 core, under functionNewMinCores (0.02)", fmt.Sprintf(`%s{job="speck", function="marshal"}`, excess), minutes(at),
+		one(excess, speck, "marshal", (1.0/512)/(5.0/512)))
 
 	busyNode(g, onset+60, total)
 	step(g, onset+90, total)
@@ -212,7 +221,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	}
 	firingAlerts := alerts("")
 	g.expr("nothing fires in the clean hours", fmt.Sprintf("count_over_time(%s[%s])", firingAlerts, minutes(onset-1)), minutes(onset-1))
-	g.expr("an hour after onset exactly five rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU), allocs' buf (allocations) and the new marshal of fresh and of early (a service read for 12h); not moved's mid (a row of its own at the same cost), newcomer's marshal (a service read for an hour has no reference), tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), gcwork's runtime.gcBgMarkWorker and mapSample (the runtime's and the profiler's own work, though each doubles as hot does), spill's other row, noisy's wave, allocs' unchanged CPU, lean's steady (a larger share after an improvement elsewhere) nor surge's serve and gc (a traffic doubling: a larger share, a lower cost per request)",
+	g.expr("an hour after onset exactly five rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU), allocs' buf (allocations) and the new marshal of fresh and of early (a service read for 12h); not moved's mid (a row of its own at the same cost), newcomer's marshal (a service read for an hour has no reference), speck's marshal (a new function in a profile too small to judge one by its share), tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), gcwork's runtime.gcBgMarkWorker and mapSample (the runtime's and the profiler's own work, though each doubles as hot does), spill's other row, noisy's wave, allocs' unchanged CPU, lean's steady (a larger share after an improvement elsewhere) nor surge's serve and gc (a traffic doubling: a larger share, a lower cost per request)",
 		firingAlerts, minutes(at),
 		sample{labelString("ALERTS", with(allocs.labels(), "function", "buf", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "alloc_space", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(api.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
