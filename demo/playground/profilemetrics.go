@@ -275,11 +275,13 @@ func (b *Backfiller) functionCostsOf(ctx context.Context, loadStart time.Time, s
 			}
 		}
 	}
-	// Each service with endpoints must have a route's cost per request and
-	// its instance rows: without them its endpoint alert would have no
-	// reference to stand on. A route may have none: one that costs a few
-	// microseconds (/healthz) can go two minutes without a CPU sample, and
-	// then has no reference, as it would on a cluster.
+	// Each service with endpoints must have its main route's CPU per request
+	// and its instance rows: without them its endpoint alert would have no
+	// reference to stand on. Another route may have none: one that costs a
+	// few microseconds (/healthz) can go two minutes without a CPU sample,
+	// and then has no reference, as it would on a cluster. Allocations have
+	// no route rows here: Go's heap profile carries no goroutine labels, so
+	// all of a Go service's allocations are `unlabelled`.
 	routes := map[string]bool{}
 	for _, e := range costs.Endpoints {
 		if e.Route != "" {
@@ -294,7 +296,7 @@ func (b *Backfiller) functionCostsOf(ctx context.Context, loadStart time.Time, s
 			continue
 		}
 		for typ := range profileCostMetrics {
-			if r := endpointOf(s.Route); !routes[s.Job+" "+typ+" "+r] {
+			if r := endpointOf(s.Route); typ == "cpu" && !routes[s.Job+" "+typ+" "+r] {
 				missing = append(missing, fmt.Sprintf("%s %s endpoint %s", s.Job, typ, r))
 			}
 			if !routes[s.Job+" "+typ+" instance"] {
