@@ -174,3 +174,15 @@ func FunctionAlert() Alert {
 	}
 	return Alert{}
 }
+
+// EndpointAlert is the alert that names an endpoint (its identity is
+// "endpoint": EndpointCostPerRequestRegression), or a zero Alert when the
+// catalogue has none.
+func EndpointAlert() Alert {
+	for _, a := range must().Alerts {
+		if a.Identity == "endpoint" {
+			return a
+		}
+	}
+	return Alert{}
+}

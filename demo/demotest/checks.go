@@ -47,6 +47,12 @@ func browserCheck(ctx context.Context, run playground.Running, argv []string, ou
 	}
 	var incs []incident
 	for _, r := range rep.Results {
+		if r.Story == playground.EndpointStory {
+			// the check reads a culprit function off the service's diff; the
+			// endpoint story's answer is its route, which its alert's label
+			// already asserts
+			continue
+		}
 		s := run.World.StoryService(r.Story)
 		incs = append(incs, incident{r.Story, s.Job, r.Alert, rep.IncidentsOn.UnixMilli(), time.Now().UnixMilli()})
 	}
@@ -107,4 +113,45 @@ func verdictLines(out string) []string {
 		return all
 	}
 	return lines
+}
+
+// mixCheck says what the traffic-mix change did to job by the normal
+// phase's end, from the rule pack's own series: its requests and CPU per
+// request now over an hour before (the history, on the old mix), and each
+// route's cost per request now over its reference (the endpoint alert's
+// two sides; its 5-minute ratio, unsmoothed, beside its 20-minute median).
+// The mix moves the first and must leave the others near 1.
+func mixCheck(ctx context.Context, p Playground, job string) string {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	sel := fmt.Sprintf("{job=%q}", job)
+	one := func(q string) string {
+		s, err := p.Query(ctx, q)
+		if err != nil || len(s) == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.2f", s[0].Value)
+	}
+	out := fmt.Sprintf("requests x%s, CPU per request x%s of an hour before",
+		one(fmt.Sprintf("sum(job:requests:rate5m%[1]s) / sum(job:requests:rate5m%[1]s offset 1h)", sel)),
+		one(fmt.Sprintf("sum(job:cpu_seconds_per_request:ratio_rate5m%[1]s) / sum(job:cpu_seconds_per_request:ratio_rate5m%[1]s offset 1h)", sel)))
+	ref := fmt.Sprintf("on (job, endpoint) last_over_time(job_endpoint:cpu_seconds_per_request:baseline_reference%s[30m])", sel)
+	smoothed, err1 := p.Query(ctx, fmt.Sprintf("job_endpoint:cpu_seconds_per_request:smoothed%s / %s", sel, ref))
+	raw, err2 := p.Query(ctx, fmt.Sprintf("job_endpoint:cpu_seconds_per_request:ratio_rate5m%s / %s", sel, ref))
+	if err1 != nil || err2 != nil {
+		return out + fmt.Sprintf("; routes unavailable (%v %v)", err1, err2)
+	}
+	r := map[string]float64{}
+	for _, s := range raw {
+		r[s.Metric["endpoint"]] = s.Value
+	}
+	var parts []string
+	for _, s := range smoothed {
+		parts = append(parts, fmt.Sprintf("%s x%.2f (5m: x%.2f)", s.Metric["endpoint"], s.Value, r[s.Metric["endpoint"]]))
+	}
+	sort.Strings(parts)
+	if len(parts) == 0 {
+		parts = []string{"none has a reference"}
+	}
+	return out + "; CPU per request of each route over its reference: " + strings.Join(parts, ", ")
 }

@@ -27,7 +27,19 @@ func RunTest(ctx context.Context, o Playground, to TestOptions, started time.Tim
 	judge := NewJudge(run.World, run.LiveAt, exps)
 	pl := &poller{p: o, judge: judge, interval: to.Poll, watch: watch}
 
-	err := o.Step(fmt.Sprintf("normal phase: %s without incidents, no alert may fire (a rollout %s before the end of it)", to.Normal, playground.DeployLead), func() error {
+	// The traffic-mix change runs from the normal phase's start: no
+	// incident is on, so while only the mix moves, any alert, and an endpoint
+	// alert even pending (Judge.Observe), is a violation; its route keeps the
+	// grown traffic through the incidents, where it must stay unnamed.
+	mix, err := o.StartMixChange()
+	if err != nil {
+		return rep, err
+	}
+	if mix != nil {
+		rep.MixChange = fmt.Sprintf("%s's %s +%s req/s", mix.Job, mix.Route, mix.Rate)
+		o.Logf("    traffic mix ON: %s from the normal phase's start, no code change (no endpoint alert may name a route for it)", rep.MixChange)
+	}
+	err = o.Step(fmt.Sprintf("normal phase: %s without incidents, no alert may fire (a rollout %s before the end of it)", to.Normal, playground.DeployLead), func() error {
 		if err := pl.until(ctx, run.LiveAt.Add(to.Normal-playground.DeployLead), Normal, func() bool { return false }); err != nil {
 			return err
 		}
@@ -42,6 +54,10 @@ func RunTest(ctx context.Context, o Playground, to TestOptions, started time.Tim
 	}
 	rep.CostCheck = costCheck(ctx, o)
 	o.Logf("    live cost / the history's cost model, per service (1.0: the live series continue the history): %s", rep.CostCheck)
+	if mix != nil {
+		rep.MixCheck = mixCheck(ctx, o, mix.Job)
+		o.Logf("    traffic mix, %s: %s", mix.Job, rep.MixCheck)
+	}
 	var stories []string
 	for _, e := range exps {
 		stories = append(stories, e.Story)

@@ -52,7 +52,7 @@ func TestRunTestPassesWhenEveryIncidentFires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Passed() || len(rep.Results) != 6 || len(rep.Violations)+len(rep.AlsoFired) != 0 {
+	if !rep.Passed() || len(rep.Results) != 7 || len(rep.Violations)+len(rep.AlsoFired) != 0 {
 		t.Fatalf("report %+v\n%s", rep, f.log.String())
 	}
 	for _, r := range rep.Results {
@@ -60,7 +60,7 @@ func TestRunTestPassesWhenEveryIncidentFires(t *testing.T) {
 			t.Errorf("%s: fired %v after %s", r.Story, r.Fired, r.After)
 		}
 	}
-	if want := []string{"println=true", "epoll=true", "cfs=true", "gzip=true", "outlier=true"}; !slices.Equal(f.switched, want) {
+	if want := []string{"println=true", "epoll=true", "cfs=true", "gzip=true", "outlier=true", "endpoint=true"}; !slices.Equal(f.switched, want) {
 		t.Errorf("switched %v, want %v", f.switched, want)
 	}
 	if rep.TrafficStep != "control" || rep.CostCheck != "api CPU 1.10 alloc 0.90" || rep.BrowserCheck != "not run (-browser-check '')" || rep.Notify.Verdict != "" {
@@ -74,7 +74,7 @@ func TestRunTestPassesWhenEveryIncidentFires(t *testing.T) {
 		t.Errorf("deployed %v, want %v (gzipper's rollout in the normal phase, before any incident)", f.deployed, want)
 	}
 	if want := []string{"normal phase: 40ms without incidents, no alert may fire (a rollout 2m0s before the end of it)",
-		"incidents: println, epoll, cfs, gzip, outlier at once, each on its own service; each alert must fire within 300ms"}; !slices.Equal(steps, want) {
+		"incidents: println, epoll, cfs, gzip, outlier, endpoint at once, each on its own service; each alert must fire within 300ms"}; !slices.Equal(steps, want) {
 		t.Errorf("steps %q, want %q", steps, want)
 	}
 	// the phase is timed from the rules going live, a moment before its step began
@@ -102,7 +102,7 @@ func TestRunTestFailsOnViolationsAndSilentIncidents(t *testing.T) {
 	for _, r := range rep.Results {
 		fired = append(fired, fmt.Sprintf("%s %v", r.Story, r.Fired))
 	}
-	if want := []string{"println true", "println true", "epoll true", "gzip false", "outlier false"}; !slices.Equal(fired, want) {
+	if want := []string{"println true", "println true", "epoll true", "gzip false", "outlier false", "endpoint false"}; !slices.Equal(fired, want) {
 		t.Errorf("results %v, want %v (no cfs without cgroups)", fired, want)
 	}
 	if len(rep.Violations) != 2 || !strings.HasPrefix(rep.Violations[0], "CPUPerRequestRegression{job=api} fired during the normal phase") ||

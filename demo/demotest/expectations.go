@@ -27,7 +27,7 @@ func Expectations(w *playground.World, cgroups bool) []Expectation {
 		if s == nil {
 			continue
 		}
-		alert := catalogue.Story(story).Alert
+		alert := playground.Incident(story).Alert
 		switch story {
 		case "println":
 			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job, "upstream": "cache"}})
@@ -46,6 +46,9 @@ func Expectations(w *playground.World, cgroups bool) []Expectation {
 			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job}})
 		case "outlier":
 			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job, "instance": s.Instances[w.OutlierInstance].Addr()}})
+		case playground.EndpointStory:
+			// its regressed route, by the route label the rules give it
+			out = append(out, Expectation{story, alert, map[string]string{"job": s.Job, "endpoint": endpointOf(s.Route), "profile_type": playground.Incident(story).Profile}})
 		}
 	}
 	return out
@@ -77,12 +80,24 @@ func healthyReason(w *playground.World, a promkit.Alert) string {
 			return "healthy instance " + a.Labels["instance"] + " of " + out.Job
 		}
 	}
+	if ep := w.StoryService(playground.EndpointStory); ep != nil && a.Labels["job"] == ep.Job && a.Labels["endpoint"] != "" && a.Labels["endpoint"] != endpointOf(ep.Route) {
+		return "healthy route " + a.Labels["endpoint"] + " of " + ep.Job
+	}
 	if pod := a.Labels["pod"]; pod != "" && a.Labels["job"] == "" {
 		if cfs := w.StoryService("cfs"); cfs == nil || cfs.Cgroup == nil || cfs.Cgroup.Pod != pod {
 			return "healthy container " + pod + "/" + a.Labels["container"]
 		}
 	}
 	return ""
+}
+
+// endpointOf is a route as the rules name its endpoint (endpointRoutePattern:
+// slashes at either end dropped, one put back).
+func endpointOf(route string) string { return "/" + strings.Trim(strings.TrimSpace(route), "/") }
+
+// isEndpointAlert reports whether the expectation is of the endpoint alert.
+func (e Expectation) isEndpointAlert() bool {
+	return e.Alert != "" && e.Alert == catalogue.EndpointAlert().Name
 }
 
 func alertID(a promkit.Alert) string {

@@ -28,6 +28,7 @@ type fakePlayground struct {
 	exited  chan error // Watch returns what is sent here
 	sandbox string     // SandboxExited's answer
 	step    *playground.Service
+	mix     *playground.MixChange
 
 	mu       sync.Mutex
 	polls    int
@@ -92,6 +93,8 @@ func (f *fakePlayground) Deploy(ctx context.Context, story string) (*playground.
 }
 
 func (f *fakePlayground) StartTrafficStep() (*playground.Service, error) { return f.step, nil }
+
+func (f *fakePlayground) StartMixChange() (*playground.MixChange, error) { return f.mix, nil }
 
 func (f *fakePlayground) Watch(ctx context.Context) error {
 	select {

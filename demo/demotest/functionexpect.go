@@ -52,10 +52,11 @@ func (e Expectation) functionMatches(a promkit.Alert) bool {
 }
 
 // Within is how long after its incident's start the expectation must fire,
-// with `base` the service alerts' bound: the function alert gets
-// functionSmoothing of it more.
+// with `base` the service alerts' bound: the function and endpoint alerts get
+// functionSmoothing of it more (an endpoint's cost per request is a 20m
+// median too, crossed once the incident fills about half of it).
 func (e Expectation) Within(base time.Duration) time.Duration {
-	if e.isFunctionAlert() {
+	if e.isFunctionAlert() || e.isEndpointAlert() {
 		return base + time.Duration(functionSmoothing*float64(base))
 	}
 	return base

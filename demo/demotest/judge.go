@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hotpath/hotpath/demo/catalogue"
 	"github.com/hotpath/hotpath/demo/playground"
 	"github.com/hotpath/hotpath/promkit"
 )
@@ -56,10 +57,16 @@ func NewJudge(w *playground.World, liveAt time.Time, exps []Expectation) *Judge 
 func (j *Judge) Observe(obs Observation) []string {
 	var news []string
 	for _, a := range obs.Alerts {
+		id := alertID(a)
+		// While only the traffic mix moved, an endpoint alert may not even
+		// be pending: its expression alone would name a route for it.
+		if obs.Phase == Normal && a.State == "pending" && a.Labels["alertname"] == catalogue.EndpointAlert().Name {
+			news = append(news, j.violation(id, fmt.Sprintf("%s was pending during the normal phase (only the traffic mix moved), %s after the rules went live (value %s)", id, obs.At.Sub(j.LiveAt).Round(time.Second), a.Value))...)
+			continue
+		}
 		if a.State != "firing" {
 			continue
 		}
-		id := alertID(a)
 		if obs.Phase == Normal {
 			news = append(news, j.violation(id, fmt.Sprintf("%s fired during the normal phase, %s after the rules went live (value %s)", id, obs.At.Sub(j.LiveAt).Round(time.Second), a.Value))...)
 			continue

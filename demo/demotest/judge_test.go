@@ -39,12 +39,13 @@ func TestExpectationsNameEachStorysService(t *testing.T) {
 		byStory[e.Story+" "+e.Alert] = promkit.FormatLabels(e.Labels)
 	}
 	want := map[string]string{
-		"println CPUPerRequestAboveUpstream":       `job="api",upstream="cache"`,
-		"println FunctionCostPerRequestRegression": `job="api",profile_type="cpu"`,
-		"epoll CPUNotTrackingLoad":                 `job="poller"`,
-		"cfs CPUThrottlingSustained":               `container="worker",namespace="hotpath-demo",pod="worker-0"`,
-		"gzip AllocationsPerRequestRegression":     `job="gzipper"`,
-		"outlier CPUPerRequestOutlier":             `instance="127.0.0.1:29108",job="catalog"`,
+		"println CPUPerRequestAboveUpstream":        `job="api",upstream="cache"`,
+		"println FunctionCostPerRequestRegression":  `job="api",profile_type="cpu"`,
+		"epoll CPUNotTrackingLoad":                  `job="poller"`,
+		"cfs CPUThrottlingSustained":                `container="worker",namespace="hotpath-demo",pod="worker-0"`,
+		"gzip AllocationsPerRequestRegression":      `job="gzipper"`,
+		"outlier CPUPerRequestOutlier":              `instance="127.0.0.1:29108",job="catalog"`,
+		"endpoint EndpointCostPerRequestRegression": `endpoint="/search",job="shop",profile_type="cpu"`,
 	}
 	if !maps.Equal(byStory, want) {
 		t.Errorf("expectations %v, want %v", byStory, want)
@@ -53,7 +54,7 @@ func TestExpectationsNameEachStorysService(t *testing.T) {
 	for _, e := range Expectations(w, false) {
 		stories = append(stories, e.Story)
 	}
-	if slices.Contains(stories, "cfs") || len(stories) != 5 {
+	if slices.Contains(stories, "cfs") || len(stories) != 6 {
 		t.Errorf("without cgroups: %v, want every story but cfs", stories)
 	}
 }
@@ -117,7 +118,7 @@ func TestJudgeHoldsEachExpectationToItsOwnBound(t *testing.T) {
 	}
 	j.Observe(Observation{At: on.Add(12 * time.Minute), Phase: Incidents, Alerts: all})
 	for _, r := range j.Results {
-		if r.Fired != r.isFunctionAlert() {
+		if r.Fired != (r.isFunctionAlert() || r.isEndpointAlert()) {
 			t.Errorf("%s after 12m: fired %v", r.Alert, r.Fired)
 		}
 	}
@@ -199,5 +200,35 @@ func TestJudgeIncidentsFireForTheRightServiceOnly(t *testing.T) {
 	}
 	if len(j.Violations) != 3 || len(j.AlsoFired) != 1 || j.AlsoFired[0] != exps[0].Alert+"{job=api} after 30s" {
 		t.Errorf("violations %q, also fired %q", j.Violations, j.AlsoFired)
+	}
+}
+
+// While only the traffic mix moved (the normal phase), an endpoint alert may
+// not even be pending; with the incidents on, one that names the shop's
+// other route is a violation, its regressed route's is the expectation, as
+// late as its longer bound allows.
+func TestJudgeHoldsTheEndpointAlertToItsRoute(t *testing.T) {
+	w := testWorld()
+	on := time.Date(2026, 11, 27, 10, 5, 0, 0, time.UTC)
+	j := NewJudge(w, on.Add(-5*time.Minute), Expectations(w, true))
+	pending := firing("EndpointCostPerRequestRegression", "job", "shop", "endpoint", "/healthz", "profile_type", "cpu")
+	pending.State = "pending"
+	other := firing("CPUPerRequestRegression", "job", "shop")
+	other.State = "pending"
+	j.Observe(Observation{At: on.Add(-time.Minute), Phase: Normal, Alerts: []promkit.Alert{pending, other}})
+	if len(j.Violations) != 1 || !strings.Contains(j.Violations[0], "pending during the normal phase (only the traffic mix moved)") {
+		t.Fatalf("violations %q, want the pending endpoint alert's only", j.Violations)
+	}
+	j.IncidentsOn, j.Within = on, 10*time.Minute
+	search := firing("EndpointCostPerRequestRegression", "job", "shop", "endpoint", "/search", "profile_type", "cpu")
+	healthz := firing("EndpointCostPerRequestRegression", "job", "shop", "endpoint", "/healthz", "profile_type", "alloc_space")
+	j.Observe(Observation{At: on.Add(13 * time.Minute), Phase: Incidents, Alerts: []promkit.Alert{search, healthz}})
+	if len(j.Violations) != 2 || !strings.Contains(j.Violations[1], "fired for a healthy route /healthz of shop") {
+		t.Errorf("violations %q, want /healthz's", j.Violations)
+	}
+	for _, r := range j.Results {
+		if r.Fired != (r.Story == "endpoint") {
+			t.Errorf("%s %s: fired %v", r.Story, r.Alert, r.Fired)
+		}
 	}
 }

@@ -108,18 +108,21 @@ func allIncidents(run playground.Running) []map[string]any {
 		incidentMessage("CPUPerRequestOutlier", outlier.Job, map[string]string{"instance": outlier.Instances[run.World.OutlierInstance].Addr()}, "crypto/internal/fips140/sha256.blockSHANI", false, 7000),
 		// not the incident's own: a service's other alerts are not asserted
 		incidentMessage("AllocationsPerRequestRegression", "api", nil, "encoding/json.Marshal", false, 8000),
+		// the endpoint story's: its route is its answer, no culprit and no
+		// throttling answer asked of it
+		incidentMessage("EndpointCostPerRequestRegression", "shop", map[string]string{"endpoint": "/search", "profile_type": "cpu"}, "internal/stringslite.Index", true, 6000),
 	}
 }
 
 func TestNotifyCheckPassesWhenEveryIncidentNamesItsCulpritAndMeasuresLatency(t *testing.T) {
 	run := alertPath(t)
-	writeNotify(t, run, allIncidents(run), 7)
+	writeNotify(t, run, allIncidents(run), 8)
 	r := notifyCheck(context.Background(), run, time.Second)
-	if r.Verdict != "passed: 7 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; gzip's names the rollout it followed; none for a healthy service" {
+	if r.Verdict != "passed: 8 messages, each incident's (println, epoll, gzip, outlier) names its culprit first, per request; gzip's names the rollout it followed; none for a healthy service" {
 		t.Fatalf("verdict %q\n%s", r.Verdict, strings.Join(r.Lines, "\n"))
 	}
 	// gzip's CPU message is not an expectation of its own (the CPU alert may not fire)
-	if got := r.LatencySummary(); got != "median 6s, worst 9s over 5 incident messages" {
+	if got := r.LatencySummary(); got != "median 6s, worst 9s over 6 incident messages" {
 		t.Errorf("latency %q", got)
 	}
 }
@@ -187,7 +190,7 @@ func TestNotifyCheckFails(t *testing.T) {
 			return replace(run, 3, m)
 		}, 7, "the gzip incident's AllocationsPerRequestRegression message does not name the rollout it followed"},
 		{"a message for a healthy service", func(run playground.Running) []map[string]any { return append(allIncidents(run), cache) }, 8, "a message for a healthy service cache"},
-		{"the sink missed one", func(run playground.Running) []map[string]any { return allIncidents(run) }, 6, "the Slack sink received 6 of the 7 messages"},
+		{"the sink missed one", func(run playground.Running) []map[string]any { return allIncidents(run) }, 6, "the Slack sink received 6 of the 8 messages"},
 	} {
 		run := alertPath(t)
 		writeNotify(t, run, c.recs(run), c.sink)

@@ -26,6 +26,9 @@ type Playground interface {
 	// StartTrafficStep doubles the traffic of the world's TrafficStepJob
 	// until the run ends; nil when the world has none.
 	StartTrafficStep() (*playground.Service, error)
+	// StartMixChange adds the world's traffic-mix change (World.MixChange)
+	// until the run ends; nil when the world has none.
+	StartMixChange() (*playground.MixChange, error)
 	// Watch returns an error as soon as a supervised process exits by
 	// itself, nil when ctx ends.
 	Watch(ctx context.Context) error

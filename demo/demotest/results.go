@@ -43,7 +43,7 @@ func WriteResults(p Playground, path string, rep *TestReport, overlay string, fo
 	for _, t := range p.StepTimings() {
 		fmt.Fprintf(&b, "| %s | %s |\n", t.Step, t.Took.Round(100*time.Millisecond))
 	}
-	fmt.Fprintf(&b, "\n## Time to fire (from the incident's start; polled every 5 s; must be under 10 min, the function alert under 15 min: its cost per request is a 20m median)\n\n| incident | alert | labels | fired after |\n|---|---|---|---|\n")
+	fmt.Fprintf(&b, "\n## Time to fire (from the incident's start; polled every 5 s; must be under 10 min, the function and endpoint alerts under 15 min: their cost per request is a 20m median)\n\n| incident | alert | labels | fired after |\n|---|---|---|---|\n")
 	for _, r := range rep.Results {
 		after := "did not fire"
 		if r.Fired {
@@ -51,7 +51,10 @@ func WriteResults(p Playground, path string, rep *TestReport, overlay string, fo
 		}
 		fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", r.Story, r.Alert, promkit.FormatLabels(r.Labels), after)
 	}
-	fmt.Fprintf(&b, "\n## Healthy services (control, cache, the outlier service's other instances): alerts that fired\n\n")
+	fmt.Fprintf(&b, "\n## Healthy services (control, cache, the outlier service's other instances, the shop's other routes): alerts that fired\n\n")
+	if rep.MixChange != "" {
+		fmt.Fprintf(&b, "From the normal phase's start, the traffic mix changed (%s, no code change): no endpoint alert may name a route for it, even pending, while it alone moved; at the normal phase's end: %s.\n\n", rep.MixChange, rep.MixCheck)
+	}
 	if rep.TrafficStep != "" {
 		fmt.Fprintf(&b, "With the incidents, %s's traffic doubled (a second load generator at its rate) and nothing else changed: a load change that CPU follows, which no alert may take for a regression.\n\n", rep.TrafficStep)
 	}

@@ -58,8 +58,8 @@ func TestWriteResultsRecordsTheRunAndKeepsRecentRows(t *testing.T) {
 		"Screenshots: `.cache/demo-test/browser-check/` (not committed)",
 		"**passed: 1 messages**. Time from the webhook",
 		"median 4s, worst 4s over 1 incident messages.\n\n```text\nm1\n```\n",
-		"| started | result | total | println | epoll | cfs | gzip | outlier | browser check |\n|---|---|---|---|---|---|---|---|---|\n" +
-			"| 2026-11-27 10:00 UTC | FAILED | 12m0s | 2m3s | did not fire | not run | not run | not run | passed in 31s (1 pass, 1 fail, 0 skip) |\n| 2026-11-00 00:00 UTC | PASSED |\n",
+		"| started | result | total | println | epoll | cfs | gzip | outlier | endpoint | browser check |\n|---|---|---|---|---|---|---|---|---|---|\n" +
+			"| 2026-11-27 10:00 UTC | FAILED | 12m0s | 2m3s | did not fire | not run | not run | not run | not run | passed in 31s (1 pass, 1 fail, 0 skip) |\n| 2026-11-00 00:00 UTC | PASSED |\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the results file lacks\n%s\n---- file:\n%s", want, got)
@@ -76,7 +76,7 @@ func TestWriteResultsRecordsTheRunAndKeepsRecentRows(t *testing.T) {
 	}
 	b, _ = os.ReadFile(path)
 	for _, want := range []string{"# `make demo-test THANOS=1`: the last recorded run", "- result: **PASSED**", "(only `for:` changed: none)",
-		"- evaluated by: Thanos Ruler through Thanos Query", "## Healthy services (control, cache, the outlier service's other instances): alerts that fired\n\nWith the incidents, control's traffic doubled (a second load generator at its rate) and nothing else changed: a load change that CPU follows, which no alert may take for a regression.\n\nnone\n"} {
+		"- evaluated by: Thanos Ruler through Thanos Query", "## Healthy services (control, cache, the outlier service's other instances, the shop's other routes): alerts that fired\n\nWith the incidents, control's traffic doubled (a second load generator at its rate) and nothing else changed: a load change that CPU follows, which no alert may take for a regression.\n\nnone\n"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("on Thanos, the results file lacks %q:\n%s", want, b)
 		}

@@ -37,8 +37,12 @@ type TestReport struct {
 	// TrafficStep is the service whose traffic doubled with the incidents
 	// (World.TrafficStepJob), "" without one.
 	TrafficStep string
-	Total       time.Duration
-	NoCFSWhy    string
+	// MixChange is the traffic-mix change that ran from the normal phase's
+	// start (World.MixChange), "" without one; MixCheck what it did to its
+	// service, at the normal phase's end (mixCheck).
+	MixChange, MixCheck string
+	Total               time.Duration
+	NoCFSWhy            string
 	// Notify is the alert path's check (notifycheck.go).
 	Notify NotifyReport
 }

@@ -39,11 +39,11 @@ func TestNotifyCheckAssertsTheCfsMessagesThrottlingAnswer(t *testing.T) {
 			"throttling": throttling, "payload": map[string]any{"text": ":fire: FIRING CPUThrottlingSustained\n*CPU quota:* 0.05 cores used on average"}}
 	}
 	full := map[string]any{"usage": 0.05, "limit": 0.2, "throttled": 1.8, "suggestion": map[string]any{"action": "remove", "request": 0.1}}
-	writeNotify(t, run, append(allIncidents(run), message(full)), 8)
-	if r := notifyCheck(context.Background(), run, time.Second); !strings.HasPrefix(r.Verdict, "passed: 8 messages") {
+	writeNotify(t, run, append(allIncidents(run), message(full)), 9)
+	if r := notifyCheck(context.Background(), run, time.Second); !strings.HasPrefix(r.Verdict, "passed: 9 messages") {
 		t.Errorf("with the answer: %q", r.Verdict)
 	}
-	writeNotify(t, run, append(allIncidents(run), message(map[string]any{"usage": 0.05, "throttled": 1.8, "suggestion": map[string]any{"action": "none"}})), 8)
+	writeNotify(t, run, append(allIncidents(run), message(map[string]any{"usage": 0.05, "throttled": 1.8, "suggestion": map[string]any{"action": "none"}})), 9)
 	if r := notifyCheck(context.Background(), run, time.Second); !strings.Contains(r.Verdict, "FAILED: the cfs incident's CPUThrottlingSustained message lacks its limit, a suggested limit") {
 		t.Errorf("without the limit and a suggestion: %q", r.Verdict)
 	}

@@ -73,7 +73,7 @@ type histSeries struct {
 // one history.
 func (h *History) series() ([]histSeries, error) {
 	b := &historyBuilder{h: h, n: int(h.Length / h.Step), step: h.Step.Seconds(), rng: rand.New(rand.NewPCG(h.Seed, 42)),
-		reqPerStep: map[string][]float64{}, jobReq: map[string][]float64{}, cpuPerStep: map[string][]float64{}}
+		reqPerStep: map[string][]float64{}, routeReq: map[string][]float64{}, jobReq: map[string][]float64{}, cpuPerStep: map[string][]float64{}}
 	if err := b.requests(); err != nil {
 		return nil, err
 	}
@@ -83,6 +83,7 @@ func (h *History) series() ([]histSeries, error) {
 		}
 	}
 	b.out = append(b.out, h.functionSeries(b.reqPerStep, b.rng)...)
+	b.out = append(b.out, h.endpointSeries(b.reqPerStep, b.routeReq, b.rng)...)
 	b.cadvisor()
 	// kube-state-metrics: each pod's image as it runs at the start.
 	for _, s := range h.World.PodInfo() {
@@ -100,6 +101,7 @@ type historyBuilder struct {
 	step       float64 // seconds
 	rng        *rand.Rand
 	reqPerStep map[string][]float64 // by instance
+	routeReq   map[string][]float64 // by instance and route ("127.0.0.1:9110 /search")
 	jobReq     map[string][]float64
 	cpuPerStep map[string][]float64 // by job
 	out        []histSeries
@@ -143,13 +145,24 @@ func withTarget(s promkit.Metric, job, instance string, extra map[string]string)
 	return s.Name + "{" + promkit.FormatLabels(l) + "}"
 }
 
-// requests fills the requests per step of every instance (its load shape
-// times the day/night curve) and per job; the cache serves the api's calls.
+// requests fills the requests per step of every route of every instance
+// (its load shape times the day/night curve), their sums by instance and by
+// job; the cache serves the api's calls.
 func (b *historyBuilder) requests() error {
 	h := b.h
 	times := make([]time.Time, b.n)
 	for k := range b.n {
 		times[k] = h.End.Add(-time.Duration(b.n-k) * h.Step)
+	}
+	add := func(m map[string][]float64, key string, xs []float64) {
+		sum := m[key]
+		if sum == nil {
+			sum = make([]float64, b.n)
+			m[key] = sum
+		}
+		for k := range xs {
+			sum[k] += xs[k]
+		}
 	}
 	for _, t := range h.World.LoadTargets() {
 		in := t.Service.Instances[t.Instance].Addr()
@@ -161,15 +174,9 @@ func (b *historyBuilder) requests() error {
 			}
 			xs[k] = b.noisy(r*Diurnal(h.End.Sub(at)), 0.05) * b.step
 		}
-		b.reqPerStep[in] = xs
-		jr := b.jobReq[t.Service.Job]
-		if jr == nil {
-			jr = make([]float64, b.n)
-		}
-		for k := range xs {
-			jr[k] += xs[k]
-		}
-		b.jobReq[t.Service.Job] = jr
+		b.routeReq[in+" "+t.Route] = xs
+		add(b.reqPerStep, in, xs)
+		add(b.jobReq, t.Service.Job, xs)
 	}
 	if cache := h.World.Service("cache"); cache != nil && b.jobReq["api"] != nil {
 		xs := make([]float64, b.n)
@@ -210,20 +217,44 @@ func (b *historyBuilder) service(svc *Service) error {
 
 // instance adds one instance's counters, with its live labels.
 func (b *historyBuilder) instance(svc *Service, in Instance, ic *InstanceCost, req, cpu []float64) {
-	// The busiest request series gets the traffic; others stay flat.
-	var main string
-	best := -1.0
-	for _, s := range Named(ic.Samples, "http_requests_total") {
-		if s.Value > best {
-			main, best = s.Key(), s.Value
+	// The busiest request series of each route gets the route's traffic
+	// (of a service of one route, or none of its own: the instance's);
+	// others stay flat.
+	routeReq := func(s promkit.Metric, label string) []float64 {
+		if len(svc.OtherRoutes) == 0 {
+			return req
 		}
+		return b.routeReq[in.Addr()+" "+s.Labels[label]]
 	}
+	busiest := func(name, label string) map[string]string {
+		main, best := map[string]string{}, map[string]float64{}
+		for _, s := range Named(ic.Samples, name) {
+			r := ""
+			if len(svc.OtherRoutes) > 0 {
+				r = s.Labels[label]
+			}
+			if _, ok := main[r]; !ok || s.Value > best[r] {
+				main[r], best[r] = s.Key(), s.Value
+			}
+		}
+		out := map[string]string{}
+		for _, k := range main {
+			out[k] = k
+		}
+		return out
+	}
+	mainReq := busiest("http_requests_total", "handler")
+	mainRoute := busiest(routeRequestsMetric, routeLabel)
 	for _, s := range ic.Samples {
 		key := withTarget(s, svc.Job, in.Addr(), svc.Labels)
 		switch s.Name {
 		case "http_requests_total":
-			if s.Key() == main {
-				b.counter(key, func(k int) float64 { return req[k] })
+			if xs := routeReq(s, "handler"); mainReq[s.Key()] != "" && xs != nil {
+				b.counter(key, func(k int) float64 { return xs[k] })
+			}
+		case routeRequestsMetric:
+			if xs := routeReq(s, routeLabel); svc.Endpoints && mainRoute[s.Key()] != "" && xs != nil {
+				b.endingAtZero(key, xs)
 			}
 		case "process_cpu_seconds_total":
 			b.counter(key, func(k int) float64 { return cpu[k] })
@@ -233,6 +264,22 @@ func (b *historyBuilder) instance(svc *Service, in Instance, ic *InstanceCost, r
 			b.counter(key, func(k int) float64 { return req[k] * ic.Edges })
 		}
 	}
+}
+
+// endingAtZero adds a counter that grows by perStep[k] at each point k and
+// reaches 0 at the history's end: the live counter starts near 0 from its
+// process's start, so the two meet without a decrease. The endpoint rules
+// read a decrease of the per-route request counters as a restart and leave
+// the instance out for 15 minutes (endpointWarmUp), which at the history's
+// end would blank the service's endpoint costs for the live start.
+// Prometheus' rate takes a counter below 0 as it is (it only stops the
+// extrapolation at 0 for a counter that starts at or above it).
+func (b *historyBuilder) endingAtZero(key string, perStep []float64) {
+	vals := make([]float64, b.n)
+	for k := b.n - 1; k > 0; k-- {
+		vals[k-1] = vals[k] - perStep[k]
+	}
+	b.out = append(b.out, histSeries{key, vals})
 }
 
 // cadvisor adds the cgroup'ed services' usage and CFS periods, never

@@ -90,6 +90,26 @@ type FunctionCosts struct {
 	PerRequest map[string]float64
 	// Rates are the live requests per second by instance.
 	Rates map[string]float64
+	// Endpoints are the bridge's endpoint and instance rows of the services
+	// with Endpoints (World.EndpointJobs), as measured over the same range.
+	Endpoints []EndpointRow
+}
+
+// EndpointRow is one row of the bridge's endpoint or instance counters, with
+// the labels of its live series (its job, its endpoint or instance, the
+// bridge's instance), and what the history makes of it: a route's row costs
+// PerRequest (seconds or bytes) for each request of Route, the route's own
+// work; the others (`other`, `unlabelled`, the instance rows) have Share of
+// their service's profile.
+type EndpointRow struct {
+	Metric, Job, ProfileType string
+	Labels                   map[string]string
+	Route                    string // "" for a row that is no route of the service's
+	Share                    float64
+	PerRequest               float64
+	// Instance: a row of the instance counters, which add up to the whole
+	// profile on their own, beside the endpoint rows.
+	Instance bool
 }
 
 // FunctionShare is one row of the bridge (a service's function, or its
@@ -132,6 +152,97 @@ func measureFunctionCosts(ctx context.Context, prom *promkit.Client, since time.
 	return out, err
 }
 
+// Endpoint metric names by profile type: the rule pack's endpointCpuMetric
+// and endpointAllocMetric, endpointInstanceCpuMetric and
+// endpointInstanceAllocMetric (jsonnet/config/endpoints.libsonnet).
+var (
+	endpointCostMetrics = map[string]string{
+		"cpu":         "hotpath_profile_endpoint_cpu_seconds_total",
+		"alloc_space": "hotpath_profile_endpoint_alloc_bytes_total",
+	}
+	instanceCostMetrics = map[string]string{
+		"cpu":         "hotpath_profile_instance_cpu_seconds_total",
+		"alloc_space": "hotpath_profile_instance_alloc_bytes_total",
+	}
+)
+
+// routeRequestsMetric and routeLabel: the per-route request counter the
+// rule pack reads first (endpointRequestSources), as the demo services
+// export it (demo/service/routes.go).
+const (
+	routeRequestsMetric = "http_server_request_duration_seconds_count"
+	routeLabel          = "http_route"
+)
+
+// endpointOf is a route as the bridge and the rules name its endpoint
+// (endpointRoutePattern: slashes at either end dropped, one put back).
+func endpointOf(route string) string { return "/" + strings.Trim(strings.TrimSpace(route), "/") }
+
+// measureEndpointCosts reads the bridge's endpoint and instance rows of jobs
+// over the last `since`: each row's share of its service's profile (the
+// bridge's windows end --lag before its rounds: shares, as the function
+// rows'), and for a route's row its cost per request of the route, its
+// share of the service's own cost counter over the route's own requests, over
+// the same range.
+func measureEndpointCosts(ctx context.Context, prom *promkit.Client, jobs []string, since time.Duration) ([]EndpointRow, error) {
+	if len(jobs) == 0 {
+		return nil, nil
+	}
+	r := fmt.Sprintf("%ds", int(since.Seconds()))
+	sel := fmt.Sprintf("{job=~%q}", strings.Join(jobs, "|"))
+	routeReq := map[string]float64{} // by job and endpoint
+	samples, err := prom.Query(ctx, fmt.Sprintf("sum by (job, %s) (increase(%s%s[%s]))", routeLabel, routeRequestsMetric, sel, r))
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range samples {
+		routeReq[s.Metric["job"]+" "+endpointOf(s.Metric[routeLabel])] += s.Value
+	}
+	var out []EndpointRow
+	for _, typ := range []string{"cpu", "alloc_space"} {
+		cost := map[string]float64{}
+		samples, err := prom.Query(ctx, fmt.Sprintf("sum by (job) (increase(%s%s[%s]))", profileCostSource[typ], sel, r))
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range samples {
+			cost[s.Metric["job"]] = s.Value
+		}
+		for _, m := range []string{endpointCostMetrics[typ], instanceCostMetrics[typ]} {
+			samples, err := prom.Query(ctx, fmt.Sprintf("increase(%[1]s%[2]s[%[3]s])\n/ on (job) group_left ()\n(sum by (job) (increase(%[1]s%[2]s[%[3]s])) > 0)", m, sel, r))
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range samples {
+				row := EndpointRow{Metric: m, Job: s.Metric["job"], ProfileType: typ, Labels: s.Metric, Share: s.Value, Instance: m == instanceCostMetrics[typ]}
+				if ep := s.Metric["endpoint"]; !row.Instance && strings.HasPrefix(ep, "/") {
+					n := routeReq[row.Job+" "+ep]
+					if !(n > 0 && cost[row.Job] > 0 && row.Share > 0) {
+						// no sample or no request of the route in the range: it
+						// has no reference (the rules judge it once it has one), as a
+						// route without samples on its reference day on a cluster
+						continue
+					}
+					row.Route, row.PerRequest = ep, row.Share*cost[row.Job]/n
+				}
+				out = append(out, row)
+			}
+		}
+	}
+	return out, nil
+}
+
+// EndpointJobs are the services whose history carries their endpoints.
+func (w *World) EndpointJobs() []string {
+	var out []string
+	for _, s := range w.Services {
+		if s.Endpoints {
+			out = append(out, s.Job)
+		}
+	}
+	return out
+}
+
 // functionCostsOf waits until the bridge has read `measure` of live load
 // from `settle` after its start (windows that end --lag before its rounds:
 // none of the calibration's rates), then measures over it. Each service
@@ -144,8 +255,12 @@ func (b *Backfiller) functionCostsOf(ctx context.Context, loadStart time.Time, s
 		return nil, ctx.Err()
 	case <-time.After(time.Until(from.Add(measure))):
 	}
-	costs, err := measureFunctionCosts(ctx, b.Prom, time.Since(from))
+	since := time.Since(from)
+	costs, err := measureFunctionCosts(ctx, b.Prom, since)
 	if err != nil {
+		return nil, err
+	}
+	if costs.Endpoints, err = measureEndpointCosts(ctx, b.Prom, b.World.EndpointJobs(), since); err != nil {
 		return nil, err
 	}
 	have := map[string]bool{}
@@ -157,6 +272,35 @@ func (b *Backfiller) functionCostsOf(ctx context.Context, loadStart time.Time, s
 		for typ := range profileCostMetrics {
 			if !have[s.Job+" "+typ] {
 				missing = append(missing, s.Job+" "+typ)
+			}
+		}
+	}
+	// Each service with endpoints must have its main route's CPU per request
+	// and its instance rows: without them its endpoint alert would have no
+	// reference to stand on. Another route may have none: one that costs a
+	// few microseconds (/healthz) can go two minutes without a CPU sample,
+	// and then has no reference, as it would on a cluster. Allocations have
+	// no route rows here: Go's heap profile carries no goroutine labels, so
+	// all of a Go service's allocations are `unlabelled`.
+	routes := map[string]bool{}
+	for _, e := range costs.Endpoints {
+		if e.Route != "" {
+			routes[e.Job+" "+e.ProfileType+" "+e.Route] = true
+		}
+		if e.Instance {
+			routes[e.Job+" "+e.ProfileType+" instance"] = true
+		}
+	}
+	for _, s := range b.World.Services {
+		if !s.Endpoints {
+			continue
+		}
+		for typ := range profileCostMetrics {
+			if r := endpointOf(s.Route); typ == "cpu" && !routes[s.Job+" "+typ+" "+r] {
+				missing = append(missing, fmt.Sprintf("%s %s endpoint %s", s.Job, typ, r))
+			}
+			if !routes[s.Job+" "+typ+" instance"] {
+				missing = append(missing, fmt.Sprintf("%s %s instance rows", s.Job, typ))
 			}
 		}
 	}

@@ -27,3 +27,26 @@ func (inc *Incidents) StartTrafficStep() (*Service, error) {
 	}
 	return s, nil
 }
+
+// StartMixChange adds the world's MixChange: a second load generator at its
+// rate on its route of each instance of its service, until the run ends. It
+// returns the change, or nil when the world has none.
+func (inc *Incidents) StartMixChange() (*MixChange, error) {
+	m := inc.World.MixChange
+	if m == nil {
+		return nil, nil
+	}
+	argv := []string{inc.bin("loadgen"), "-duration", inc.Opt.Duration.String(), "-report", "1m"}
+	for _, t := range inc.World.LoadTargets() {
+		if t.Service.Job == m.Job && t.Route == m.Route {
+			argv = append(argv, "-target", fmt.Sprintf("%s-mix=%s@%s", t.Name, t.URL, m.Rate))
+		}
+	}
+	if len(argv) == 5 {
+		return nil, fmt.Errorf("mix change: no load target on %s%s", m.Job, m.Route)
+	}
+	if _, err := inc.Sup.Start("loadgen-mix", false, nil, argv...); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

@@ -10,6 +10,7 @@ import (
 	"net"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/hotpath/hotpath/demo/catalogue"
 	"github.com/hotpath/hotpath/promkit"
@@ -24,7 +25,16 @@ type Service struct {
 	Route string
 	// Load is the load generator's rate spec per instance (load.ParseRate);
 	// the history uses the same shape, so the live series continue it.
-	Load      string
+	Load string
+	// OtherRoutes are further routes the load generator requests on each
+	// instance, each at its own rate (the shop's /healthz beside /search):
+	// a service's traffic mix is what its routes' rates make it.
+	OtherRoutes []RouteLoad
+	// Endpoints: the history carries the service's per-route request
+	// counters and the bridge's endpoint rows, so the endpoint rules have a
+	// reference day for it and judge it live. The other services' routes are
+	// one each, where an endpoint is its service.
+	Endpoints bool
 	Instances []Instance
 	// Story is the incident the service reproduces, by its catalogue name
 	// ("" for none).
@@ -40,6 +50,20 @@ type Service struct {
 	Quiet bool
 	// Healthy services must never fire a hotpath alert (demo-test asserts it).
 	Healthy bool
+}
+
+// RouteLoad is one route of a service and the load generator's rate spec on
+// it per instance.
+type RouteLoad struct {
+	Path, Load string
+}
+
+// Routes are the service's loaded routes, Route first.
+func (s *Service) Routes() []RouteLoad {
+	if s.Route == "" {
+		return nil
+	}
+	return append([]RouteLoad{{Path: s.Route, Load: s.Load}}, s.OtherRoutes...)
 }
 
 // Instance is one process of a service.
@@ -103,9 +127,21 @@ type World struct {
 	// diff must read "load", not "per request" (the negative case of the
 	// per-request split).
 	TrafficStepJob string
+	// MixChange is the traffic-mix change of the endpoint story: from the
+	// live start, a second load generator adds its rate on one route of its
+	// service (the shop's cheap /healthz), the code unchanged. No endpoint
+	// alert may name a route for it: each route's cost is divided by its own
+	// requests.
+	MixChange *MixChange
 	// Alertmanager is the address Prometheus sends alerts to, once the
 	// alert path runs (alerting.go); "" before.
 	Alertmanager string
+}
+
+// MixChange is a route whose traffic grows by Rate (a constant, per
+// instance) while the run is live.
+type MixChange struct {
+	Job, Route, Rate string
 }
 
 // Namespace of the demo's pods; also cAdvisor exporter's default.
@@ -134,6 +170,9 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		OutlierInstance: 2,
 		OutlierExtraCPU: "2ms",
 		TrafficStepJob:  "control",
+		// /healthz from 12 to 48 req/s: the shop's requests grow 2.6-fold
+		// while its CPU barely moves, so its CPU per request falls
+		MixChange: &MixChange{Job: "shop", Route: "/healthz", Rate: "36"},
 	}
 	w.Services = []*Service{
 		{Job: "cache", Kind: "cache", Instances: one(9102), Healthy: true},
@@ -151,6 +190,11 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 			Instances: []Instance{{Port: port(9106)}, {Port: port(9107)}, {Port: port(9108)}}, Story: "outlier"},
 		// constant, so that the traffic step doubles it exactly
 		{Job: "control", Kind: "catalog", Route: "/items", Load: "16", Instances: one(9109), Healthy: true},
+		// two routes of very different costs at constant rates, so that the
+		// mix change alone moves the mix; /search regresses with the endpoint
+		// story, /healthz never may
+		{Job: "shop", Kind: "shop", Route: "/search", Load: "10", OtherRoutes: []RouteLoad{{Path: "/healthz", Load: "12"}},
+			Instances: one(9110), Story: EndpointStory, Endpoints: true},
 	}
 	return w
 }
@@ -165,9 +209,28 @@ func (w *World) Service(job string) *Service {
 	return nil
 }
 
+// EndpointStory is the shop's incident: /search's matching regresses
+// (demo/incidents/search.go) while /healthz's traffic grows (World.MixChange).
+// Its alert is the catalogue's endpoint alert, which must name the route.
+// It is the playground's own, not a catalogue incident: the catalogue's
+// incidents are judged by the culprit their service's diff and message name
+// first, this one by the route its alert names.
+const EndpointStory = "endpoint"
+
 // Stories are the incidents, in the order `make demo` switches them
-// (catalogue/catalogue.json).
-var Stories = catalogue.Stories()
+// (catalogue/catalogue.json), then the endpoint story.
+var Stories = append(catalogue.Stories(), EndpointStory)
+
+// Incident is the story's catalogue entry; for the endpoint story, its
+// service, the catalogue's endpoint alert and its profile, without a
+// culprit (its alert names the route, not a function).
+func Incident(story string) catalogue.Incident {
+	if story != EndpointStory {
+		return catalogue.Story(story)
+	}
+	a := catalogue.EndpointAlert()
+	return catalogue.Incident{Story: story, Service: "shop", Alert: a.Name, Profile: a.Profile}
+}
 
 // StoryService is the service an incident is switched on.
 func (w *World) StoryService(story string) *Service {
@@ -253,11 +316,13 @@ func FreePorts() (func(int) int, error) {
 	}, err
 }
 
-// Targets is every instance's load target: name, URL and rate spec.
+// LoadTarget is one route of one instance the load generator drives: name,
+// URL and rate spec.
 type LoadTarget struct {
 	Name, URL, Rate string
 	Service         *Service
 	Instance        int
+	Route           string
 }
 
 // LoadTargets lists what the load generator drives.
@@ -268,12 +333,22 @@ func (w *World) LoadTargets() []LoadTarget {
 			continue
 		}
 		for i, in := range s.Instances {
-			name := s.Job
-			if len(s.Instances) > 1 {
-				name = fmt.Sprintf("%s-%d", s.Job, i)
+			for j, r := range s.Routes() {
+				name := s.Job
+				if len(s.Instances) > 1 {
+					name = fmt.Sprintf("%s-%d", s.Job, i)
+				}
+				if j > 0 {
+					name += "-" + routeName(r.Path)
+				}
+				out = append(out, LoadTarget{Name: name, URL: in.URL() + r.Path, Rate: r.Load, Service: s, Instance: i, Route: r.Path})
 			}
-			out = append(out, LoadTarget{Name: name, URL: in.URL() + s.Route, Rate: s.Load, Service: s, Instance: i})
 		}
 	}
 	return out
+}
+
+// routeName is a route as a load target's name: /healthz -> healthz.
+func routeName(path string) string {
+	return strings.NewReplacer("/", "-").Replace(strings.Trim(path, "/"))
 }

@@ -175,6 +175,13 @@ func run(root string, args []string) int {
 		var sched []playground.Step
 		if *schedule {
 			sched = playground.WithRollouts(playground.DemoSchedule(playground.Stories, *normal, *on, *off))
+			// the endpoint story's traffic-mix change runs from the start, so
+			// that its route's regression comes long after the mix moved
+			if m, merr := o.StartMixChange(); merr != nil {
+				err = merr
+			} else if m != nil {
+				fmt.Printf("==> traffic mix: %s's %s gets %s req/s more from now on (no code change)\n", m.Job, m.Route, m.Rate)
+			}
 		}
 		fi, _ := os.Stdout.Stat()
 		tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
@@ -182,10 +189,12 @@ func run(root string, args []string) int {
 		if !tty && r < time.Minute {
 			r = time.Minute
 		}
-		err = o.RunLive(ctx, playground.LiveOptions{
-			Schedule: sched, Refresh: r, Redraw: tty,
-			RuleNote: "rules/hotpath-rules.yaml, rules/hotpath-alerts.yaml, unchanged (for: 15m: an alert fires 15-20 min after its incident starts)",
-		})
+		if err == nil {
+			err = o.RunLive(ctx, playground.LiveOptions{
+				Schedule: sched, Refresh: r, Redraw: tty,
+				RuleNote: "rules/hotpath-rules.yaml, rules/hotpath-alerts.yaml, unchanged (for: 15m: an alert fires 15-20 min after its incident starts)",
+			})
+		}
 	}
 	if errors.Is(err, context.Canceled) {
 		err = nil
