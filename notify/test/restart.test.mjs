@@ -160,6 +160,9 @@ it('SIGTERM with a grace period drains the running render: delivered before the 
   try {
     const first = startReceiver(args);
     await first.ready();
+    // the render to drain is one in the warm browser: stopping Chromium's processes while that
+    // browser is still starting would time its start out instead (60s) and the drain with it
+    await waitFor(() => /warm renderer: the browser and its \d+ tab\(s\) are open/.test(first.log()), 90_000, `the warm browser\n${first.log()}`);
     await post(`http://${listen}`, webhook([alert({ fingerprint: 'bb02' })]));
     await renderInFlight(s.renderTmp, first);
     // held until the receiver has started draining: the render must end after the SIGTERM, in
