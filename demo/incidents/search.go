@@ -100,9 +100,7 @@ func containsAll(text string, terms []string) bool {
 
 // matchRegexp counts the same with a case-insensitive expression per term,
 // compiled on every request and run over each product's name and
-// description, every term over every product (no early exit once a term
-// misses): several times a healthy search's matching, on any CPU and
-// however busy the machine.
+// description.
 //
 //go:noinline
 func matchRegexp(products []Product, terms []string) int {
@@ -116,6 +114,7 @@ func matchRegexp(products []Product, terms []string) int {
 		for _, re := range res {
 			if !re.MatchString(p.Name) && !re.MatchString(p.Description) {
 				all = false
+				break
 			}
 		}
 		if all {
