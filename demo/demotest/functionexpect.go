@@ -78,6 +78,10 @@ func lastDeadline(exps []Expectation, base time.Duration) time.Duration {
 // among its service's rows (a function that had no reference).
 var functionLead = regexp.MustCompile("^\\*Function `([^`]+)`: .+ per request now, (.+ before|new among its service's top functions)")
 
+// endpointSplit is the line a message of a service with endpoints leads
+// with: one endpoint, all of them, or the traffic mix.
+var endpointSplit = regexp.MustCompile("^\\*(One endpoint: |All endpoints: |The traffic mix, not the code:)")
+
 // functionLeadProblem says what is wrong with a firing function alert's
 // message ("" when it leads with the function the alert names, its cost
 // per request now and before, or now and new; "" for every other alert). The message
@@ -91,9 +95,15 @@ func functionLeadProblem(r notifyRecord) string {
 	if len(lines) < 2 {
 		return "has no body"
 	}
-	m := functionLead.FindStringSubmatch(lines[1])
+	lead := lines[1]
+	// a service with endpoints leads with how its change splits over them
+	// (notify/lib/endpoint-lead.mjs), then the function
+	if endpointSplit.MatchString(lead) && len(lines) > 2 {
+		lead = lines[2]
+	}
+	m := functionLead.FindStringSubmatch(lead)
 	if m == nil {
-		return fmt.Sprintf("does not lead with the function and its cost per request now and before: %q", lines[1])
+		return fmt.Sprintf("does not lead with the function and its cost per request now and before: %q", lead)
 	}
 	if fn := r.Labels["function"]; fn == "" || !strings.HasSuffix(fn, m[1]) {
 		return fmt.Sprintf("leads with %s, not the function it names (%s)", m[1], fn)

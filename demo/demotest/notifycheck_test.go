@@ -88,6 +88,9 @@ func TestFunctionLeadNamesTheFunctionWithItsCostBeforeOrNew(t *testing.T) {
 		"*Function `text.appendString`: 560 µs CPU per request now, 120 µs before (+367%).*":                                        "",
 		"*Function `text.appendString`: 560 µs CPU per request now.*":                                                               "does not lead with the function",
 		"*Function `fmt.Fprintln`: 560 µs CPU per request now, new among its service's top functions (before, it was in `other`).*": "leads with fmt.Fprintln",
+		// a service with endpoints: the split first, then the function
+		"*One endpoint: `/search`* (endpoints' own cost +279%, traffic mix −61%).\n" + appendStringLead: "",
+		"*One endpoint: `/search`* (endpoints' own cost +279%, traffic mix −61%).\nno function line":    "does not lead with the function",
 	} {
 		if got := functionLeadProblem(record(lead)); (want == "") != (got == "") || !strings.HasPrefix(got, want) {
 			t.Errorf("%s: got %q, want %q", lead, got, want)
