@@ -295,50 +295,25 @@ function(cfg) {
       // not yet fitted, or the model's group behind after a restart), and
       // every row of a service new to the rules, has no excess.
       record: k.excess,
-      local prediction = |||
-        (
-          %(fixed)s
-          + on (%(fkey)s)
-          %(marginal)s * on (%(skey)s) group_left ()
-          %(requests)s
-          or on (%(fkey)s)
-          (
-            0 * %(rate)s
-            unless on (%(fkey)s)
-            %(before)s
-            and on (%(skey)s)
-            %(otherBefore)s
-          )
-        )
-      ||| % {
-        rate: named(k.rate),
-        fixed: cm.lastOfNoise(k.referenceFixed),
-        marginal: cm.lastOfNoise(k.referenceMarginal),
-        before: beforeModelRound(k.rate),
-        otherBefore: beforeModelRound('%s{function="other"}' % k.rate),
-        requests: requests,
-        fkey: fkey,
-        skey: skey,
-      },
+      // a row's reference model at the service's current req/s
+      local reference = '%s\n+ on (%s)\n%s * on (%s) group_left ()\n%s' % [cm.lastOfNoise(k.referenceFixed), fkey, cm.lastOfNoise(k.referenceMarginal), skey, requests],
+      // the named row's prediction: its reference, or 0 for a row admitted
+      // since the model's last round (above)
+      local prediction = '(\n%s\nor on (%s)\n(\n0 * %s\nunless on (%s)\n%s\nand on (%s)\n%s\n)\n)\n' % [
+        reference,
+        fkey,
+        named(k.rate),
+        fkey,
+        beforeModelRound(k.rate),
+        skey,
+        beforeModelRound('%s{function="other"}' % k.rate),
+      ],
       // every row's reference prediction, `other`'s too, summed: the
       // profile the service's traffic predicts
-      local predictedTotal = |||
-        sum by (%(skey)s) (
-          %(fixed)s
-          + on (%(fkey)s)
-          %(marginal)s * on (%(skey)s) group_left ()
-          %(requests)s
-        )
-      ||| % {
-        fixed: cm.lastOfNoise(k.referenceFixed),
-        marginal: cm.lastOfNoise(k.referenceMarginal),
-        requests: requests,
-        fkey: fkey,
-        skey: skey,
-      },
+      local predictedTotal = 'sum by (%s) (\n%s\n)' % [skey, reference],
       // the profile now, and the smaller of it and the predicted one
       local total = 'sum by (%s) (%s)' % [skey, k.rate],
-      local predicted = '(\n%s\n> 0)' % std.rstripChars(predictedTotal, '\n'),
+      local predicted = '(\n%s\n> 0)' % predictedTotal,
       local smaller = '(\n%s\n<= on (%s)\n%s\nor on (%s)\n%s\nor on (%s)\n%s\n)' % [total, skey, predicted, skey, predicted, skey, total],
       expr: '%s\n/ on (%s) group_left ()\n(%s > 0)\n- on (%s)\n%s/ on (%s) group_left ()\n(%s > 0)' % [named(k.rate), skey, total, fkey, prediction, skey, smaller],
     },
