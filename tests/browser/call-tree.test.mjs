@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
 import { openHost } from '@hotpath/headless/harness.mjs';
+import { focusPathIs, selectedCallTreeRow } from './lib/settled.mjs';
 import { callTreeRows, dragWindow, showPanes, showView, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
 
 const { TEST_IDS } = await import('@hotpath/headless/test-ids.mjs');
@@ -55,28 +56,28 @@ describe('the call tree', () => {
     await grid.focus();
     await h.page.keyboard.press('ArrowDown');
     await h.page.keyboard.press('ArrowDown');
-    let rows = await callTreeRows(h.page);
-    const sel = rows.find((r) => r.selected);
-    assert.equal(sel.level, 3);
+    const sel = await selectedCallTreeRow(h.page, (r) => r.level === 3);
+    assert.equal(sel?.level, 3);
     await h.page.keyboard.press('Enter');
     assert.match(await byId(TEST_IDS.focusPath).innerText(), new RegExp(`› ${sel.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     await byId(TEST_IDS.resetFocus).click();
+    await focusPathIs(h.page, true);
     // deep in the flame graph (row 6): the call tree opens down to it and selects it
     const box = await byId(TEST_IDS.overlay).boundingBox();
     await h.page.mouse.click(box.x + 20, box.y + 6 * 20 + 10);
+    await focusPathIs(h.page, false).catch(() => assert.fail('a click in the flame graph focuses it: no focus path'));
     const path = (await byId(TEST_IDS.focusPath).innerText()).replace(/^Focus: /, '').split(' › ');
-    rows = await callTreeRows(h.page);
-    const selected = rows.find((r) => r.selected);
+    const selected = await selectedCallTreeRow(h.page, (r) => r.name === path[path.length - 1]);
     assert.ok(selected, 'a row is selected');
-    assert.deepEqual([selected.name, selected.level], [path[path.length - 1], path.length + 1], JSON.stringify(rows.map((r) => [r.name, r.level])));
+    assert.deepEqual([selected.name, selected.level], [path[path.length - 1], path.length + 1], JSON.stringify((await callTreeRows(h.page)).map((r) => [r.name, r.level])));
     await grid.focus();
     await h.page.keyboard.press('ArrowLeft'); // a leaf or open: closes or goes to its parent
     await h.page.keyboard.press('Space');
     await h.screenshot('call-tree-focus');
     await byId(TEST_IDS.resetFocus).click();
     await byId(TEST_IDS.search).fill('prototext');
-    rows = await callTreeRows(h.page);
-    assert.match(rows.find((r) => r.selected)?.name ?? '', /prototext/, 'the search opens the tree down to its first match and selects it');
+    const found = await selectedCallTreeRow(h.page, (r) => /prototext/.test(r.name));
+    assert.match(found?.name ?? '', /prototext/, 'the search opens the tree down to its first match and selects it');
     await byId(TEST_IDS.search).fill('');
   });
 

@@ -11,8 +11,8 @@ import { CHROMIUM, requirePlugin } from '@hotpath/headless/env.mjs';
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
 import { CHROMIUM_ARGS } from '@hotpath/headless/harness.mjs';
 import { HOSTS, hostVersions, MATRIX_DIST, openMatrixHost } from './lib/hosts.mjs';
-import { settled } from './lib/settled.mjs';
-import { callTreeRows, canvasColours, dragWindow, showPanes, showView, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
+import { focusPathIs, selectedCallTreeRow } from './lib/settled.mjs';
+import { canvasColours, dragWindow, showPanes, showView, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
 
 const { TEST_IDS } = await import('@hotpath/headless/test-ids.mjs');
 const { chromium } = requirePlugin('playwright-core');
@@ -100,9 +100,6 @@ for (const name of HOSTS) {
       await byId(TEST_IDS.search).fill('');
     });
 
-    /** The call tree's selected row once it is the one wanted (or the last one read after 10 s). */
-    const selectedRow = (wanted) => settled(async () => (await callTreeRows(h.page)).find((r) => r.selected), (r) => r !== undefined && wanted(r));
-
     it('the call tree: its pane, the keyboard, in step with the flame graph', async () => {
       await showPanes(h.page, 'Graph + tree');
       await byId(TEST_IDS.callTree).waitFor();
@@ -111,7 +108,7 @@ for (const name of HOSTS) {
       await grid.focus();
       await h.page.keyboard.press('ArrowDown');
       await h.page.keyboard.press('ArrowDown');
-      const picked = await selectedRow((r) => r.level === 3);
+      const picked = await selectedCallTreeRow(h.page, (r) => r.level === 3);
       assert.equal(picked?.level, 3);
       await h.page.keyboard.press('Enter');
       const focusPath = () => byId(TEST_IDS.focusPath).innerText();
@@ -119,14 +116,13 @@ for (const name of HOSTS) {
         .waitForFunction(({ id, name }) => document.querySelector(`[data-testid="${id}"]`)?.innerText.endsWith(`› ${name}`), { id: TEST_IDS.focusPath, name: picked.name }, { timeout: 10_000 })
         .catch(async () => assert.fail(`Enter focuses the flame graph on the row ${picked.name}: ${await focusPath()}`));
       // the focus path is empty once the reset has rendered, and holds the clicked node's after the click
-      const focusPathIs = (empty) => h.page.waitForFunction(({ id, empty }) => (document.querySelector(`[data-testid="${id}"]`)?.innerText === '') === empty, { id: TEST_IDS.focusPath, empty }, { timeout: 10_000 });
       await byId(TEST_IDS.resetFocus).click();
-      await focusPathIs(true);
+      await focusPathIs(h.page, true);
       const box = await byId(TEST_IDS.overlay).boundingBox();
       await h.page.mouse.click(box.x + 20, box.y + 4 * 20 + 10);
-      await focusPathIs(false).catch(() => assert.fail('a click in the flame graph focuses it: no focus path'));
+      await focusPathIs(h.page, false).catch(() => assert.fail('a click in the flame graph focuses it: no focus path'));
       const path = (await focusPath()).replace(/^Focus: /, '').split(' › ');
-      const selected = await selectedRow((r) => r.name === path[path.length - 1]);
+      const selected = await selectedCallTreeRow(h.page, (r) => r.name === path[path.length - 1]);
       assert.deepEqual([selected?.name, selected?.level], [path[path.length - 1], path.length + 1], 'a click in the flame graph selects its row');
       await h.screenshot('2b-call-tree');
       await byId(TEST_IDS.resetFocus).click();
