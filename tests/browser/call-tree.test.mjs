@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
 import { openHost } from '@hotpath/headless/harness.mjs';
-import { focusPathIs, selectedCallTreeRow } from './lib/settled.mjs';
+import { focusPathEndsWith, focusPathIs, selectedCallTreeRow } from './lib/settled.mjs';
 import { callTreeRows, dragWindow, showPanes, showView, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
 
 const { TEST_IDS } = await import('@hotpath/headless/test-ids.mjs');
@@ -59,6 +59,7 @@ describe('the call tree', () => {
     const sel = await selectedCallTreeRow(h.page, (r) => r.level === 3);
     assert.equal(sel?.level, 3);
     await h.page.keyboard.press('Enter');
+    await focusPathEndsWith(h.page, sel.name).catch(() => {}); // the assertion below names what it shows
     assert.match(await byId(TEST_IDS.focusPath).innerText(), new RegExp(`› ${sel.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     await byId(TEST_IDS.resetFocus).click();
     await focusPathIs(h.page, true);

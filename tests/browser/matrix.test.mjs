@@ -11,7 +11,7 @@ import { CHROMIUM, requirePlugin } from '@hotpath/headless/env.mjs';
 import { at, fixturePath, OVERLAY_TARGETS as TARGETS, pprofFrame, storySeries } from './lib/frames.mjs';
 import { CHROMIUM_ARGS } from '@hotpath/headless/harness.mjs';
 import { HOSTS, hostVersions, MATRIX_DIST, openMatrixHost } from './lib/hosts.mjs';
-import { focusPathIs, selectedCallTreeRow } from './lib/settled.mjs';
+import { focusPathEndsWith, focusPathIs, selectedCallTreeRow } from './lib/settled.mjs';
 import { canvasColours, dragWindow, showPanes, showView, topChanges, waitForWindows } from '@hotpath/headless/overlay.mjs';
 
 const { TEST_IDS } = await import('@hotpath/headless/test-ids.mjs');
@@ -112,9 +112,7 @@ for (const name of HOSTS) {
       assert.equal(picked?.level, 3);
       await h.page.keyboard.press('Enter');
       const focusPath = () => byId(TEST_IDS.focusPath).innerText();
-      await h.page
-        .waitForFunction(({ id, name }) => document.querySelector(`[data-testid="${id}"]`)?.innerText.endsWith(`› ${name}`), { id: TEST_IDS.focusPath, name: picked.name }, { timeout: 10_000 })
-        .catch(async () => assert.fail(`Enter focuses the flame graph on the row ${picked.name}: ${await focusPath()}`));
+      await focusPathEndsWith(h.page, picked.name).catch(async () => assert.fail(`Enter focuses the flame graph on the row ${picked.name}: ${await focusPath()}`));
       // the focus path is empty once the reset has rendered, and holds the clicked node's after the click
       await byId(TEST_IDS.resetFocus).click();
       await focusPathIs(h.page, true);

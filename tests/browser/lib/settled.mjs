@@ -25,3 +25,7 @@ export const selectedCallTreeRow = (page, wanted) => settled(async () => (await 
 /** Waits until the flame graph's focus path is empty (true) or names a frame (false). */
 export const focusPathIs = (page, empty) =>
   page.waitForFunction(({ id, empty }) => (document.querySelector(`[data-testid="${id}"]`)?.innerText === '') === empty, { id: TEST_IDS.focusPath, empty }, { timeout: 10_000 });
+
+/** Waits until the flame graph's focus path ends with the frame `name` (Enter on its row, a click). */
+export const focusPathEndsWith = (page, name) =>
+  page.waitForFunction(({ id, name }) => document.querySelector(`[data-testid="${id}"]`)?.innerText.endsWith(`› ${name}`), { id: TEST_IDS.focusPath, name }, { timeout: 10_000 });
