@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,18 +110,46 @@ func start(t testing.TB, name string, run func(dir string, l promkit.Launcher) (
 		s.Stop()
 		if t.Failed() {
 			b, _ := os.ReadFile(filepath.Join(dir, name+".log"))
-			t.Logf("%s log:\n%s", name, truncate(string(b), 20000))
+			t.Logf("%s log:\n%s", name, logExcerpt(string(b), 6000))
 		}
 	})
 	return &Prometheus{Server: s, Dir: dir}
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
+// logExcerpt is a server's log as a failed test prints it: each run of
+// lines with the same msg (a scrape warning every second while backfilled
+// history is ahead of the clock) as its first line and a count, then the
+// last n bytes of that. A test's own errors print before its servers' logs,
+// and a long log pushes them out of sight where only a run's head and tail
+// are kept.
+func logExcerpt(s string, n int) string {
+	var out []string
+	lastMsg, repeats := "", 0
+	flush := func() {
+		if repeats > 0 {
+			out = append(out, fmt.Sprintf("  (%d more lines with this msg)", repeats))
+		}
+		repeats = 0
 	}
-	return s[:n] + fmt.Sprintf("... (%d more bytes)", len(s)-n)
+	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		msg := logMsg.FindString(line)
+		if msg != "" && msg == lastMsg {
+			repeats++
+			continue
+		}
+		flush()
+		out = append(out, line)
+		lastMsg = msg
+	}
+	flush()
+	short := strings.Join(out, "\n")
+	if len(short) <= n {
+		return short
+	}
+	return fmt.Sprintf("(%d bytes before)...", len(short)-n) + short[len(short)-n:]
 }
+
+var logMsg = regexp.MustCompile(`msg="(?:[^"\\]|\\.)*"`)
 
 // WaitFor polls cond every 500ms until it returns true or timeout passes, and
 // then fails the test with what cond last said.
