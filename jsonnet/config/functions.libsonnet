@@ -87,5 +87,26 @@
     // 262144) for a profiler that samples faster.
     functionNewMinCores: 0.02,
     functionNewMinAllocBytes: 1048576,
+
+    // What one sample of a profile weighs: CPU seconds (0.01: 100 Hz, Go's
+    // pprof, async-profiler's and py-spy's default; Pyroscope's eBPF agent
+    // samples at 97 Hz) and allocated bytes (Go's one sample per 512 KiB).
+    // They tell FunctionCostPerRequestRegression how many samples a share
+    // rests on. Set them to your profiler's rate: one that samples slower
+    // than they say makes a small service's functions look steadier than
+    // they are.
+    functionCpuSampleSeconds: 0.01,
+    functionAllocSampleBytes: 524288,
+
+    // How far beyond the counting noise of its samples (above: a row of n
+    // samples reads +-sqrt(n)) a function's excess must rise before
+    // FunctionCostPerRequestRegression names it, besides its own band. A
+    // band is learnt on the reference day's profile; a night quieter than
+    // any it held (a holiday, a service of a few hundredths of a core) has
+    // fewer samples, and a share then moves past that band on chance alone.
+    // 4: in a service of 0.1 cores at its nightly low, a function that adds
+    // 10% is still named within the hour; in one of 0.02 cores on a holiday
+    // night, a function's share swinging by 5% is not.
+    functionSampleNoiseK: 4,
   },
 }

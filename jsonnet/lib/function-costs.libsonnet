@@ -71,6 +71,7 @@ function(cfg) {
       contends: true,
       counter: cfg.functionCpuMetric,
       newMinProfile: cfg.functionNewMinCores,
+      perSample: cfg.functionCpuSampleSeconds,
       rate: series.functionCpu,
       perRequest: series.functionCpuPerRequest,
       smoothed: series.functionCpuPerRequestSmoothed,
@@ -94,6 +95,7 @@ function(cfg) {
       contends: false,
       counter: cfg.functionAllocMetric,
       newMinProfile: cfg.functionNewMinAllocBytes,
+      perSample: cfg.functionAllocSampleBytes,
       rate: series.functionAlloc,
       perRequest: series.functionAllocPerRequest,
       smoothed: series.functionAllocPerRequestSmoothed,
@@ -241,6 +243,19 @@ function(cfg) {
     x: p.lastOfSlow(series.requestsHalfQuantile),
     y: cm.lastOfNoise(k.halfQuantile),
     fkey: fkey,
+    skey: skey,
+  },
+  // The counting noise of a row's share of its service's profile, in the
+  // samples its smoothed excess reads (regressionResidualWindow and the rate
+  // window before it): a profile is a count of samples, k.perSample seconds
+  // or bytes each, and a row of n of them reads +-sqrt(n). Its band was
+  // learnt on its reference day's profile; on a quieter night than any it
+  // learnt from (a holiday's, a small service's) a share moves by more than
+  // that band on chance alone, and a row must rise by
+  // functionSampleNoiseK of this besides.
+  local samplingNoise(k) = 'sqrt(%(rate)s * %(perWindow)s)\n/ on (%(skey)s) group_left ()\nsum by (%(skey)s) (%(rate)s)' % {
+    rate: k.rate,
+    perWindow: p.num(k.perSample / (durations.seconds(cfg.regressionResidualWindow) + durations.seconds(cfg.rateWindow))),
     skey: skey,
   },
   // The threshold's or the hold level's distance above the median: the
@@ -455,7 +470,9 @@ function(cfg) {
   ],
 
   // The alert's condition for one cost: the smoothed excess at or above the
-  // function's threshold, or, once the alert fires for it (its ALERTS series
+  // function's threshold and functionSampleNoiseK times the counting noise
+  // of its share in the profile now (samplingNoise), or, once the alert
+  // fires for it (its ALERTS series
   // of the last evaluation), at or above its hold level; or the excess of
   // the minute (unsmoothed) at or above both its threshold and
   // functionStepShare: a step that large needs no median to tell it from
@@ -489,6 +506,8 @@ function(cfg) {
         %(smoothed)s
         >= on (%(fkey)s)
         %(threshold)s
+        >= on (%(fkey)s)
+        %(sampleK)s * %(sampling)s
         or
         (
           %(smoothed)s
@@ -516,6 +535,8 @@ function(cfg) {
       name: alertName,
       type: k.profileType,
       newShare: newShare,
+      sampleK: p.num(cfg.functionSampleNoiseK),
+      sampling: std.strReplace(samplingNoise(k), '\n', '\n    '),
       rate: k.rate,
       newMin: p.num(k.newMinProfile),
       young: std.strReplace(young(k, k.excessSmoothed), '\n', '\n  '),

@@ -15,6 +15,7 @@ func functionsSuite() *suite {
 	api, busy, spill, noisy, allocs, shipped := inShop("api"), inShop("busy"), inShop("spill"), inShop("noisy"), inShop("allocs"), inShop("shipped")
 	lean, surge, gcwork := inShop("lean"), inShop("surge"), inShop("gcwork")
 	fresh, moved, newcomer, early, speck := inShop("fresh"), inShop("moved"), inShop("newcomer"), inShop("early"), inShop("speck")
+	crumb := inShop("crumb")
 	const (
 		onset = 31 * 60
 		total = onset + 3*60
@@ -141,6 +142,14 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	cpuRow(speck, "other", flat(1.0/256))
 	fromOnset(speck, "marshal", 1.0/512)
 
+	// api's doubling of hot in a profile of 1/1024 core: about 190 of its
+	// samples in the 25 minutes its median reads, +-14 of chance, so its
+	// excess (8.2%, far above its floor) is under 4 times the counting noise
+	// of its share (13%).
+	requests(crumb, "crumb: a profile of 1/1024 core; hot (10% of it) doubles at onset", flat(8))
+	cpuRow(crumb, "hot", times(1.0/10240, 2))
+	cpuRow(crumb, "other", flat(9.0/10240))
+
 	requests(early, "early: the bridge reads it from 12h before onset; marshal, new, adds 10% of it at onset", flat(8))
 	rowFrom(onset-12*60, early, "steady", 0.3125)
 	rowFrom(onset-12*60, early, "other", 0.3125)
@@ -213,6 +222,10 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	g.expr("speck's new marshal takes 20% of its profile, far above the entry share + the floor, in a profile of 5/512 core, under functionNewMinCores (0.02)", fmt.Sprintf(`%s{job="speck", function="marshal"}`, excess), minutes(at),
 		one(excess, speck, "marshal", (1.0/512)/(5.0/512)))
 
+	g.expr("crumb's hot exceeds its model as api's does, but its share rests on some 190 samples: 4 times their counting noise is more than its excess",
+		fmt.Sprintf(`%s{job="crumb"} < on (job, function) 4 * sqrt(job_function:cpu_seconds:rate5m * 0.01 / 1500) / on (job) group_left () sum by (job) (job_function:cpu_seconds:rate5m)`, excess), minutes(at),
+		one("", crumb, "hot", shareAbove(0.2/1.1, 0.1)))
+
 	busyNode(g, onset+60, total)
 	step(g, onset+90, total)
 
@@ -221,7 +234,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	}
 	firingAlerts := alerts("")
 	g.expr("nothing fires in the clean hours", fmt.Sprintf("count_over_time(%s[%s])", firingAlerts, minutes(onset-1)), minutes(onset-1))
-	g.expr("an hour after onset exactly five rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU), allocs' buf (allocations) and the new marshal of fresh and of early (a service read for 12h); not moved's mid (a row of its own at the same cost), newcomer's marshal (a service read for an hour has no reference), speck's marshal (a new function in a profile too small to judge one by its share), tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), gcwork's runtime.gcBgMarkWorker and mapSample (the runtime's and the profiler's own work, though each doubles as hot does), spill's other row, noisy's wave, allocs' unchanged CPU, lean's steady (a larger share after an improvement elsewhere) nor surge's serve and gc (a traffic doubling: a larger share, a lower cost per request)",
+	g.expr("an hour after onset exactly five rows fire, each with its function and profile type, and its service's cluster and namespace from the request rate: api's and shipped's hot (CPU), allocs' buf (allocations) and the new marshal of fresh and of early (a service read for 12h); not moved's mid (a row of its own at the same cost), newcomer's marshal (a service read for an hour has no reference), speck's marshal (a new function in a profile too small to judge one by its share), crumb's hot (a doubling inside the counting noise of its few samples), tiny (+1% of its service, under the 3% floor), better (cheaper), busy (its rows follow the traffic), gcwork's runtime.gcBgMarkWorker and mapSample (the runtime's and the profiler's own work, though each doubles as hot does), spill's other row, noisy's wave, allocs' unchanged CPU, lean's steady (a larger share after an improvement elsewhere) nor surge's serve and gc (a traffic doubling: a larger share, a lower cost per request)",
 		firingAlerts, minutes(at),
 		sample{labelString("ALERTS", with(allocs.labels(), "function", "buf", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "alloc_space", "severity", "warning")), 1},
 		sample{labelString("ALERTS", with(api.labels(), "function", "hot", "alertname", "FunctionCostPerRequestRegression", "alertstate", "firing", "profile_type", "cpu", "severity", "warning")), 1},
