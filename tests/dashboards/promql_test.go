@@ -1,6 +1,7 @@
 package dashboards
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,17 +52,21 @@ func TestQueriesParse(t *testing.T) {
 // through its recorded series, never rated again.
 func TestQueriesUseRateIntervalOrRecordedSeries(t *testing.T) {
 	plain, _ := shipped(t)
-	rated := ratedByRulePack(t)
+	rated, slow := ratedByRulePack(t), slowRecords(t)
 	for name, d := range plain {
 		for where, expr := range parseAll(t, name, d) {
-			for _, problem := range rateProblems(expr, rated) {
+			for _, problem := range rateProblems(expr, rated, slow) {
 				t.Errorf("%s %s: %s", name, where, problem)
 			}
 		}
 	}
 }
 
-func rateProblems(expr parser.Expr, rated map[string]bool) []string {
+// A recorded series of a group slower than a minute is read through
+// last_over_time over two of its intervals, its latest sample (slow: name ->
+// its group's interval), never bare: an instant query's 5m lookback loses a
+// 5m group's series whenever an evaluation runs late.
+func rateProblems(expr parser.Expr, rated map[string]bool, slow map[string]time.Duration) []string {
 	var problems []string
 	sentinel, _ := time.ParseDuration(rateSentinel)
 	parser.Inspect(expr, func(node parser.Node, path []parser.Node) error {
@@ -70,6 +75,12 @@ func rateProblems(expr parser.Expr, rated map[string]bool) []string {
 			problems = append(problems, "subquery "+n.String()+": use a recorded series")
 		case *parser.MatrixSelector:
 			vs := n.VectorSelector.(*parser.VectorSelector)
+			if every, ok := slow[vs.Name]; ok && isCall(path, "last_over_time") {
+				if n.Range != 2*every {
+					problems = append(problems, fmt.Sprintf("%s: last_over_time over %s, want two of its group's intervals (%s)", vs.Name, n.Range, 2*every))
+				}
+				return nil
+			}
 			if n.Range != sentinel {
 				problems = append(problems, vs.Name+": range is not $__rate_interval")
 			}
@@ -77,6 +88,9 @@ func rateProblems(expr parser.Expr, rated map[string]bool) []string {
 				problems = append(problems, vs.Name+": the rule pack records its rate, read the recorded series")
 			}
 		case *parser.VectorSelector:
+			if _, ok := slow[n.Name]; ok && !underMatrix(path) {
+				problems = append(problems, n.Name+": a series of a slow group read bare; read its latest sample with last_over_time")
+			}
 			if !isCounter(n.Name) || underMatrix(path) || underGroup(path) {
 				return nil
 			}
@@ -99,6 +113,42 @@ func underMatrix(path []parser.Node) bool {
 func isMatrix(n parser.Node) bool {
 	_, ok := n.(*parser.MatrixSelector)
 	return ok
+}
+
+// isCall: the innermost node above path's end is a call of fn.
+func isCall(path []parser.Node, fn string) bool {
+	for i := len(path) - 1; i >= 0; i-- {
+		switch n := path[i].(type) {
+		case *parser.Call:
+			return n.Func.Name == fn
+		case *parser.ParenExpr, *parser.MatrixSelector:
+			continue
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// slowRecords lists the series the rule pack records in groups evaluated
+// less often than every minute, with their group's interval.
+func slowRecords(t *testing.T) map[string]time.Duration {
+	path := filepath.Join(harness.RepoRoot(), "rules", "hotpath-rules.yaml")
+	groups, errs := rulefmt.ParseFile(path, false, model.UTF8Validation)
+	if len(errs) > 0 {
+		t.Fatalf("%s: %v", path, errs)
+	}
+	out := map[string]time.Duration{}
+	for _, g := range groups.Groups {
+		if every := time.Duration(g.Interval); every > time.Minute {
+			for _, r := range g.Rules {
+				if r.Record != "" {
+					out[r.Record] = every
+				}
+			}
+		}
+	}
+	return out
 }
 
 func underGroup(path []parser.Node) bool {
@@ -139,10 +189,16 @@ func ratedByRulePack(t *testing.T) map[string]bool {
 }
 
 // The checks above can fail: a query that rates a recorded input, uses a
-// fixed range or reads a counter raw is reported.
+// fixed range, reads a counter raw or a slow group's series bare is
+// reported.
 func TestRateProblemsAreFound(t *testing.T) {
 	rated := map[string]bool{"process_cpu_seconds_total": true}
+	slow := map[string]time.Duration{"job:cpu_seconds:baseline_fixed": 5 * time.Minute}
 	for q, want := range map[string]string{
+		`job:cpu_seconds:baseline_fixed{job="api"}`:                 "read bare",
+		`last_over_time(job:cpu_seconds:baseline_fixed[5m])`:        "want two of its group's intervals",
+		`last_over_time(job:cpu_seconds:baseline_fixed[10m]) / 2`:   "",
+		`max_over_time(job:cpu_seconds:baseline_fixed[10m])`:        "not $__rate_interval",
 		`rate(process_cpu_seconds_total[4242s])`:                    "records its rate",
 		`rate(go_gc_duration_seconds_count[5m])`:                    "not $__rate_interval",
 		`http_requests_total`:                                       "without rate()",
@@ -153,7 +209,7 @@ func TestRateProblemsAreFound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := strings.Join(rateProblems(expr, rated), "; ")
+		got := strings.Join(rateProblems(expr, rated, slow), "; ")
 		if (want == "") != (got == "") || !strings.Contains(got, want) {
 			t.Errorf("%s: problems %q, want one with %q", q, got, want)
 		}

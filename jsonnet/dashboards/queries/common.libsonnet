@@ -26,6 +26,12 @@ function(cfg) {
   // series{matchers}
   select(series, matchers):: '%(series)s{%(matchers)s}' % { series: series, matchers: matchers },
 
+  // A series of the baseline group, recorded every baselineInterval: its
+  // latest sample within two intervals. An instant query looks back 5m, the
+  // group's own interval, so read bare it blinks out whenever an evaluation
+  // runs late (a busy Prometheus) and a table's column empties.
+  selectSlow(series, matchers):: p.lastOfSlow(root.select(series, matchers)),
+
   // The top dashboardTopN series of expr.
   topN(expr):: 'topk(%(n)d, %(expr)s)' % { n: cfg.dashboardTopN, expr: expr },
 

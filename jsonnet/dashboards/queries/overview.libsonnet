@@ -17,7 +17,7 @@ function(cfg) {
   // No value where the prediction is 0 (a service fitted on a history
   // without CPU): a ratio to nothing is no ratio, not an infinity.
   vsBaseline: '%(cpu)s / (%(predicted)s > 0)' % { cpu: by(s.cpu), predicted: by(s.cpuBaselinePredicted) },
-  fixedShare: '%(fixed)s / (%(cpu)s > 0)' % { fixed: by(s.cpuBaselineFixed), cpu: by(s.cpu) },
+  fixedShare: '%(fixed)s / (%(cpu)s > 0)' % { fixed: c.selectSlow(s.cpuBaselineFixed, c.services), cpu: by(s.cpu) },
   throttled: c.perService(c.select(s.throttledSeconds, c.scope)),
   toUpstream: 'max by (%(service)s) (%(ratio)s)' % { service: c.serviceKey, ratio: by(s.cpuPerRequestToUpstream) },
   // Firing alerts per service. The alerts on container series (the catalogue's

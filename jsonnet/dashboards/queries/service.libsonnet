@@ -7,6 +7,7 @@ function(cfg) {
   local s = c.series,
   local sel = c.service,
   local by(series) = c.select(series, sel),
+  local slow(series) = c.selectSlow(series, sel),
 
   // 1. Load or efficiency?
   requests: by(s.requests),
@@ -22,9 +23,9 @@ function(cfg) {
   // where CPUPerRequestRegression starts.
   cpuPerRequestPredicted: by(s.cpuPerRequestBaselinePredicted),
   cpuPerRequestRegression: '%(predicted)s * %(factor)s' % { predicted: by(s.cpuPerRequestBaselinePredicted), factor: cfg.cpuRegressionFactor },
-  cpuFixed: by(s.cpuBaselineFixed),
+  cpuFixed: slow(s.cpuBaselineFixed),
   // The marginal cost (CPU seconds per request) times the current load.
-  cpuMarginal: '%(marginal)s * %(requests)s' % { marginal: by(s.cpuPerRequestBaselineMarginal), requests: by(s.requests) },
+  cpuMarginal: '%(marginal)s * %(requests)s' % { marginal: slow(s.cpuPerRequestBaselineMarginal), requests: by(s.requests) },
   // The last loadFitWindow's fit behind CPUNotTrackingLoad: the share of CPU that
   // does not follow requests (the value the alert compares), and how much
   // requests swung.
@@ -42,7 +43,7 @@ function(cfg) {
 
   // 3. Upstream?
   toUpstream: by(s.cpuPerRequestToUpstream),
-  toUpstreamBaseline: by(s.cpuPerRequestToUpstreamBaselineMedian),
+  toUpstreamBaseline: slow(s.cpuPerRequestToUpstreamBaselineMedian),
   // This service's CPU per request and each upstream's, side by side: the
   // upstreams are the `upstream` values of the ratio series.
   withUpstreams: c.oneLine(|||
