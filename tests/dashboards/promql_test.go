@@ -2,13 +2,10 @@ package dashboards
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/prometheus/common/model"
-	"github.com/prometheus/prometheus/model/rulefmt"
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/hotpath/hotpath/tests/harness"
@@ -133,13 +130,9 @@ func isCall(path []parser.Node, fn string) bool {
 // slowRecords lists the series the rule pack records in groups evaluated
 // less often than every minute, with their group's interval.
 func slowRecords(t *testing.T) map[string]time.Duration {
-	path := filepath.Join(harness.RepoRoot(), "rules", "hotpath-rules.yaml")
-	groups, errs := rulefmt.ParseFile(path, false, model.UTF8Validation)
-	if len(errs) > 0 {
-		t.Fatalf("%s: %v", path, errs)
-	}
+	rules, _ := rulePack()
 	out := map[string]time.Duration{}
-	for _, g := range groups.Groups {
+	for _, g := range harness.ParseRules(t, []string{rules}) {
 		if every := time.Duration(g.Interval); every > time.Minute {
 			for _, r := range g.Rules {
 				if r.Record != "" {
@@ -163,13 +156,9 @@ func underGroup(path []parser.Node) bool {
 // ratedByRulePack lists the input series the generated recording rules read
 // through a range (rate, increase...).
 func ratedByRulePack(t *testing.T) map[string]bool {
-	path := filepath.Join(harness.RepoRoot(), "rules", "hotpath-rules.yaml")
-	groups, errs := rulefmt.ParseFile(path, false, model.UTF8Validation)
-	if len(errs) > 0 {
-		t.Fatalf("%s: %v", path, errs)
-	}
+	rules, _ := rulePack()
 	rated := map[string]bool{}
-	for _, g := range groups.Groups {
+	for _, g := range harness.ParseRules(t, []string{rules}) {
 		for _, r := range g.Rules {
 			expr, err := parser.ParseExpr(r.Expr)
 			if err != nil {

@@ -12,9 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prometheus/common/model"
-	"github.com/prometheus/prometheus/model/rulefmt"
-
 	"github.com/hotpath/hotpath/promkit"
 	"github.com/hotpath/hotpath/tests/harness"
 )
@@ -495,12 +492,8 @@ func TestServiceDashboardWhereInTheCode(t *testing.T) {
 // The alert names the dashboards show (annotations, counts) and the catalogue
 // lists are exactly the alerts the rule pack defines.
 func TestAlertNamesMatchRulePack(t *testing.T) {
-	path := filepath.Join(harness.RepoRoot(), "rules", "hotpath-alerts.yaml")
-	groups, errs := rulefmt.ParseFile(path, false, model.UTF8Validation)
-	if len(errs) > 0 {
-		t.Fatalf("%s: %v", path, errs)
-	}
-	defined := promkit.AlertNames(groups.Groups)
+	_, alerts := rulePack()
+	defined := promkit.AlertNames(harness.ParseRules(t, []string{alerts}))
 	if len(defined) == 0 {
 		t.Skip("rules/hotpath-alerts.yaml defines no alert yet")
 	}
