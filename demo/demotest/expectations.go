@@ -84,11 +84,23 @@ func healthyReason(w *playground.World, a promkit.Alert) string {
 		return "healthy route " + a.Labels["endpoint"] + " of " + ep.Job
 	}
 	if pod := a.Labels["pod"]; pod != "" && a.Labels["job"] == "" {
-		if cfs := w.StoryService("cfs"); cfs == nil || cfs.Cgroup == nil || cfs.Cgroup.Pod != pod {
+		if s := podService(w, pod); s == nil || s.Story == "" {
 			return "healthy container " + pod + "/" + a.Labels["container"]
 		}
 	}
 	return ""
+}
+
+// podService is the service whose pod is named pod, nil for none. A
+// container alert for an incident's pod is that incident's: the poller's
+// busy loop, under its pod's limit, is throttled as truly as the worker.
+func podService(w *playground.World, pod string) *playground.Service {
+	for _, s := range w.Services {
+		if (s.Cgroup != nil && s.Cgroup.Pod == pod) || s.Labels["pod"] == pod {
+			return s
+		}
+	}
+	return nil
 }
 
 // endpointOf is a route as the rules name its endpoint (endpointRoutePattern:

@@ -158,8 +158,9 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		// 4 cores' worth against the demo's other processes (1024 each in the
 		// root group): on a machine busy with a dozen of them the worker still
 		// gets more CPU than its 0.2-core quota, so the quota is what throttles
-		// it, while the spinning poller, alone in the parent when the worker
-		// idles, gets a third of a core rather than all the idle time of one.
+		// it. The same weight would let the spinning poller take a core from
+		// the healthy services (shares only divide a busy CPU), so its pod has
+		// a limit, as a pod in a cluster would.
 		CgroupParentShares: 4096,
 		Ports: Ports{
 			Prometheus: port(9090), Exporter: port(9180), Profiles: port(9190), Sandbox: port(9300), KubeState: port(9181),
@@ -179,7 +180,10 @@ func DefaultWorld(port func(int) int, cgroupParent string) *World {
 		{Job: "api", Kind: "api", Route: "/emoji", Load: "sine:8:40:20m", Instances: one(9101), Story: "println",
 			Args: []string{"-cache-url", "{cache}", "-edge-client", "api", "-edge-server", "cache"}, Quiet: true},
 		{Job: "poller", Kind: "poller", Route: "/events", Load: "sine:5:50:20m", Instances: one(9103), Story: "epoll",
-			Cgroup: &CgroupSpec{Pod: "poller-0", Container: "poller", Shares: 128},
+			// 0.4 cores: its busy loop holds CPU flat above
+			// notTrackingLoadMinCores (0.25) without making a 2-core machine
+			// short of CPU, which makes every healthy service dearer per request
+			Cgroup: &CgroupSpec{Pod: "poller-0", Container: "poller", CPUs: 0.4, Shares: 128},
 			Labels: map[string]string{"namespace": demoNamespace, "pod": "poller-0"}},
 		{Job: "worker", Kind: "worker", Route: "/builds", Load: "3", Instances: one(9104), Story: "cfs",
 			Cgroup: &CgroupSpec{Pod: "worker-0", Container: "worker", CPUs: 0.2},
