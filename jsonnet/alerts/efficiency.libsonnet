@@ -17,36 +17,53 @@ local series = import '../lib/series.libsonnet';
     // the alert is firing (its own ALERTS series of the last evaluation), at
     // or above the lower hold level: hysteresis, so that noise dipping under
     // the threshold does not resolve a change that lasts; all while the
-    // service serves >= minRequestRate.
-    local regression(name, residual, factor, smoothed, threshold, hold) = |||
-      (
-        %(residual)s >= %(factor)s
-        or
-        %(smoothed)s
-        >= on (%(key)s)
-        %(threshold)s
-        or
+    // service serves >= minRequestRate. With a cost series and a floor
+    // (cost, minExcess), the two paths that start a page also need the cost
+    // above the prediction, cost * (1 - 1 / residual), at or above the floor.
+    local regression(name, residual, factor, smoothed, threshold, hold, cost=null, minExcess=0) =
+      local floored(ratio) =
+        if cost == null || minExcess <= 0 then ''
+        else '\nand on (%(key)s)\n%(cost)s * on (%(key)s) (1 - 1 / %(ratio)s) >= %(min)s' % {
+          key: key,
+          cost: cost,
+          ratio: ratio,
+          min: p.num(minExcess),
+        };
+      |||
         (
-          %(smoothed)s
-          >= on (%(key)s)
-          %(hold)s
-          and on (%(key)s)
-          ALERTS{alertname="%(name)s", alertstate="firing"}
+          (
+            %(residual)s >= %(factor)s%(residualFloor)s
+          )
+          or
+          (
+            %(smoothed)s
+            >= on (%(key)s)
+            %(threshold)s%(smoothedFloor)s
+          )
+          or
+          (
+            %(smoothed)s
+            >= on (%(key)s)
+            %(hold)s
+            and on (%(key)s)
+            ALERTS{alertname="%(name)s", alertstate="firing"}
+          )
         )
-      )
-      and on (%(key)s)
-      %(requests)s >= %(minRate)s
-    ||| % {
-      name: name,
-      residual: residual,
-      factor: p.num(factor),
-      smoothed: smoothed,
-      threshold: cm.lastOfNoise(threshold),
-      hold: cm.lastOfNoise(hold),
-      requests: series.requests,
-      minRate: p.num(cfg.minRequestRate),
-      key: key,
-    },
+        and on (%(key)s)
+        %(requests)s >= %(minRate)s
+      ||| % {
+        name: name,
+        residual: residual,
+        residualFloor: std.strReplace(floored(residual), '\n', '\n    '),
+        factor: p.num(factor),
+        smoothed: smoothed,
+        threshold: cm.lastOfNoise(threshold),
+        smoothedFloor: std.strReplace(floored(smoothed), '\n', '\n    '),
+        hold: cm.lastOfNoise(hold),
+        requests: series.requests,
+        minRate: p.num(cfg.minRequestRate),
+        key: key,
+      },
     local alert(name, o) = {
       alert: name,
       'for': cfg.alertFor[name],
@@ -75,7 +92,9 @@ local series = import '../lib/series.libsonnet';
             // value is either ratio. Both judge against the model and band as
             // recorded regressionAcceptAfter ago: held while a change lasts,
             // accepted after that.
-            expr: regression('CPUPerRequestRegression', series.cpuBaselineResidual, cfg.cpuRegressionFactor, series.cpuBaselineResidualSmoothed, series.cpuBaselineResidualThreshold, series.cpuBaselineResidualHold),
+            // Both start a page only once the CPU above the prediction is
+            // cpuRegressionMinCores or more.
+            expr: regression('CPUPerRequestRegression', series.cpuBaselineResidual, cfg.cpuRegressionFactor, series.cpuBaselineResidualSmoothed, series.cpuBaselineResidualThreshold, series.cpuBaselineResidualHold, series.cpu, cfg.cpuRegressionMinCores),
             annotations: {
               summary: 'A service uses more CPU than its own cost model predicts at its current traffic.',
               description: '%(service)s uses %(ratio)s the CPU its own cost model (fixed + marginal CPU per request, fitted on %(window)s of history up to %(lag)s ago) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow, lag: cfg.regressionAcceptAfter },

@@ -73,6 +73,17 @@
     cpuRegressionFloor: 0.25,
     allocRegressionFloor: 0.4,
 
+    // The materiality floor in cores: CPUPerRequestRegression starts to fire
+    // only when the CPU above the prediction is at least this much (the
+    // smoothed residual's excess for the noise path). A service of a few
+    // thousandths of a core (a sidecar, a cache hit served from memory) is
+    // dearer per request by 20-60% whenever its node gets busy, with no code
+    // changed; a page for 0.005 cores costs more than the cores. Once firing,
+    // the hold does not need it: a change that paged at peak is held through
+    // the night. 0 turns it off; raise it (e.g. 0.05) on a fleet of
+    // mostly large services.
+    cpuRegressionMinCores: 0.01,
+
     // The residual the noise path compares is the median of the minute's
     // residual (CPU or allocations over the prediction) over this window: the
     // median ignores anything that raises fewer than half of the window's

@@ -133,6 +133,8 @@ local alertKeys(knob, m) =
       c[k] >= 0 || error "%s is %s: a negative floor puts the threshold below a steady service's usual residual, so it fires while healthy; use 0 or more, e.g. 0.25" % [k, str(c[k])]
       for k in ['cpuRegressionFloor', 'allocRegressionFloor']
     ]),
+    assert std.isNumber(c.cpuRegressionMinCores) && c.cpuRegressionMinCores >= 0
+           : 'cpuRegressionMinCores is %s: it is the CPU, in cores, a regression must add before it pages; use 0 (off) or more, e.g. 0.01' % str(c.cpuRegressionMinCores),
     assert std.isNumber(c.regressionHoldShare) && 0 <= c.regressionHoldShare && c.regressionHoldShare <= 1
            : 'regressionHoldShare is %s: it is a share of the way from the typical residual to the threshold, in 0..1 (1: no hysteresis; above 1 the hold level would sit above the threshold, below 0 under the typical residual, holding the alert on a healthy service); e.g. 0.5' % str(c.regressionHoldShare),
     assert c.minRequestRate > 0

@@ -47,6 +47,7 @@ func costlier(cpu, alloc float64, from, to int) func(int) rates {
 func costModelSuite() *suite {
 	steady, regressed, gzip, follows := inShop("steady"), inShop("regressed"), inShop("gzip"), inShop("follows")
 	restarted, blip, young, flat, quiet, idle := inShop("restarted"), inShop("blip"), inShop("young"), inShop("flat"), inShop("quiet"), inShop("idle")
+	tiny := inShop("tiny")
 	const total = day + 7*60 + 30 // to 17:30 on the second day
 	const onset = day             // 10:00 on the second day
 	night := 18 * 60              // 04:00, the low: 2 req/s
@@ -75,6 +76,8 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 		timeline{from: onset - 60, total: total, at: costlier(3, 1, onset, total)})
 	g.addService(flat, "flat: 8 req/s day and night, 0.5 cores; twice the CPU from 24h",
 		timeline{total: total, at: switchAt(onset, rates{8, 0.5, 1048576}, rates{8, 1, 1048576})})
+	g.addService(tiny, "tiny: flat's traffic at 0.004 cores (a sidecar's); twice the CPU from 24h: 0.004 cores more, under the 0.01-core floor",
+		timeline{total: total, at: switchAt(onset, rates{8, 0.004, 1048576}, rates{8, 0.008, 1048576})})
 	g.addService(quiet, "quiet: 0.5 req/s (below the 1 req/s floor); twice the CPU and allocations from 24h",
 		timeline{total: total, at: switchAt(onset, rates{0.5, 0.125, 1048576}, rates{0.5, 0.25, 2097152})})
 	g.addService(idle, "idle: no requests at all; twice the CPU from 24h",
@@ -178,7 +181,8 @@ Clock: t=0 is 10:00; 18h is 04:00 (2 req/s, the nightly low); 24h is 10:00 again
 	regressedValue := (fixedCPU + 20*2*marginalCPU) / (fixedCPU + 20*marginalCPU) // 1.71
 	g.alert("not yet at 10:14: the regression's condition holds from about 10:03, for: 15m", minutes(onset+14), "CPUPerRequestRegression")
 	g.alert(`fires at 10:20 for the regression and for flat (through its fallback);
-silent for follows (traffic it follows), young (too little history), quiet (below 1 req/s) and idle (no traffic)`,
+silent for follows (traffic it follows), young (too little history), quiet (below 1 req/s), idle (no traffic)
+and tiny (2x its prediction, but 0.004 cores more: under cpuRegressionMinCores)`,
 		minutes(onset+20), "CPUPerRequestRegression", regressionFiring(regressed, regressedValue), regressionFiring(flat, 2))
 	g.alert("gzip's allocations: 6x the prediction", minutes(onset+20), "AllocationsPerRequestRegression",
 		allocFiring(gzip, (fixedAlloc+200*marginalAlloc)/(fixedAlloc+20*marginalAlloc)))
