@@ -12,22 +12,24 @@ local series = import '../lib/series.libsonnet';
     local t = (import '../lib/alert-text.libsonnet')(cfg),
     local key = p.list(p.service),
     local cm = (import '../lib/baseline-model.libsonnet')(cfg),
-    // A cost at >= factor times its prediction now, or its residual's median
-    // over regressionResidualWindow at or above its noise threshold, or, once
-    // the alert is firing (its own ALERTS series of the last evaluation), at
-    // or above the lower hold level: hysteresis, so that noise dipping under
-    // the threshold does not resolve a change that lasts; all while the
-    // service serves >= minRequestRate. With a cost series and a floor
-    // (cost, minExcess), the two paths that start a page also need the cost
-    // above the prediction, cost * (1 - 1 / residual), at or above the floor.
-    local regression(name, residual, factor, smoothed, threshold, hold, cost=null, minExcess=0) =
+    local models = (import '../lib/cost-models.libsonnet')(cfg),
+    // A cost (m, a row of lib/cost-models.libsonnet) at >= its factor times
+    // its prediction now, or its residual's median over
+    // regressionResidualWindow at or above its noise threshold, or, once the
+    // alert is firing (its own ALERTS series of the last evaluation), at or
+    // above the lower hold level: hysteresis, so that noise dipping under the
+    // threshold does not resolve a change that lasts; all while the service
+    // serves >= minRequestRate. Where the cost has a floor in its own unit
+    // (minExcess), the two paths that start a page also need the cost above
+    // the prediction, value * (1 - 1 / residual), at or above it.
+    local regression(name, m) =
       local floored(ratio) =
-        if cost == null || minExcess <= 0 then ''
-        else '\nand on (%(key)s)\n%(cost)s * on (%(key)s) (1 - 1 / %(ratio)s) >= %(min)s' % {
+        if m.minExcess <= 0 then ''
+        else '\nand on (%(key)s)\n%(value)s * on (%(key)s) (1 - 1 / %(ratio)s) >= %(min)s' % {
           key: key,
-          cost: cost,
+          value: m.value,
           ratio: ratio,
-          min: p.num(minExcess),
+          min: p.num(m.minExcess),
         };
       |||
         (
@@ -53,13 +55,13 @@ local series = import '../lib/series.libsonnet';
         %(requests)s >= %(minRate)s
       ||| % {
         name: name,
-        residual: residual,
-        residualFloor: std.strReplace(floored(residual), '\n', '\n    '),
-        factor: p.num(factor),
-        smoothed: smoothed,
-        threshold: cm.lastOfNoise(threshold),
-        smoothedFloor: std.strReplace(floored(smoothed), '\n', '\n    '),
-        hold: cm.lastOfNoise(hold),
+        residual: m.residual,
+        residualFloor: std.strReplace(floored(m.residual), '\n', '\n    '),
+        factor: p.num(m.factor),
+        smoothed: m.residualSmoothed,
+        threshold: cm.lastOfNoise(m.residualThreshold),
+        smoothedFloor: std.strReplace(floored(m.residualSmoothed), '\n', '\n    '),
+        hold: cm.lastOfNoise(m.residualHold),
         requests: series.requests,
         minRate: p.num(cfg.minRequestRate),
         key: key,
@@ -94,7 +96,7 @@ local series = import '../lib/series.libsonnet';
             // accepted after that.
             // Both start a page only once the CPU above the prediction is
             // cpuRegressionMinCores or more.
-            expr: regression('CPUPerRequestRegression', series.cpuBaselineResidual, cfg.cpuRegressionFactor, series.cpuBaselineResidualSmoothed, series.cpuBaselineResidualThreshold, series.cpuBaselineResidualHold, series.cpu, cfg.cpuRegressionMinCores),
+            expr: regression('CPUPerRequestRegression', models.cpu),
             annotations: {
               summary: 'A service uses more CPU than its own cost model predicts at its current traffic.',
               description: '%(service)s uses %(ratio)s the CPU its own cost model (fixed + marginal CPU per request, fitted on %(window)s of history up to %(lag)s ago) predicts at its current request rate. Each request, or the idle work, became more expensive: compare its CPU flame graph with the same hour of a good day.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow, lag: cfg.regressionAcceptAfter },
@@ -104,7 +106,7 @@ local series = import '../lib/series.libsonnet';
             // The gzip incident: a compression writer allocated per response. The same
             // cost model as CPU: allocations have fixed costs too, and the same
             // noise path.
-            expr: regression('AllocationsPerRequestRegression', series.allocBaselineResidual, cfg.allocRegressionFactor, series.allocBaselineResidualSmoothed, series.allocBaselineResidualThreshold, series.allocBaselineResidualHold),
+            expr: regression('AllocationsPerRequestRegression', models.alloc),
             annotations: {
               summary: 'A service allocates more memory per request than its own history predicts.',
               description: '%(service)s allocates %(ratio)s the bytes per second its own cost model (fitted on %(window)s of history up to %(lag)s ago) predicts at its current request rate. More allocation means more GC CPU: look at its alloc_space flame graph and the diff against the baseline window.' % { service: t.service, ratio: t.ratio, window: cfg.baselineWindow, lag: cfg.regressionAcceptAfter },

@@ -1,6 +1,8 @@
 // The costs that get a cost model (lib/baseline-model.libsonnet), by the
 // names of their series, their units, fixed factors and noise floors: one table that the rules
-// recording each part of a model (rules/requests-cpu, baseline, noise) read.
+// recording each part of a model (rules/requests-cpu, baseline, noise) and the
+// regression alerts (alerts/efficiency) read. minExcess is the least cost
+// above the prediction, in the cost's own unit, that starts a page (0: none).
 local series = import 'series.libsonnet';
 
 function(cfg) {
@@ -23,6 +25,7 @@ function(cfg) {
     residualHold: series.cpuBaselineResidualHold,
     floor: cfg.cpuRegressionFloor,
     factor: cfg.cpuRegressionFactor,
+    minExcess: cfg.cpuRegressionMinCores,
     unit: 'seconds',
   },
   alloc: {
@@ -44,6 +47,7 @@ function(cfg) {
     residualHold: series.allocBaselineResidualHold,
     floor: cfg.allocRegressionFloor,
     factor: cfg.allocRegressionFactor,
+    minExcess: 0,
     unit: 'bytes',
   },
 }
