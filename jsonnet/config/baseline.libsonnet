@@ -76,8 +76,8 @@
     // The materiality floor in cores: CPUPerRequestRegression starts to fire
     // only when the CPU above the prediction is at least this much (the
     // smoothed residual's excess for the noise path). A service of a few
-    // thousandths of a core (a sidecar, a cache hit served from memory) is
-    // dearer per request by 20-60% whenever its node gets busy, with no code
+    // thousandths of a core (a sidecar, a cache hit served from memory) can
+    // be 20-60% dearer per request while its node is busy, with no code
     // changed; a page for 0.005 cores costs more than the cores. Once firing,
     // the hold does not need it: a change that paged at peak is held through
     // the night. 0 turns it off; raise it (e.g. 0.05) on a fleet of
