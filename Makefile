@@ -251,8 +251,8 @@ bench-detection: tools ## the regression alerts' detection rate, time to detect 
 # FUNCTION_SEEDS: the fleets, one after the other (each a history of its own); three seeds and 4
 # services per cell start every cell's regressions at every even onset hour once. FUNCTIONS_FLAGS:
 # -per-cell N (services per kind, size and size class whose regression is an existing function's,
-# default 4), -new-per-cell N (a new function's, default 2), -benign N (per benign day and size
-# class, default 2), -fixed-share lo,hi; KEEP=DIR keeps each seed's history there (seed-N/, TSDB
+# default 4), -new-per-cell N (a new function's, default 4), -benign N (per benign day and size
+# class, default 3), -fixed-share lo,hi; KEEP=DIR keeps each seed's history there (seed-N/, TSDB
 # blocks). The timeout fits a 2-core machine busy with other work (about 45 minutes idle).
 FUNCTION_SEEDS ?= 27,28,29
 FUNCTIONS_FLAGS ?=

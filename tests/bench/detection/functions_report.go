@@ -39,17 +39,19 @@ type functionRun struct {
 
 // judge applies each detector's firings to the fleet.
 func (run *functionRun) judge() {
-	keys := map[string]func(Service) string{
-		DetectorService: func(s Service) string { return s.Kind },
-		DetectorShare:   regressedKey(run.fleet),
-		DetectorModel:   regressedKey(run.fleet),
+	// the service alerts name a kind; every function detector a function
+	key := func(d string) func(Service) string {
+		if d == DetectorService {
+			return func(s Service) string { return s.Kind }
+		}
+		return regressedKey(run.fleet)
 	}
 	run.all = map[string]map[int]Verdict{}
 	run.regressions = map[bool]map[string]map[int]Verdict{false: {}, true: {}}
 	run.benign = map[string]map[string]Verdict{}
 	for _, d := range FunctionDetectors {
 		by := func(services []Service) Verdict {
-			return judgeBy(services, FunctionSizes, run.seen[d], keepFor[d], keys[d])
+			return judgeBy(services, FunctionSizes, run.seen[d], keepFor[d], key(d))
 		}
 		run.all[d], run.benign[d] = map[int]Verdict{}, map[string]Verdict{}
 		run.regressions[false][d], run.regressions[true][d] = map[int]Verdict{}, map[int]Verdict{}

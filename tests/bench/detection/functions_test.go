@@ -17,8 +17,8 @@ import (
 
 var (
 	perCellFlag = flag.Int("per-cell", 4, "bench-functions: services per kind, size of regression and size class whose regression is an existing function's (4 on each of 3 seeds: every even onset hour once)")
-	newFlag     = flag.Int("new-per-cell", 2, "bench-functions: services per kind, size of regression and size class whose regression is a new function's")
-	benignFlag  = flag.Int("benign", 2, "bench-functions: services per benign day and size class")
+	newFlag     = flag.Int("new-per-cell", 4, "bench-functions: services per kind, size of regression and size class whose regression is a new function's")
+	benignFlag  = flag.Int("benign", 3, "bench-functions: services per benign day and size class")
 	fixedFlag   = flag.String("fixed-share", "0.2,0.5", "bench-functions: the range of a service's fixed share of its CPU and allocations (the rest per request)")
 )
 

@@ -270,6 +270,15 @@ func holdBranch(alert, expr string) (string, error) {
 		switch x := n.(type) {
 		case *parser.ParenExpr:
 			x.Expr = strip(x.Expr)
+		case *parser.Call:
+			// label_replace(...): the function alert labels each branch
+			for i, a := range x.Args {
+				x.Args[i] = strip(a)
+			}
+		case *parser.AggregateExpr:
+			x.Expr = strip(x.Expr)
+		case *parser.UnaryExpr:
+			x.Expr = strip(x.Expr)
 		case *parser.BinaryExpr:
 			if x.Op == parser.LAND && ownAlerts(x.RHS) {
 				found++
@@ -281,6 +290,9 @@ func holdBranch(alert, expr string) (string, error) {
 	}
 	out := strip(e)
 	if found == 0 {
+		if strings.Contains(expr, fmt.Sprintf("alertname=%q", alert)) {
+			return "", fmt.Errorf("%s: reads its own ALERTS where no `x and on (...) ALERTS{...}` of the judge's takes them out", alert)
+		}
 		return "", nil
 	}
 	return out.String(), nil
