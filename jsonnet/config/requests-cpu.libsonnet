@@ -128,7 +128,9 @@
 
     // Below this many requests per second, CPU per request is noise (a health
     // check, a cron): the efficiency alerts stay silent and the upstream ratio is
-    // not recorded. Lower it for small internal services, e.g. 0.2.
+    // not recorded. Lower it for small internal services, e.g. 0.2. The function
+    // alert does not use it: it judges shares of the profile, whose noise is
+    // their count of samples, at any traffic above 0.
     minRequestRate: 1,
   },
 }

@@ -469,26 +469,32 @@ function(cfg) {
     },
   ],
 
-  // The alert's condition for one cost: the smoothed excess at or above the
-  // function's threshold and functionSampleNoiseK times the counting noise
-  // of its share in the profile now (samplingNoise), or, once the alert
-  // fires for it (its ALERTS series
-  // of the last evaluation), at or above its hold level; or the excess of
-  // the minute (unsmoothed) at or above both its threshold and
-  // functionStepShare: a step that large needs no median to tell it from
-  // noise, and `for:` holds it as the service alerts' step path is held
-  // (the median crosses only once the step fills half its window, 10
-  // minutes later); or, for a function
-  // admitted lately (young, above: it has no band of its own and predicts
-  // 0, so its excess is its share of the profile), above
-  // functionEntryShare + functionRegressionMinShare (it cost under the entry
-  // share before, so its share rose by the floor at least), in a profile of
+  // The alert's condition for one cost. A page starts on the smoothed
+  // excess at or above the function's threshold and functionSampleNoiseK
+  // times the counting noise of its share in the profile now
+  // (samplingNoise); or on the excess of the minute (unsmoothed) at or
+  // above both its threshold and functionStepShare: a step that large needs
+  // no median to tell it from noise, and `for:` holds it as the service
+  // alerts' step path is held (the median crosses only once the step fills
+  // half its window, 10 minutes later); or, for a function admitted lately
+  // (young, above: it has no band of its own and predicts 0, so its excess
+  // is its share of the profile), on an excess above functionEntryShare +
+  // functionRegressionMinShare (it cost under the entry share before, so
+  // its share rose by the floor at least), in a profile of
   // functionNewMinCores (functionNewMinAllocBytes) at least: a smaller one
   // holds too few samples to tell a 4% share from a 1% one, and the set a
   // young bridge measured in it, which is what "admitted lately" rests on,
-  // is as uncertain. All while the
-  // service serves >= minRequestRate; never the `other` row. The value is
-  // the excess, a share of the service; labelled with the profile type.
+  // is as uncertain. Those start while the service serves at all, not only
+  // at minRequestRate: the excess is a share of the profile, whose noise is
+  // its sample count (guarded above), not a ratio to the request count, and
+  // a service whose nights fall under 1 req/s would otherwise name a
+  // night's regression only in the morning. Once the alert fires for it
+  // (its ALERTS series of the last evaluation) it holds while the smoothed
+  // excess stays at or above its hold level, whatever the traffic: a
+  // function paid per request that still costs more at the nightly low
+  // keeps its page, and one whose service stops serving loses its excess
+  // with its requests. Never the `other` row. The value is the excess, a
+  // share of the service; labelled with the profile type.
   //
   // Not for a CPU row a busy node explains (contended): a function that got
   // dearer with everything else that waits for the kernel or the scheduler,
@@ -503,11 +509,27 @@ function(cfg) {
     local newShare = p.num(cfg.functionEntryShare + cfg.functionRegressionMinShare);
     p.setLabel(|||
       (
-        %(smoothed)s
-        >= on (%(fkey)s)
-        %(threshold)s
-        >= on (%(fkey)s)
-        %(sampleK)s * %(sampling)s
+        (
+          %(smoothed)s
+          >= on (%(fkey)s)
+          %(threshold)s
+          >= on (%(fkey)s)
+          %(sampleK)s * %(sampling)s
+          or
+          %(raw)s
+          >= on (%(fkey)s)
+          clamp_min(%(threshold)s, %(step)s)
+          or
+          (%(smoothed)s > %(newShare)s or %(raw)s >= %(step)s)
+          and on (%(fkey)s)
+          (
+            %(young)s
+          )
+          and on (%(skey)s)
+          sum by (%(skey)s) (%(rate)s) >= %(newMin)s
+        )
+        and on (%(skey)s)
+        %(requests)s > 0
         or
         (
           %(smoothed)s
@@ -516,21 +538,7 @@ function(cfg) {
           and on (%(fkey)s)
           ALERTS{alertname="%(name)s", alertstate="firing", profile_type="%(type)s"}
         )
-        or
-        %(raw)s
-        >= on (%(fkey)s)
-        clamp_min(%(threshold)s, %(step)s)
-        or
-        (%(smoothed)s > %(newShare)s or %(raw)s >= %(step)s)
-        and on (%(fkey)s)
-        (
-          %(young)s
-        )
-        and on (%(skey)s)
-        sum by (%(skey)s) (%(rate)s) >= %(newMin)s
       )
-      and on (%(skey)s)
-      %(requests)s >= %(minRate)s
     ||| % {
       name: alertName,
       type: k.profileType,
@@ -539,14 +547,13 @@ function(cfg) {
       sampling: std.strReplace(samplingNoise(k), '\n', '\n    '),
       rate: k.rate,
       newMin: p.num(k.newMinProfile),
-      young: std.strReplace(young(k, k.excessSmoothed), '\n', '\n  '),
+      young: std.strReplace(young(k, k.excessSmoothed), '\n', '\n      '),
       smoothed: k.excessSmoothed,
       raw: k.excess,
       step: p.num(cfg.functionStepShare),
       threshold: cm.lastOfNoise(k.threshold),
       hold: cm.lastOfNoise(k.hold),
       requests: requests,
-      minRate: p.num(cfg.minRequestRate),
       fkey: fkey,
       skey: skey,
     }, 'profile_type', k.profileType)
