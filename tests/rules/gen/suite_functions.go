@@ -352,28 +352,11 @@ func nightlyGroup() *group {
 // model waited for the morning. Against its own model the regression is an
 // excess of 7% of the service at once. In nightly's group (the same day).
 func nightOnset(g *group, also ...firing) {
-	shift := inShop("nightshift")
 	const (
 		onset = 51 * 60
 		total = 56 * 60
 	)
-	serve := func(t int) float64 {
-		v := nightTraffic(t) / 32
-		if t >= onset {
-			v *= 1.5
-		}
-		return v
-	}
-	other := func(t int) float64 { return 0.0625 + nightTraffic(t)/64 }
-	g.addService(shift, "nightshift's requests and its own counters", timeline{total: total, at: func(t int) rates {
-		return rates{nightTraffic(t), 0.25 + serve(t) + other(t), 1048576}
-	}})
-	row := func(fn string, perSecond func(int) float64) {
-		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function=%q, instance="bridge:9096", job=%q}`, fn, shift.job), bridgeRow(total, perSecond))
-	}
-	row("gc", func(int) float64 { return 0.25 })
-	row("serve", serve)
-	row("other", other)
+	shift := addServeRegression(g, "nightshift", nightTraffic, 0.25, onset, 1.5, total)
 	fnSample := func(name, fn string, v float64) sample {
 		return sample{labelString(name, map[string]string{"job": shift.job, "function": fn}), v}
 	}
@@ -414,25 +397,7 @@ func quietTraffic(t int) float64 {
 func quietNight(g *group) []firing {
 	const total = 56 * 60
 	regressed := func(name string, onset int) service {
-		s := inShop(name)
-		serve := func(t int) float64 {
-			v := quietTraffic(t) / 32
-			if t >= onset {
-				v *= 2
-			}
-			return v
-		}
-		other := func(t int) float64 { return 0.0625 + quietTraffic(t)/64 }
-		g.addService(s, name+"'s requests and its own counters", timeline{total: total, at: func(t int) rates {
-			return rates{quietTraffic(t), 0.125 + serve(t) + other(t), 1048576}
-		}})
-		row := func(fn string, perSecond func(int) float64) {
-			g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function=%q, instance="bridge:9096", job=%q}`, fn, s.job), bridgeRow(total, perSecond))
-		}
-		row("gc", func(int) float64 { return 0.125 })
-		row("serve", serve)
-		row("other", other)
-		return s
+		return addServeRegression(g, name, quietTraffic, 0.125, onset, 2, total)
 	}
 	firingServe := func(job string) string {
 		return fmt.Sprintf(`(count(ALERTS{alertname="FunctionCostPerRequestRegression", alertstate="firing", job=%q, function="serve"}) or vector(0))`, job)
@@ -452,6 +417,32 @@ func quietNight(g *group) []firing {
 		fmt.Sprintf(`max_over_time(%s[%s:1m])`, firingServe("quietstart"), minutes(quietOnset-1)), minutes(quietOnset-1), sample{"{}", 0})
 	excess := shareAbove(0.03125/0.2265625, 0.015625/0.2109375)
 	return []firing{serveFiring(inShop("quietshift"), excess), serveFiring(inShop("quietstart"), excess)}
+}
+
+// addServeRegression adds a service of the night groups: at traffic(t)
+// req/s, a fixed gc of gc cores, serve at 1/32 s a request (times factor
+// from onset) and other at 1/16 core plus 1/64 s a request, as its own
+// counters and the bridge's three rows.
+func addServeRegression(g *group, job string, traffic func(int) float64, gc float64, onset int, factor float64, total int) service {
+	s := inShop(job)
+	serve := func(t int) float64 {
+		v := traffic(t) / 32
+		if t >= onset {
+			v *= factor
+		}
+		return v
+	}
+	other := func(t int) float64 { return 0.0625 + traffic(t)/64 }
+	g.addService(s, job+"'s requests and its own counters", timeline{total: total, at: func(t int) rates {
+		return rates{traffic(t), gc + serve(t) + other(t), 1048576}
+	}})
+	for _, r := range []struct {
+		fn        string
+		perSecond func(int) float64
+	}{{"gc", func(int) float64 { return gc }}, {"serve", serve}, {"other", other}} {
+		g.add("", fmt.Sprintf(`hotpath_profile_cpu_seconds_total{function=%q, instance="bridge:9096", job=%q}`, r.fn, s.job), bridgeRow(total, r.perSecond))
+	}
+	return s
 }
 
 // serveFiring is the page for a night service's serve, its value the excess.
