@@ -92,6 +92,17 @@ type parity struct {
 const (
 	relTol = 1e-9
 	absTol = 1e-6
+	// fitRelTol is for the 3h least-squares fit
+	// (job:cpu_seconds_per_request:long_slope) and what reads it. The two
+	// sides hold different numbers of live records in the fit's window (the
+	// ruler keeps those the reference drops before its live scrapes,
+	// clusters.go), a live record lies on the service's cost line only to
+	// the rounding of two extrapolated rates read by different processes,
+	// and a slope through the window's points moves with the points it is
+	// given: 0.24% and 1.5% on a machine whose cores were busy with other
+	// work. 3% is still far under what moves the alert that reads the fit
+	// (CPUNotTrackingLoad: a fixed share of 80%).
+	fitRelTol = 0.03
 )
 
 // compareSamples fails when want and got differ in their label sets, when a
@@ -109,7 +120,7 @@ const (
 // record for 3h) is left out and logged with the reason: the two sides read
 // different inputs there. A name whose pairs were all left out so is logged
 // as not compared in this run, not failed: its inputs differed throughout.
-func compareSamples(t *testing.T, name string, want, got samples, wantShort, gotShort shortWindows, after time.Duration, minPairs int, maxSkew time.Duration) parity {
+func compareSamples(t *testing.T, name string, want, got samples, wantShort, gotShort shortWindows, after time.Duration, minPairs int, maxSkew time.Duration, rel float64) parity {
 	t.Helper()
 	var res parity
 	if a, b := keys(want), keys(got); strings.Join(a, "\n") != strings.Join(b, "\n") {
@@ -139,7 +150,7 @@ func compareSamples(t *testing.T, name string, want, got samples, wantShort, got
 			g := got[k][best]
 			d := math.Abs(w - g)
 			scale := math.Max(math.Abs(w), math.Abs(g))
-			if d > relTol*scale+absTol {
+			if d > rel*scale+absTol {
 				why := wantShort.excuse("the reference", cluster, ts, after)
 				if why == "" {
 					why = gotShort.excuse("thanos", cluster, best, after)

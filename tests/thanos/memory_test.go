@@ -75,6 +75,42 @@ func memoriesOf(t *testing.T, groups []rulefmt.RuleGroup) memories {
 	return out
 }
 
+// readersOf are the recorded names whose records read target's, directly
+// or through other recorded names, and target itself.
+func readersOf(t *testing.T, groups []rulefmt.RuleGroup, target string) map[string]bool {
+	t.Helper()
+	reads := map[string][]string{}
+	for _, g := range groups {
+		for _, r := range g.Rules {
+			if r.Record == "" {
+				continue
+			}
+			e, err := parser.ParseExpr(r.Expr)
+			if err != nil {
+				t.Fatalf("%s: %v", r.Record, err)
+			}
+			parser.Inspect(e, func(node parser.Node, _ []parser.Node) error {
+				if vs, ok := node.(*parser.VectorSelector); ok {
+					reads[r.Record] = append(reads[r.Record], vs.Name)
+				}
+				return nil
+			})
+		}
+	}
+	out := map[string]bool{target: true}
+	for changed := true; changed; {
+		changed = false
+		for name, names := range reads {
+			for _, n := range names {
+				if out[n] && !out[name] {
+					out[name], changed = true, true
+				}
+			}
+		}
+	}
+	return out
+}
+
 // afterRate is how long after a short rate window the records of name
 // still hold it.
 func (m memories) afterRate(name string) time.Duration {
@@ -109,6 +145,17 @@ func TestMemoriesOfThePack(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s: memory %v, want %v", name, got, want)
+		}
+	}
+	fit := readersOf(t, harness.ShippedRules(t), "job:cpu_seconds_per_request:long_slope")
+	for name, want := range map[string]bool{
+		"job:cpu_seconds_per_request:long_slope":    true,
+		"job:cpu_seconds_per_request:long_marginal": true,
+		"job:cpu_seconds_per_request:ratio_rate5m":  false,
+		"job:requests:rate5m":                       false,
+	} {
+		if fit[name] != want {
+			t.Errorf("readersOf(long_slope)[%s] = %v, want %v", name, fit[name], want)
 		}
 	}
 	if got := m.afterRate("job:requests:rate5m"); got != 0 {

@@ -69,6 +69,13 @@ func TestThanosParity(t *testing.T) {
 	w0 := newWorld(t)
 	names := promkit.RecordedNames(harness.ParseRules(t, w0.ruleFiles[:1]))
 	mem := memoriesOf(t, harness.ParseRules(t, w0.ruleFiles))
+	fit := readersOf(t, harness.ParseRules(t, w0.ruleFiles), "job:cpu_seconds_per_request:long_slope")
+	tol := func(name string) float64 {
+		if fit[name] {
+			return fitRelTol
+		}
+		return relTol
+	}
 	nRules := 0
 	for _, g := range harness.ParseRules(t, w0.ruleFiles) {
 		nRules += len(g.Rules)
@@ -98,7 +105,7 @@ func TestThanosParity(t *testing.T) {
 			refShort, thShort := scrapeGaps(t, ref, w.live(), at, ""), scrapeGaps(t, th.query.Prometheus, w.live(), at, "")
 			t.Logf("short rate windows since %s: the reference %v; thanos %v", w.live().UTC().Format("15:04:05"), refShort, thShort)
 			for _, name := range names {
-				p := compareSamples(t, name, rawSamples(t, ref, name, at, compareWindow), rawSamples(t, th.query.Prometheus, name, at, compareWindow), refShort, thShort, mem.afterRate(name), minPairs, maxSkew)
+				p := compareSamples(t, name, rawSamples(t, ref, name, at, compareWindow), rawSamples(t, th.query.Prometheus, name, at, compareWindow), refShort, thShort, mem.afterRate(name), minPairs, maxSkew, tol(name))
 				t.Logf("%-62s %3d series %5d pairs, max rel. diff %.2g", name, p.series, p.pairs, p.maxRel)
 			}
 		})
@@ -151,7 +158,7 @@ func TestThanosParity(t *testing.T) {
 				}
 				for _, c := range clusters {
 					want := rawSamples(t, own[c], name, at, compareWindow).withLabel("cluster", c)
-					p := compareSamples(t, fmt.Sprintf("%s{cluster=%q}", name, c), want, got.only("cluster", c), ownShort, thShort, mem.afterRate(name), minPairs, maxSkew)
+					p := compareSamples(t, fmt.Sprintf("%s{cluster=%q}", name, c), want, got.only("cluster", c), ownShort, thShort, mem.afterRate(name), minPairs, maxSkew, tol(name))
 					t.Logf("%-62s %-3s %3d series %5d pairs, max rel. diff %.2g", name, c, p.series, p.pairs, p.maxRel)
 				}
 			}
