@@ -253,7 +253,7 @@ bench-detection: tools ## the regression alerts' detection rate, time to detect 
 # -per-cell N (services per kind, size and size class whose regression is an existing function's,
 # default 4), -new-per-cell N (a new function's, default 4), -benign N (per benign day and size
 # class, default 3), -fixed-share lo,hi; KEEP=DIR keeps each seed's history there (seed-N/, TSDB
-# blocks). The timeout fits a 2-core machine busy with other work (about 45 minutes idle).
+# blocks). The timeout fits a 2-core machine busy with other work (about an hour idle, 1h50m beside a CI run).
 FUNCTION_SEEDS ?= 27,28,29
 FUNCTIONS_FLAGS ?=
 bench-functions: tools ## FunctionCostPerRequestRegression (its cost model, and the share condition before it) beside the service regression alerts on generated fleets with per-minute synthetic profiles and the bridge's set: one function, existing or new, adding +5/10/20% to its service's CPU or allocations per request at every even onset hour, and benign days (holiday, traffic doubling, improvement elsewhere, fixed-heavy services, a busy node), by service size; writes tests/bench/RESULTS-functions.md
