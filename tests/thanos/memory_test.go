@@ -18,7 +18,8 @@ import (
 // of a name for its memory less the rate window's own length.
 type memories map[string]time.Duration
 
-func memoriesOf(t *testing.T, groups []rulefmt.RuleGroup) memories {
+// recordExprs are the parsed expressions of each recorded name's rules.
+func recordExprs(t *testing.T, groups []rulefmt.RuleGroup) map[string][]parser.Expr {
 	t.Helper()
 	exprs := map[string][]parser.Expr{}
 	for _, g := range groups {
@@ -33,6 +34,12 @@ func memoriesOf(t *testing.T, groups []rulefmt.RuleGroup) memories {
 			exprs[r.Record] = append(exprs[r.Record], e)
 		}
 	}
+	return exprs
+}
+
+func memoriesOf(t *testing.T, groups []rulefmt.RuleGroup) memories {
+	t.Helper()
+	exprs := recordExprs(t, groups)
 	out := memories{}
 	var of func(name string, seen map[string]bool) time.Duration
 	of = func(name string, seen map[string]bool) time.Duration {
@@ -80,18 +87,11 @@ func memoriesOf(t *testing.T, groups []rulefmt.RuleGroup) memories {
 func readersOf(t *testing.T, groups []rulefmt.RuleGroup, target string) map[string]bool {
 	t.Helper()
 	reads := map[string][]string{}
-	for _, g := range groups {
-		for _, r := range g.Rules {
-			if r.Record == "" {
-				continue
-			}
-			e, err := parser.ParseExpr(r.Expr)
-			if err != nil {
-				t.Fatalf("%s: %v", r.Record, err)
-			}
+	for name, es := range recordExprs(t, groups) {
+		for _, e := range es {
 			parser.Inspect(e, func(node parser.Node, _ []parser.Node) error {
 				if vs, ok := node.(*parser.VectorSelector); ok {
-					reads[r.Record] = append(reads[r.Record], vs.Name)
+					reads[name] = append(reads[name], vs.Name)
 				}
 				return nil
 			})
