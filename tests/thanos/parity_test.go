@@ -68,8 +68,9 @@ func TestThanosParity(t *testing.T) {
 	}
 	w0 := newWorld(t)
 	names := promkit.RecordedNames(harness.ParseRules(t, w0.ruleFiles[:1]))
-	mem := memoriesOf(t, harness.ParseRules(t, w0.ruleFiles))
-	fit := readersOf(t, harness.ParseRules(t, w0.ruleFiles), "job:cpu_seconds_per_request:long_slope")
+	groups := harness.ParseRules(t, w0.ruleFiles)
+	mem := memoriesOf(t, groups)
+	fit := readersOf(t, groups, "job:cpu_seconds_per_request:long_slope")
 	tol := func(name string) float64 {
 		if fit[name] {
 			return fitRelTol
@@ -77,7 +78,7 @@ func TestThanosParity(t *testing.T) {
 		return relTol
 	}
 	nRules := 0
-	for _, g := range harness.ParseRules(t, w0.ruleFiles) {
+	for _, g := range groups {
 		nRules += len(g.Rules)
 	}
 
