@@ -236,9 +236,18 @@ function(cfg) {
   // each at its own offset, further apart than an instant lookup reaches.)
   local yHalf(k, h) = 'sum by (%s) (%s)' % [fkey, cm.lastOfNoise('%s{half="%s"}' % [k.halfQuantile, h])],
   local xHalf(h) = byService(series.requestsHalfQuantile, '{half="%s"}' % h),
-  // The sums of the function's points over the halves it has, and of its
-  // service's req/s points over the same halves.
-  local ySum(k) = 'sum by (%s) (%s)' % [fkey, cm.lastOfNoise(k.halfQuantile)],
+  // The sums of the function's points over the halves both it and its
+  // service have, and of its service's req/s points over the same halves.
+  // Another group records the service's halves: a row can enter a half
+  // (the traffic just crossed the day's median) a round before its
+  // service's half exists, and a point without its req/s would double the
+  // plain ratio until the next round.
+  local ySum(k) = 'sum by (%(fkey)s) (\n  %(y)s\n  and on (%(skey)s, half)\n  %(x)s\n)' % {
+    x: p.lastOfSlow(series.requestsHalfQuantile),
+    y: cm.lastOfNoise(k.halfQuantile),
+    fkey: fkey,
+    skey: skey,
+  },
   local xSum(k) = 'sum by (%(fkey)s) (\n  sum by (%(skey)s, half) (%(x)s)\n  * on (%(skey)s, half) group_right ()\n  (0 * %(y)s + 1)\n)' % {
     x: p.lastOfSlow(series.requestsHalfQuantile),
     y: cm.lastOfNoise(k.halfQuantile),

@@ -50,6 +50,7 @@ func suites() []*suite {
 		moneyOffSuite(),
 		functionsSuite(),
 		endpointsSuite(),
+		fitOrderSuite(),
 	}
 }
 
