@@ -60,10 +60,22 @@ export function alertWindows(alert, { now, pendingMs, minWindowMs, maxWindowMs }
   return { incident, baseline: b.window, anomaly, reason: b.reason, method: 'for' };
 }
 
-/** The rule above, marked approximate and saying why. */
+/**
+ * The rule above, marked approximate and saying why, its baseline ending a rate window before the
+ * anomaly: the rules judge 5m rates, so a step's onset lies up to RATE_WINDOW_MS before its
+ * condition first held, and a baseline ending at that moment would hold the incident's first
+ * minutes (and diff the incident against itself).
+ */
 export function approximateWindows(alert, opts, why) {
   const w = alertWindows(alert, opts);
-  return { ...w, approximate: true, reason: `${w.reason}; approximate: ${why}, so the anomaly is taken to start ${pw.formatDuration(opts.pendingMs)} (the rules' for:) before the alert fired` };
+  const to = Math.min(w.baseline.to, w.anomaly.from - RATE_WINDOW_MS);
+  const baseline = { from: to - (w.baseline.to - w.baseline.from), to };
+  return {
+    ...w,
+    baseline,
+    approximate: true,
+    reason: `${w.reason}; approximate: ${why}, so the anomaly is taken to start ${pw.formatDuration(opts.pendingMs)} (the rules' for:) before the alert fired, and the baseline ends ${pw.formatDuration(RATE_WINDOW_MS)} (the rate window) before that`,
+  };
 }
 
 /**

@@ -102,6 +102,18 @@ describe('chooseWindows', () => {
     const f = await chooseWindows(alert('CPUPerRequestRegression', 10), cfg({ prometheusUrl: flat.url }), NOW);
     assert.equal(f.approximate, true);
     assert.match(f.reason, /approximate: no step up in the series over the last day \(job:cpu_seconds_per_request:ratio_rate5m\)/);
+    assert.equal(f.baseline.to, f.anomaly.from - RATE_WINDOW_MS, 'the baseline ends a rate window before the anomaly');
+    assert.equal(f.baseline.to - f.baseline.from, f.incident.to - f.incident.from);
+    assert.match(f.reason, /and the baseline ends 5m \(the rate window\) before that$/);
+  });
+
+  it('the approximate rule keeps its baseline clear of an onset up to a rate window before the condition held', async () => {
+    // for: 2m, fired a minute ago: the condition held from 3 minutes ago, after a step 6 minutes
+    // ago whose 5m rate took 3 minutes to cross the threshold
+    const w = await chooseWindows(alert('CPUPerRequestRegression', 1), cfg({ pendingMs: 2 * MINUTE, prometheusUrl: await downUrl() }), NOW);
+    assert.equal(w.approximate, true);
+    assert.ok(m(w.baseline.to) <= -6, `baseline ${JSON.stringify(rel(w.baseline))} holds the onset 6 minutes ago`);
+    assert.ok(m(w.incident.from) >= -6, `incident ${JSON.stringify(rel(w.incident))}`);
   });
 
   it('a function new among its service\'s rows: its series begins 12 minutes ago, that is the onset; a function row older than the search is no onset', async () => {
