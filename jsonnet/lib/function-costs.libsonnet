@@ -77,10 +77,13 @@ function(cfg) {
       smoothed: series.functionCpuPerRequestSmoothed,
       byHalf: series.functionCpuByHalf,
       halfQuantile: series.functionCpuHalfQuantile,
+      halvesSum: series.functionCpuHalvesSum,
+      halvesRequests: series.functionCpuHalvesRequests,
       marginal: series.functionCpuMarginal,
       fixed: series.functionCpuFixed,
       referenceMarginal: series.functionCpuReferenceMarginal,
       referenceFixed: series.functionCpuReferenceFixed,
+      referencePredicted: series.functionCpuReferencePredicted,
       excess: series.functionCpuExcess,
       excessSmoothed: series.functionCpuExcessSmoothed,
       excessSampled: series.functionCpuExcessSampled,
@@ -101,10 +104,13 @@ function(cfg) {
       smoothed: series.functionAllocPerRequestSmoothed,
       byHalf: series.functionAllocByHalf,
       halfQuantile: series.functionAllocHalfQuantile,
+      halvesSum: series.functionAllocHalvesSum,
+      halvesRequests: series.functionAllocHalvesRequests,
       marginal: series.functionAllocMarginal,
       fixed: series.functionAllocFixed,
       referenceMarginal: series.functionAllocReferenceMarginal,
       referenceFixed: series.functionAllocReferenceFixed,
+      referencePredicted: series.functionAllocReferencePredicted,
       excess: series.functionAllocExcess,
       excessSmoothed: series.functionAllocExcessSmoothed,
       excessSampled: series.functionAllocExcessSampled,
@@ -305,6 +311,12 @@ function(cfg) {
       expr: 'quantile_over_time(0.5, %s[%s])' % [k.perRequest, cfg.regressionResidualWindow],
     },
     {
+      // What the row's reference model predicts at its service's current
+      // req/s (`other`'s too): the excess reads it three times.
+      record: k.referencePredicted,
+      expr: '%s\n+ on (%s)\n%s * on (%s) group_left ()\n%s' % [cm.lastOfNoise(k.referenceFixed), fkey, cm.lastOfNoise(k.referenceMarginal), skey, requests],
+    },
+    {
       // The excess: the function's share of its service's profile now (the
       // sum of its rows, `other` included) less its predicted share: what
       // its reference model predicts at the service's current req/s, over
@@ -319,8 +331,7 @@ function(cfg) {
       // not yet fitted, or the model's group behind after a restart), and
       // every row of a service new to the rules, has no excess.
       record: k.excess,
-      // a row's reference model at the service's current req/s
-      local reference = '%s\n+ on (%s)\n%s * on (%s) group_left ()\n%s' % [cm.lastOfNoise(k.referenceFixed), fkey, cm.lastOfNoise(k.referenceMarginal), skey, requests],
+      local reference = k.referencePredicted,
       // the named row's prediction: its reference, or 0 for a row admitted
       // since the model's last round (above)
       local prediction = '(\n%s\nor on (%s)\n(\n0 * %s\nunless on (%s)\n%s\nand on (%s)\n%s\n)\n)\n' % [
@@ -334,7 +345,7 @@ function(cfg) {
       ],
       // every row's reference prediction, `other`'s too, summed: the
       // profile the service's traffic predicts
-      local predictedTotal = 'sum by (%s) (\n%s\n)' % [skey, reference],
+      local predictedTotal = 'sum by (%s) (%s)' % [skey, reference],
       // the profile now, and the smaller of it and the predicted one
       local total = 'sum by (%s) (%s)' % [skey, k.rate],
       local predicted = '(\n%s\n> 0)' % predictedTotal,
@@ -372,6 +383,18 @@ function(cfg) {
       expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.baselineHalfQuantile), k.byHalf, cfg.baselineWindow],
     },
     {
+      // The sum of the function's points over the traffic halves its
+      // service has points in too (ySum), read by the plain ratio and the
+      // intercept below.
+      record: k.halvesSum,
+      expr: ySum(k),
+    },
+    {
+      // The sum of its service's req/s points over the same halves.
+      record: k.halvesRequests,
+      expr: xSum(k),
+    },
+    {
       // The slope between the halves' points: the function's cost per
       // request, where the service's traffic varied enough; else the plain
       // cost per request of its points (of the one half there is, with a
@@ -395,8 +418,8 @@ function(cfg) {
         yLo: yHalf(k, 'lower'),
         xHi: xHalf('upper'),
         xLo: xHalf('lower'),
-        ySum: ySum(k),
-        xSum: xSum(k),
+        ySum: cm.lastOfNoise(k.halvesSum),
+        xSum: cm.lastOfNoise(k.halvesRequests),
         median: byService(series.requestsBaselineMedian),
         spread: p.num(cfg.baselineMinTrafficSpread),
         fkey: fkey,
@@ -417,8 +440,8 @@ function(cfg) {
           0
         )
       ||| % {
-        ySum: ySum(k),
-        xSum: xSum(k),
+        ySum: cm.lastOfNoise(k.halvesSum),
+        xSum: cm.lastOfNoise(k.halvesRequests),
         marginal: cm.lastOfNoise(k.marginal),
         fkey: fkey,
       },
