@@ -243,9 +243,9 @@ func writeFunctionCosts(b *strings.Builder, r result, title string, rules map[st
 		g := name[:strings.Index(name, " / ")]
 		kind, n := "both", 2*rows
 		switch {
-		case strings.Contains(name, ":cpu_seconds"):
+		case strings.Contains(name, ":cpu_seconds"), strings.Contains(name, ":cpu_halves"):
 			kind, n = "cpu", rows
-		case strings.Contains(name, ":alloc_bytes"):
+		case strings.Contains(name, ":alloc_bytes"), strings.Contains(name, ":alloc_halves"):
 			kind, n = "alloc_space", rows
 		}
 		d := median(rules[name])
