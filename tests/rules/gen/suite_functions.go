@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Function alerts: hotpath-profile-metrics' rows (labels job and function,
@@ -184,6 +185,14 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		g.expr("its reference model under flat traffic: the plain cost per request of its points, nothing fixed", last(marginal), check, sample{labelString(marginal, fnLabels(s, fn)), k.value})
 		fixed := fmt.Sprintf("job_function:%s:reference_fixed", k.kind)
 		g.expr("", last(fixed), check, sample{labelString(fixed, fnLabels(s, fn)), 0})
+		predicted := fmt.Sprintf("job_function:%s:reference_predicted", k.kind)
+		g.expr("the cost it predicts at the current traffic (8 req/s): its row's", predicted+fmt.Sprintf("{job=%q, function=%q}", k.job, fn), check,
+			sample{labelString(predicted, fnLabels(s, fn)), k.value * 8})
+		sums := fmt.Sprintf("job_function:%s:halves_sum", k.kind)
+		g.expr("the fit's sums over the halves it shares with its service: under flat traffic the upper half alone, its cost there", last(sums), check,
+			sample{labelString(sums, fnLabels(s, fn)), k.value * 8})
+		sums = fmt.Sprintf("job_function:requests:%s_halves_sum", strings.TrimSuffix(strings.TrimSuffix(k.kind, "_seconds"), "_bytes"))
+		g.expr("and its service's request rate there", last(sums), check, sample{labelString(sums, fnLabels(s, fn)), 8})
 		current := fmt.Sprintf("job_function:%s_per_request:baseline_marginal", k.kind)
 		g.expr("the model of its current day, the same", last(current), check, sample{labelString(current, fnLabels(s, fn)), k.value})
 		current = fmt.Sprintf("job_function:%s:baseline_fixed", k.kind)
