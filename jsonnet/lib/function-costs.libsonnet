@@ -331,11 +331,10 @@ function(cfg) {
       // not yet fitted, or the model's group behind after a restart), and
       // every row of a service new to the rules, has no excess.
       record: k.excess,
-      local reference = k.referencePredicted,
       // the named row's prediction: its reference, or 0 for a row admitted
       // since the model's last round (above)
       local prediction = '(\n%s\nor on (%s)\n(\n0 * %s\nunless on (%s)\n%s\nand on (%s)\n%s\n)\n)\n' % [
-        reference,
+        k.referencePredicted,
         fkey,
         named(k.rate),
         fkey,
@@ -345,7 +344,7 @@ function(cfg) {
       ],
       // every row's reference prediction, `other`'s too, summed: the
       // profile the service's traffic predicts
-      local predictedTotal = 'sum by (%s) (%s)' % [skey, reference],
+      local predictedTotal = 'sum by (%s) (%s)' % [skey, k.referencePredicted],
       // the profile now, and the smaller of it and the predicted one
       local total = 'sum by (%s) (%s)' % [skey, k.rate],
       local predicted = '(\n%s\n> 0)' % predictedTotal,

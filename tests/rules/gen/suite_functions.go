@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // Function alerts: hotpath-profile-metrics' rows (labels job and function,
@@ -171,9 +170,9 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	g.expr("", `job_function:alloc_bytes_per_request:ratio_rate5m{job="allocs", function="buf"}`, check,
 		one("job_function:alloc_bytes_per_request:ratio_rate5m", allocs, "buf", 16384))
 	for _, k := range []struct {
-		kind, job string
-		value     float64
-	}{{"cpu_seconds", "api", 0.0625 / 8}, {"alloc_bytes", "allocs", 16384}} {
+		kind, halves, job string
+		value             float64
+	}{{"cpu_seconds", "cpu", "api", 0.0625 / 8}, {"alloc_bytes", "alloc", "allocs", 16384}} {
 		fn := map[string]string{"api": "hot", "allocs": "buf"}[k.job]
 		s := map[string]service{"api": api, "allocs": allocs}[k.job]
 		last := func(name string) string {
@@ -191,7 +190,7 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 		sums := fmt.Sprintf("job_function:%s:halves_sum", k.kind)
 		g.expr("the fit's sums over the halves it shares with its service: under flat traffic the upper half alone, its cost there", last(sums), check,
 			sample{labelString(sums, fnLabels(s, fn)), k.value * 8})
-		sums = fmt.Sprintf("job_function:requests:%s_halves_sum", strings.TrimSuffix(strings.TrimSuffix(k.kind, "_seconds"), "_bytes"))
+		sums = fmt.Sprintf("job_function:requests:%s_halves_sum", k.halves)
 		g.expr("and its service's request rate there", last(sums), check, sample{labelString(sums, fnLabels(s, fn)), 8})
 		current := fmt.Sprintf("job_function:%s_per_request:baseline_marginal", k.kind)
 		g.expr("the model of its current day, the same", last(current), check, sample{labelString(current, fnLabels(s, fn)), k.value})
