@@ -58,8 +58,14 @@ func TestDriveHoldsTheRate(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Drive returned %s after a 1s context", d)
 	}
-	if n := hits.Load(); n < 80 || n > 110 || st.OK.Load() != uint64(n) {
-		t.Errorf("%d requests (ok %d) at 100/s for 1s", n, st.OK.Load())
+	n, ok := uint64(hits.Load()), st.OK.Load()
+	if n < 80 || n > 110 {
+		t.Errorf("%d requests at 100/s for 1s", n)
+	}
+	// A request the server saw may be cut short by the end of the run: it
+	// counts as neither ok nor failed, and at most maxInFlight are.
+	if ok > n || n-ok > 8 || st.Failed.Load() != 0 || st.Sent.Load() < n {
+		t.Errorf("server saw %d, client sent %d, ok %d, failed %d", n, st.Sent.Load(), ok, st.Failed.Load())
 	}
 }
 
