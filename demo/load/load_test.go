@@ -54,7 +54,8 @@ func TestDriveHoldsTheRate(t *testing.T) {
 	defer cancel()
 	st := &Stats{}
 	start := time.Now()
-	Drive(ctx, NewClient(4), Target{URL: srv.URL, Rate: Constant(100)}, 8, st)
+	const maxInFlight = 8
+	Drive(ctx, NewClient(4), Target{URL: srv.URL, Rate: Constant(100)}, maxInFlight, st)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Drive returned %s after a 1s context", d)
 	}
@@ -64,7 +65,7 @@ func TestDriveHoldsTheRate(t *testing.T) {
 	}
 	// A request the server saw may be cut short by the end of the run: it
 	// counts as neither ok nor failed, and at most maxInFlight are.
-	if ok > n || n-ok > 8 || st.Failed.Load() != 0 || st.Sent.Load() < n {
+	if ok > n || n-ok > maxInFlight || st.Failed.Load() != 0 || st.Sent.Load() < n {
 		t.Errorf("server saw %d, client sent %d, ok %d, failed %d", n, st.Sent.Load(), ok, st.Failed.Load())
 	}
 }
