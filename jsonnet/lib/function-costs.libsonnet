@@ -83,6 +83,7 @@ function(cfg) {
       fixed: series.functionCpuFixed,
       referenceMarginal: series.functionCpuReferenceMarginal,
       referenceFixed: series.functionCpuReferenceFixed,
+      admittedLately: series.functionCpuAdmittedLately,
       referencePredicted: series.functionCpuReferencePredicted,
       excess: series.functionCpuExcess,
       excessSmoothed: series.functionCpuExcessSmoothed,
@@ -110,6 +111,7 @@ function(cfg) {
       fixed: series.functionAllocFixed,
       referenceMarginal: series.functionAllocReferenceMarginal,
       referenceFixed: series.functionAllocReferenceFixed,
+      admittedLately: series.functionAllocAdmittedLately,
       referencePredicted: series.functionAllocReferencePredicted,
       excess: series.functionAllocExcess,
       excessSmoothed: series.functionAllocExcessSmoothed,
@@ -152,17 +154,35 @@ function(cfg) {
   // has one (a function older than that there has its current reference).
   // Each one is new code, or grew past the bridge's entry share: before it
   // entered, it cost under functionEntryShare of its service (it was in
-  // `other`). `now` is the series whose present rows are asked.
-  local young(k, now) = std.join('\nor\n', [
+  // `other`). Its four windows reach persisted blocks, the dearest reads of
+  // the pack, so the model's group asks them once a round
+  // (k.admittedLately) and the rest read its answer.
+  local young(k) = std.join('\nor\n', [
     std.rstripChars(|||
       %(now)s
       unless on (%(fkey)s)
       last_over_time(%(s)s[%(w)s] offset %(since)s)
       and on (%(skey)s)
       last_over_time(%(o)s[%(w)s] offset %(since)s)
-    ||| % { now: now, s: k.byHalf, o: '%s{function="other"}' % k.byHalf, w: cm.lastOfNoiseWindow, since: since, fkey: fkey, skey: skey }, '\n')
+    ||| % { now: named(k.rate), s: k.byHalf, o: '%s{function="other"}' % k.byHalf, w: cm.lastOfNoiseWindow, since: since, fkey: fkey, skey: skey }, '\n')
     for since in [referenceSince, cfg.regressionNoiseMinHistory]
   ]),
+  // The named rows of k with no cost of their own in the
+  // regressionNoiseInterval before the last one while their service's
+  // `other` row had one: admitted since the model's last round, which has
+  // not yet recorded them in k.admittedLately nor given them a reference.
+  local sinceModelRound(k) = '%s\nunless on (%s)\n%s\nand on (%s)\n%s' % [
+    named(k.rate),
+    fkey,
+    beforeModelRound(k.rate),
+    skey,
+    beforeModelRound('%s{function="other"}' % k.rate),
+  ],
+  // The rows of k admitted lately, as of this minute: the model's last
+  // round's set and the rows admitted since, those without a fit of their
+  // own (a row back from a gap has its points of the day, and its set
+  // value from the next round).
+  local admitted(k) = '%s == 1\nor\n(\n%s\nunless on (%s)\n%s\n)' % [cm.lastOfNoise(k.admittedLately), sinceModelRound(k), fkey, cm.lastOfNoise(k.marginal)],
   // k's rows whose `origin` (the bridge's label) matches `matcher`, over as
   // long as a row's smoothed excess outlives its counter (a scrape gap, the
   // bridge's restart).
@@ -333,15 +353,7 @@ function(cfg) {
       record: k.excess,
       // the named row's prediction: its reference, or 0 for a row admitted
       // since the model's last round (above)
-      local prediction = '(\n%s\nor on (%s)\n(\n0 * %s\nunless on (%s)\n%s\nand on (%s)\n%s\n)\n)\n' % [
-        k.referencePredicted,
-        fkey,
-        named(k.rate),
-        fkey,
-        beforeModelRound(k.rate),
-        skey,
-        beforeModelRound('%s{function="other"}' % k.rate),
-      ],
+      local prediction = '(\n%s\nor on (%s)\n(\n0 * %s\n)\n)\n' % [k.referencePredicted, fkey, sinceModelRound(k)],
       // every row's reference prediction, `other`'s too, summed: the
       // profile the service's traffic predicts
       local predictedTotal = 'sum by (%s) (%s)' % [skey, k.referencePredicted],
@@ -446,17 +458,26 @@ function(cfg) {
       },
     },
     {
+      // 1 for a function the bridge admitted lately (young, above), 0 for
+      // the other named rows: what the reference rules below and the alert
+      // read, from the head, in place of young's four lagged windows. A
+      // row admitted since this round is caught by sinceModelRound until
+      // the next one records it.
+      record: k.admittedLately,
+      expr: '(\n0 * (\n%s\n) + 1\n)\nor\n0 * %s' % [young(k), named(k.rate)],
+    },
+    {
       // The reference model's slope: as fitted regressionAcceptAfter ago, on
       // a whole baselineWindow of the function's points; 0 for a function
       // admitted lately in a service read for long (it had no row of its
       // own); else the current fit, for a younger one.
       record: k.referenceMarginal,
-      expr: laggedOrCurrent(k.byHalf, function(read) read(k.marginal), cfg.baselineWindow, young(k, cm.lastOfNoise(k.marginal))),
+      expr: laggedOrCurrent(k.byHalf, function(read) read(k.marginal), cfg.baselineWindow, '%s\nand on (%s)\n%s == 1' % [cm.lastOfNoise(k.marginal), fkey, cm.lastOfNoise(k.admittedLately)]),
     },
     {
       // Its intercept, read alike.
       record: k.referenceFixed,
-      expr: laggedOrCurrent(k.byHalf, function(read) read(k.fixed), cfg.baselineWindow, young(k, cm.lastOfNoise(k.fixed))),
+      expr: laggedOrCurrent(k.byHalf, function(read) read(k.fixed), cfg.baselineWindow, '%s\nand on (%s)\n%s == 1' % [cm.lastOfNoise(k.fixed), fkey, cm.lastOfNoise(k.admittedLately)]),
     },
   ],
 
@@ -508,7 +529,7 @@ function(cfg) {
   // no median to tell it from noise, and `for:` holds it as the service
   // alerts' step path is held (the median crosses only once the step fills
   // half its window, 10 minutes later); or, for a function admitted lately
-  // (young, above: it has no band of its own and predicts 0, so its excess
+  // (admitted, above: it has no band of its own and predicts 0, so its excess
   // is its share of the profile), on an excess above functionEntryShare +
   // functionRegressionMinShare (it cost under the entry share before, so
   // its share rose by the floor at least), in a profile of
@@ -578,7 +599,7 @@ function(cfg) {
       sampling: std.strReplace(samplingNoise(k), '\n', '\n    '),
       rate: k.rate,
       newMin: p.num(k.newMinProfile),
-      young: std.strReplace(young(k, k.excessSmoothed), '\n', '\n      '),
+      young: std.strReplace(admitted(k), '\n', '\n      '),
       smoothed: k.excessSmoothed,
       raw: k.excess,
       step: p.num(cfg.functionStepShare),

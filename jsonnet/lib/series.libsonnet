@@ -150,9 +150,10 @@
   // per second and per request of its service, that ratio's median over
   // regressionResidualWindow; its cost model (fixed + marginal * req/s,
   // fitted on the service's traffic halves every regressionNoiseInterval),
-  // the model as recorded regressionAcceptAfter ago (the reference), the
-  // function's excess over the reference's prediction as a share of its
-  // service's profile, that excess smoothed, sampled, its median and spread
+  // whether the bridge admitted the function lately (1, else 0), the model
+  // as recorded regressionAcceptAfter ago (the reference: 0 for a function
+  // admitted lately), the function's excess over the reference's prediction
+  // as a share of its service's profile, that excess smoothed, sampled, its median and spread
   // over baselineWindow, and the threshold and hold level
   // FunctionCostPerRequestRegression judges it against.
   functionCpu: 'job_function:cpu_seconds:rate5m',
@@ -166,6 +167,7 @@
   functionCpuFixed: 'job_function:cpu_seconds:baseline_fixed',
   functionCpuReferenceMarginal: 'job_function:cpu_seconds_per_request:reference_marginal',
   functionCpuReferenceFixed: 'job_function:cpu_seconds:reference_fixed',
+  functionCpuAdmittedLately: 'job_function:cpu_seconds:admitted_lately',
   functionCpuReferencePredicted: 'job_function:cpu_seconds:reference_predicted',
   functionCpuExcess: 'job_function:cpu_seconds_excess_share:ratio_rate5m',
   functionCpuExcessSmoothed: 'job_function:cpu_seconds_excess_share:smoothed',
@@ -185,6 +187,7 @@
   functionAllocFixed: 'job_function:alloc_bytes:baseline_fixed',
   functionAllocReferenceMarginal: 'job_function:alloc_bytes_per_request:reference_marginal',
   functionAllocReferenceFixed: 'job_function:alloc_bytes:reference_fixed',
+  functionAllocAdmittedLately: 'job_function:alloc_bytes:admitted_lately',
   functionAllocReferencePredicted: 'job_function:alloc_bytes:reference_predicted',
   functionAllocExcess: 'job_function:alloc_bytes_excess_share:ratio_rate5m',
   functionAllocExcessSmoothed: 'job_function:alloc_bytes_excess_share:smoothed',

@@ -222,6 +222,16 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 	g.expr("wavy's excess swings with its wave (+-10% of its service), under a threshold of its own noise, far above the floor",
 		`count(last_over_time(job_function:cpu_seconds_excess_share:baseline_threshold{job="noisy"}[30m]) > 0.15)`, minutes(at), sample{"{}", 1})
 
+	lately := "job_function:cpu_seconds:admitted_lately"
+	g.expr("the functions the bridge admitted lately, as the model's last round recorded them: the new marshal of fresh, early (a service read for 12h) and speck, and moved's mid (it got a row of its own)",
+		fmt.Sprintf(`last_over_time(%s[30m]) == 1`, lately), minutes(at),
+		one(lately, fresh, "marshal", 1), one(lately, moved, "mid", 1), one(lately, early, "marshal", 1), one(lately, speck, "marshal", 1))
+	g.expr("not a row of a service read for long (api's hot), of a service read for an hour (newcomer's marshal: no other row before it to say it was not read), nor one read for 13h (early's steady)",
+		fmt.Sprintf(`last_over_time(%s{job=~"api|newcomer|early", function=~"hot|marshal|steady"}[30m]) == 0`, lately), minutes(at),
+		one(lately, api, "hot", 0), one(lately, newcomer, "marshal", 0), one(lately, early, "steady", 0))
+	g.expr("nor an allocation row of a service read for long",
+		`last_over_time(job_function:alloc_bytes:admitted_lately{job="allocs", function="buf"}[30m])`, minutes(at),
+		one("job_function:alloc_bytes:admitted_lately", allocs, "buf", 0))
 	g.expr("a function new to a service read for long has a reference of 0 (it had no row of its own): its excess is its share of the profile",
 		`last_over_time(job_function:cpu_seconds_per_request:reference_marginal{function=~"marshal|mid"}[30m]) + on (job, function) last_over_time(job_function:cpu_seconds:reference_fixed[30m])`, minutes(at),
 		one("", fresh, "marshal", 0), one("", moved, "mid", 0), one("", early, "marshal", 0), one("", speck, "marshal", 0))
