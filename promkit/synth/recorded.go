@@ -1,5 +1,7 @@
 package synth
 
+import "math"
+
 // What the pack's job-level groups record, written directly into a test's
 // history instead of replayed with `promtool tsdb create-blocks-from rules`
 // (one pass per dependency level: minutes): the series the baseline and the
@@ -57,4 +59,31 @@ func Upstream(ratio float64, sampled bool) []Record {
 		r = append(r, Record{Name: "job:cpu_seconds_per_request:ratio_to_upstream_sampled", Value: ratio})
 	}
 	return r
+}
+
+// LongSlope is what the long load fit records (job:cpu_seconds_per_request:
+// long_slope, every 5m over the last 3h of the 1m records) from a service's
+// minutes in its window: the least-squares slope of CPU on req/s where the
+// traffic swung (a coefficient of variation of at least 0.25), ok false
+// where it did not and the pack records nothing. A history without these
+// leaves the day's median slope to the first live fits, whose windows mix
+// the history with a changed cost line.
+func LongSlope(window []Job) (slope float64, ok bool) {
+	if len(window) == 0 {
+		return 0, false
+	}
+	var req, cpu, reqSq, cpuReq float64
+	for _, j := range window {
+		req += j.Req
+		cpu += j.CPU
+		reqSq += j.Req * j.Req
+		cpuReq += j.CPU * j.Req
+	}
+	n := float64(len(window))
+	req, cpu, reqSq, cpuReq = req/n, cpu/n, reqSq/n, cpuReq/n
+	variance := reqSq - req*req
+	if variance <= 0 || req <= 0 || math.Sqrt(variance)/req < 0.25 {
+		return 0, false
+	}
+	return (cpuReq - cpu*req) / variance, true
 }

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -73,6 +74,27 @@ func TestRecorded(t *testing.T) {
 	}
 	if len(Upstream(10, false)) != 1 || len(Upstream(10, true)) != 2 {
 		t.Error("the upstream ratio's sampled copy only when sampled")
+	}
+}
+
+// The long fit's slope: the cost line's per-request part where traffic
+// swung, nothing where it held still.
+func TestLongSlope(t *testing.T) {
+	var swung, still []Job
+	for i := 0; i < 180; i++ {
+		req := 2.0 + float64(i%60)/3 // 2 to 21.7 req/s
+		cpu, _ := Typical.At(req)
+		swung = append(swung, Job{Req: req, CPU: cpu})
+		still = append(still, Job{Req: 20 + float64(i%2), CPU: 1})
+	}
+	if s, ok := LongSlope(swung); !ok || math.Abs(s-Typical.CPUPerRequest) > 1e-12 {
+		t.Errorf("swung: %g %v, want %g", s, ok, Typical.CPUPerRequest)
+	}
+	if s, ok := LongSlope(still); ok {
+		t.Errorf("still traffic (cv 0.02): slope %g recorded", s)
+	}
+	if _, ok := LongSlope(nil); ok {
+		t.Error("an empty window: a slope recorded")
 	}
 }
 

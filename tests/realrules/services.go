@@ -222,8 +222,9 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 }
 
 // history is what the 1m groups would have recorded over [from, to)
-// (synth.Job), and the noise groups' samples of the functions' costs and
-// the endpoints' cost per request, ending in "# EOF".
+// (synth.Job), the long load fit's slopes (every 5m: synth.LongSlope), and
+// the noise groups' samples of the functions' costs and the endpoints' cost
+// per request, ending in "# EOF".
 func history(from, to time.Time) string {
 	series := map[string][]string{} // name -> lines
 	add := func(r synth.Record, ls string, t time.Time) {
@@ -234,15 +235,22 @@ func history(from, to time.Time) string {
 	}
 	for _, s := range services {
 		l := labels(s.job)
+		var window []synth.Job // the long fit's: the last 3h of minutes
 		for t := from; t.Before(to); t = t.Add(time.Minute) {
 			req, cpu, alloc := s.rates(t, false)
 			j := synth.Job{Req: req, CPU: cpu, Alloc: alloc}
 			for _, r := range j.Recorded() {
 				add(r, l, t)
 			}
+			if window = append(window, j); len(window) > 180 {
+				window = window[1:]
+			}
 			if t.Sub(from)%(5*time.Minute) == 0 { // the baseline group's interval
 				for _, r := range j.Sampled(req >= synth.DiurnalMedian) {
 					add(r, l, t)
+				}
+				if slope, ok := synth.LongSlope(window); ok && len(window) == 180 {
+					add(synth.Record{Name: "job:cpu_seconds_per_request:long_slope", Value: slope}, l, t)
 				}
 				// the function cost models' inputs, sampled as often: each
 				// row's cost in its traffic half (the fit's points) and its
