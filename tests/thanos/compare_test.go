@@ -106,7 +106,9 @@ const (
 )
 
 // compareSamples fails when want and got differ in their label sets, when a
-// series has fewer than minPairs samples paired, or in a value of a pair.
+// series has fewer than minPairs samples paired, or in a value of a pair
+// (by more than rel of the larger of the two, or of the series' floor when
+// that is larger, and absTol).
 // A pair is a sample of want and the sample of got nearest in time, within
 // maxSkew: Prometheus and Thanos Ruler place the same group at different
 // offsets within its interval (a hash of the group's name and file, which
@@ -120,7 +122,7 @@ const (
 // record for 3h) is left out and logged with the reason: the two sides read
 // different inputs there. A name whose pairs were all left out so is logged
 // as not compared in this run, not failed: its inputs differed throughout.
-func compareSamples(t *testing.T, name string, want, got samples, wantShort, gotShort shortWindows, after time.Duration, minPairs int, maxSkew time.Duration, rel float64) parity {
+func compareSamples(t *testing.T, name string, want, got samples, wantShort, gotShort shortWindows, after time.Duration, minPairs int, maxSkew time.Duration, rel float64, floor map[string]float64) parity {
 	t.Helper()
 	var res parity
 	if a, b := keys(want), keys(got); strings.Join(a, "\n") != strings.Join(b, "\n") {
@@ -149,7 +151,7 @@ func compareSamples(t *testing.T, name string, want, got samples, wantShort, got
 			}
 			g := got[k][best]
 			d := math.Abs(w - g)
-			scale := math.Max(math.Abs(w), math.Abs(g))
+			scale := math.Max(math.Max(math.Abs(w), math.Abs(g)), floor[k])
 			if d > rel*scale+absTol {
 				why := wantShort.excuse("the reference", cluster, ts, after)
 				if why == "" {
