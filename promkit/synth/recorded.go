@@ -61,14 +61,14 @@ func Upstream(ratio float64, sampled bool) []Record {
 	return r
 }
 
-// LongSlope is what the long load fit records (job:cpu_seconds_per_request:
-// long_slope, every 5m over the last 3h of the 1m records) from a service's
-// minutes in its window: the least-squares slope of CPU on req/s where the
-// traffic swung (a coefficient of variation of at least 0.25), ok false
-// where it did not and the pack records nothing. A history without these
-// leaves the day's median slope to the first live fits, whose windows mix
-// the history with a changed cost line.
-func LongSlope(window []Job) (slope float64, ok bool) {
+// LoadSlope is the slope the load fits record from a service's 1m records
+// in their window (job:cpu_seconds_per_request:recent_slope over 30m every
+// minute, ..._long_slope over 3h every 5m): the least-squares slope of CPU
+// on req/s where the traffic swung (a coefficient of variation of at least
+// 0.25), ok false where it did not and the pack records nothing. A history
+// without the long fit's slopes leaves the day's median slope to the first
+// live fits, whose windows mix the history with a changed cost line.
+func LoadSlope(window []Job) (slope float64, ok bool) {
 	if len(window) == 0 {
 		return 0, false
 	}

@@ -77,9 +77,9 @@ func TestRecorded(t *testing.T) {
 	}
 }
 
-// The long fit's slope: the cost line's per-request part where traffic
+// The load fits' slope: the cost line's per-request part where traffic
 // swung, nothing where it held still.
-func TestLongSlope(t *testing.T) {
+func TestLoadSlope(t *testing.T) {
 	var swung, still []Job
 	for i := 0; i < 180; i++ {
 		req := 2.0 + float64(i%60)/3 // 2 to 21.7 req/s
@@ -87,13 +87,13 @@ func TestLongSlope(t *testing.T) {
 		swung = append(swung, Job{Req: req, CPU: cpu})
 		still = append(still, Job{Req: 20 + float64(i%2), CPU: 1})
 	}
-	if s, ok := LongSlope(swung); !ok || math.Abs(s-Typical.CPUPerRequest) > 1e-12 {
+	if s, ok := LoadSlope(swung); !ok || math.Abs(s-Typical.CPUPerRequest) > 1e-12 {
 		t.Errorf("swung: %g %v, want %g", s, ok, Typical.CPUPerRequest)
 	}
-	if s, ok := LongSlope(still); ok {
+	if s, ok := LoadSlope(still); ok {
 		t.Errorf("still traffic (cv 0.02): slope %g recorded", s)
 	}
-	if _, ok := LongSlope(nil); ok {
+	if _, ok := LoadSlope(nil); ok {
 		t.Error("an empty window: a slope recorded")
 	}
 }

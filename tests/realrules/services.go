@@ -221,8 +221,11 @@ func each(now time.Time, f func(key string, perSecond float64)) {
 	counter("http_requests_total", `cluster="eu1",namespace="ci",job="ci-operator",instance="i1",pod="ci-operator-1"`, 5)
 }
 
+// longFitMinutes are the 1m records in the long load fit's window (3h).
+const longFitMinutes = 180
+
 // history is what the 1m groups would have recorded over [from, to)
-// (synth.Job), the long load fit's slopes (every 5m: synth.LongSlope), and
+// (synth.Job), the long load fit's slopes (every 5m: synth.LoadSlope), and
 // the noise groups' samples of the functions' costs and the endpoints' cost
 // per request, ending in "# EOF".
 func history(from, to time.Time) string {
@@ -235,21 +238,21 @@ func history(from, to time.Time) string {
 	}
 	for _, s := range services {
 		l := labels(s.job)
-		var window []synth.Job // the long fit's: the last 3h of minutes
+		var window []synth.Job // the long fit's: its last longFitMinutes
 		for t := from; t.Before(to); t = t.Add(time.Minute) {
 			req, cpu, alloc := s.rates(t, false)
 			j := synth.Job{Req: req, CPU: cpu, Alloc: alloc}
 			for _, r := range j.Recorded() {
 				add(r, l, t)
 			}
-			if window = append(window, j); len(window) > 180 {
+			if window = append(window, j); len(window) > longFitMinutes {
 				window = window[1:]
 			}
 			if t.Sub(from)%(5*time.Minute) == 0 { // the baseline group's interval
 				for _, r := range j.Sampled(req >= synth.DiurnalMedian) {
 					add(r, l, t)
 				}
-				if slope, ok := synth.LongSlope(window); ok && len(window) == 180 {
+				if slope, ok := synth.LoadSlope(window); ok && len(window) == longFitMinutes {
 					add(synth.Record{Name: "job:cpu_seconds_per_request:long_slope", Value: slope}, l, t)
 				}
 				// the function cost models' inputs, sampled as often: each

@@ -1,6 +1,10 @@
 package main
 
-import "math"
+import (
+	"math"
+
+	"github.com/hotpath/hotpath/promkit/synth"
+)
 
 // recentFit replays the recent least-squares fit of rules/load-fit.libsonnet
 // on per-minute CPU and request rates (rate5m already applied), so a test can
@@ -21,31 +25,22 @@ func (f *recentFit) avg(xs []float64, t int) float64 {
 	return s / float64(f.window)
 }
 
-func (f *recentFit) cv(t int) float64 {
-	sq := make([]float64, len(f.req))
-	for i, r := range f.req {
-		sq[i] = r * r
-	}
-	mr := f.avg(f.req, t)
-	return math.Sqrt(math.Max(f.avg(sq, t)-mr*mr, 0)) / mr
-}
-
-// slope records the plain least-squares slope at t, if traffic swung.
+// slope records the load fit's slope at t (synth.LoadSlope), if traffic swung.
 func (f *recentFit) slope(t int) (float64, bool) {
 	if s, ok := f.slopes[t]; ok {
 		return s, true
 	}
-	if t < f.window-1 || f.cv(t) < 0.25 {
+	if t < f.window-1 {
 		return 0, false
 	}
-	cr := make([]float64, len(f.req))
-	rr := make([]float64, len(f.req))
-	for i := range f.req {
-		cr[i] = f.cpu[i] * f.req[i]
-		rr[i] = f.req[i] * f.req[i]
+	var window []synth.Job
+	for i := t - f.window + 1; i <= t; i++ {
+		window = append(window, synth.Job{Req: f.req[i], CPU: f.cpu[i]})
 	}
-	mr, mc := f.avg(f.req, t), f.avg(f.cpu, t)
-	v := (f.avg(cr, t) - mc*mr) / (f.avg(rr, t) - mr*mr)
+	v, ok := synth.LoadSlope(window)
+	if !ok {
+		return 0, false
+	}
 	if f.slopes == nil {
 		f.slopes = map[int]float64{}
 	}
