@@ -70,21 +70,19 @@ const cpuRecord = "job:cpu_seconds:rate5m"
 // fitFloors are the scales, per series, that a reader of the long fit is
 // judged against when what it holds is smaller: the fixed part is the CPU
 // less the fit's part of it (CPU - slope x req/s), so a slope fitRelTol apart
-// moves it by up to fitRelTol of the service's CPU however little is left
-// (0 on one side, 0.3% of the CPU on the other); its share of the CPU moves
-// by up to fitRelTol of the whole. cpu is the same side's CPU records.
+// moves it by up to fitRelTol of the service's CPU however little is left,
+// and its share of the CPU by up to fitRelTol of the whole. cpu is the same
+// side's CPU records (cpuRecord).
 func fitFloors(name string, cpu samples) map[string]float64 {
-	if name != "job:cpu_seconds:long_fixed" && name != "job:cpu_seconds:long_fixed_share" {
-		return nil
-	}
 	out := map[string]float64{}
 	for k, v := range cpu {
-		out[k] = 1 // a share
-		if name == "job:cpu_seconds:long_fixed" {
-			out[k] = 0
+		switch name {
+		case "job:cpu_seconds:long_fixed":
 			for _, x := range v {
 				out[k] = math.Max(out[k], math.Abs(x))
 			}
+		case "job:cpu_seconds:long_fixed_share":
+			out[k] = 1
 		}
 	}
 	return out
@@ -181,6 +179,10 @@ func TestThanosParity(t *testing.T) {
 				maps.Copy(ownShort, scrapeGaps(t, own[c], w.live(), at, c))
 			}
 			t.Logf("short rate windows since %s: the clusters' own %v; thanos %v", w.live().UTC().Format("15:04:05"), ownShort, thShort)
+			cpu := map[string]samples{}
+			for _, c := range clusters {
+				cpu[c] = rawSamples(t, own[c], cpuRecord, at, compareWindow).withLabel("cluster", c)
+			}
 			for _, name := range names {
 				got := rawSamples(t, th.query.Prometheus, name, at, compareWindow)
 				if none := got.only("cluster", ""); len(none) > 0 {
@@ -188,8 +190,7 @@ func TestThanosParity(t *testing.T) {
 				}
 				for _, c := range clusters {
 					want := rawSamples(t, own[c], name, at, compareWindow).withLabel("cluster", c)
-					cpu := rawSamples(t, own[c], cpuRecord, at, compareWindow).withLabel("cluster", c)
-					p := compareSamples(t, fmt.Sprintf("%s{cluster=%q}", name, c), want, got.only("cluster", c), ownShort, thShort, mem.afterRate(name), minPairs, maxSkew, tol(name), fitFloors(name, cpu))
+					p := compareSamples(t, fmt.Sprintf("%s{cluster=%q}", name, c), want, got.only("cluster", c), ownShort, thShort, mem.afterRate(name), minPairs, maxSkew, tol(name), fitFloors(name, cpu[c]))
 					t.Logf("%-62s %-3s %3d series %5d pairs, max rel. diff %.2g", name, c, p.series, p.pairs, p.maxRel)
 				}
 			}
