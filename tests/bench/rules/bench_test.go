@@ -80,6 +80,9 @@ type result struct {
 	// empty when BENCH_THANOS=0
 	ruler  []float64
 	thanos string // the pinned Thanos version
+	// today's pack against the earlier one at the shipped intervals, side
+	// by side (runShipped); nil when not run
+	shipped *shippedResult
 }
 
 type queryResult struct {
@@ -121,6 +124,13 @@ func TestBenchRules(t *testing.T) {
 	var results []result
 	for _, n := range sizes {
 		t.Run(strconv.Itoa(n), func(t *testing.T) { results = append(results, run(t, newSynthetic(n), ruleFiles, floorFile, before)) })
+		// the goal's measure, on the first fleet only: it takes about 50 minutes
+		if ref := os.Getenv("BENCH_BEFORE_REF"); ref != "" && len(results) == 1 && shippedRounds() > 0 {
+			t.Run(strconv.Itoa(n)+"-shipped", func(t *testing.T) {
+				s := runShipped(t, newSynthetic(n), ref)
+				results[0].shipped = &s
+			})
+		}
 		report := render(results, pk)
 		fmt.Println(report)
 		if path := os.Getenv("BENCH_OUT"); path != "" {
@@ -221,28 +231,7 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string, before
 	if res.noiseThresholds != f.services {
 		t.Errorf("noise thresholds for %d services, want %d: the noise group is not measured at its full cost", res.noiseThresholds, f.services)
 	}
-	// The function groups did all of theirs: every CPU function row but
-	// `other` has a band and a reference fit, and the lagged branches of
-	// both (the fit of a day ago, armed by a point 2d ago; the band of a day
-	// ago, armed by a sample 30h ago) read a value for each of them.
-	named := f.services * functionsPerType
-	count := func(q string) int {
-		v, err := p.Query(ctx, "count("+q+")")
-		if err != nil || len(v) != 1 {
-			t.Errorf("%s: %v %v", q, v, err)
-			return 0
-		}
-		return int(v[0].Value)
-	}
-	res.functionThresholds = count(`job_function:cpu_seconds_excess_share:baseline_threshold`)
-	res.functionReferences = count(`job_function:cpu_seconds:reference_fixed`)
-	res.functionLagged = min(
-		count(`last_over_time(job_function:cpu_seconds:baseline_fixed[30m] offset 1d) and on (job, function) last_over_time(job_function:cpu_seconds:by_half[30m] offset 2d)`),
-		count(`last_over_time(job_function:cpu_seconds_excess_share:baseline_median[30m] offset 1d) and on (job, function) last_over_time(job_function:cpu_seconds_excess_share:smoothed_sampled[30m] offset 30h)`))
-	if res.functionThresholds != named || res.functionReferences != named || res.functionLagged != named {
-		t.Errorf("CPU function rows with a threshold %d, a reference %d, both lagged branches %d; want %d each: the function groups are not measured at their full cost",
-			res.functionThresholds, res.functionReferences, res.functionLagged, named)
-	}
+	res.functionThresholds, res.functionReferences, res.functionLagged = functionWork(t, p, f)
 	for _, q := range []struct{ name, recorded, raw string }{
 		{"CPU per request per service",
 			"job:cpu_seconds_per_request:ratio_rate5m",
@@ -307,7 +296,7 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string, before
 	if before != nil && recordsName(t, before, "job_function:cpu_seconds_per_request:baseline_reference") {
 		// e96ff95's noise group did all of its work too (the last phase's
 		// values, within the 5m since)
-		res.beforeReferences = count(`last_over_time(job_function:cpu_seconds_per_request:baseline_reference[5m])`)
+		res.beforeReferences = countOf(t, p, `last_over_time(job_function:cpu_seconds_per_request:baseline_reference[5m])`)
 		if res.beforeReferences != f.services*(functionsPerType+1) {
 			t.Errorf("the earlier pack's function references: %d, want %d", res.beforeReferences, f.services*(functionsPerType+1))
 		}
@@ -318,6 +307,35 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string, before
 		res.cpuLoad = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
 	return res
+}
+
+// functionWork says that the function groups did all of their work: every
+// CPU function row but `other` has a band and a reference fit, and the
+// lagged branches of both (the fit of a day ago, armed by a point 2d ago;
+// the band of a day ago, armed by a sample 30h ago) read a value for each
+// of them. It returns how many rows have each.
+func functionWork(t *testing.T, p *harness.Prometheus, f synthetic) (thresholds, references, lagged int) {
+	named := f.services * functionsPerType
+	thresholds = countOf(t, p, `job_function:cpu_seconds_excess_share:baseline_threshold`)
+	references = countOf(t, p, `job_function:cpu_seconds:reference_fixed`)
+	lagged = min(
+		countOf(t, p, `last_over_time(job_function:cpu_seconds:baseline_fixed[30m] offset 1d) and on (job, function) last_over_time(job_function:cpu_seconds:by_half[30m] offset 2d)`),
+		countOf(t, p, `last_over_time(job_function:cpu_seconds_excess_share:baseline_median[30m] offset 1d) and on (job, function) last_over_time(job_function:cpu_seconds_excess_share:smoothed_sampled[30m] offset 30h)`))
+	if thresholds != named || references != named || lagged != named {
+		t.Errorf("CPU function rows with a threshold %d, a reference %d, both lagged branches %d; want %d each: the function groups are not measured at their full cost",
+			thresholds, references, lagged, named)
+	}
+	return thresholds, references, lagged
+}
+
+// countOf is how many series q returns (count(q)); 0 after an error.
+func countOf(t *testing.T, p *harness.Prometheus, q string) int {
+	v, err := p.Query(context.Background(), "count("+q+")")
+	if err != nil || len(v) != 1 {
+		t.Errorf("%s: %v %v", q, v, err)
+		return 0
+	}
+	return int(v[0].Value)
 }
 
 // beforeRules are the rule files of the earlier pack whose function rules
