@@ -280,14 +280,14 @@ bench-endpoints: tools ## EndpointCostPerRequestRegression beside the service re
 # BENCH_SHIPPED_ROUNDS=0: none, BENCH_SHIPPED_WARMUP before the rounds, default 21m).
 # BENCH_SIZES=10000 for one fleet, BENCH_ROUNDS=N alternations of the CPU phases (default 2).
 # Thanos Ruler's phase needs tools-thanos (BENCH_THANOS=0: none). bench-rules-shipped runs
-# the side-by-side comparison alone and prints it.
+# the side-by-side comparison alone.
 BENCH_BEFORE_REF ?= e96ff95
 bench-rules: tools $(if $(filter 0,$(BENCH_THANOS)),,tools-thanos) ## rule pack in the real Prometheus on 10k and 100k input series and the profile bridge's function rows, against the pack of BENCH_BEFORE_REF; writes tests/bench/RESULTS-rules.md
 	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules.md BENCH_BEFORE_REF='$(BENCH_BEFORE_REF)' go test -tags bench -count=1 -timeout 180m -run TestBenchRules -v ./bench/rules
 
 .PHONY: bench-rules-shipped
-bench-rules-shipped: tools ## today's pack against BENCH_BEFORE_REF's at the shipped intervals, side by side on the 10k fleet (the rule-cost goal's measure); prints it
-	@cd tests && BENCH_BEFORE_REF='$(BENCH_BEFORE_REF)' go test -tags bench -count=1 -timeout 90m -run TestShippedIntervals -v ./bench/rules
+bench-rules-shipped: tools ## today's pack against BENCH_BEFORE_REF's at the shipped intervals, side by side on the 10k fleet (the rule-cost goal's measure); writes tests/bench/RESULTS-rules-shipped.md
+	@cd tests && BENCH_OUT=$(ROOT)/tests/bench/RESULTS-rules-shipped.md BENCH_BEFORE_REF='$(BENCH_BEFORE_REF)' go test -tags bench -count=1 -timeout 90m -run TestShippedIntervals -v ./bench/rules
 
 # The test command (README, .ci/run). Each part is also a target of its own.
 TEST_TARGETS := lint test-generated test-rules test-go test-demo-units test-plugin test-browser test-pprof test-notify test-deploy test-matrix demo-test

@@ -310,14 +310,15 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string, before
 }
 
 // functionWork says that the function groups did all of their work: every
-// CPU function row but `other` has a band and a reference fit, and the
-// lagged branches of both (the fit of a day ago, armed by a point 2d ago;
-// the band of a day ago, armed by a sample 30h ago) read a value for each
-// of them. It returns how many rows have each.
+// CPU function row but `other` has a band and a reference fit (as last
+// recorded: at the shipped 15m, an instant lookup finds none for most of
+// the interval), and the lagged branches of both (the fit of a day ago,
+// armed by a point 2d ago; the band of a day ago, armed by a sample 30h
+// ago) read a value for each of them. It returns how many rows have each.
 func functionWork(t *testing.T, p *harness.Prometheus, f synthetic) (thresholds, references, lagged int) {
 	named := f.services * functionsPerType
-	thresholds = countOf(t, p, `job_function:cpu_seconds_excess_share:baseline_threshold`)
-	references = countOf(t, p, `job_function:cpu_seconds:reference_fixed`)
+	thresholds = countOf(t, p, `last_over_time(job_function:cpu_seconds_excess_share:baseline_threshold[30m])`)
+	references = countOf(t, p, `last_over_time(job_function:cpu_seconds:reference_fixed[30m])`)
 	lagged = min(
 		countOf(t, p, `last_over_time(job_function:cpu_seconds:baseline_fixed[30m] offset 1d) and on (job, function) last_over_time(job_function:cpu_seconds:by_half[30m] offset 2d)`),
 		countOf(t, p, `last_over_time(job_function:cpu_seconds_excess_share:baseline_median[30m] offset 1d) and on (job, function) last_over_time(job_function:cpu_seconds_excess_share:smoothed_sampled[30m] offset 30h)`))
