@@ -15,7 +15,7 @@
     groups+: [
       {
         name: 'hotpath-function-alerts',
-        interval: cfg.evaluationInterval,
+        interval: cfg.functionEvaluationInterval,
         rules: [
           {
             alert: name,

@@ -31,13 +31,13 @@
     functionRegressionMinShare: 0.03,
 
     // A step no noise makes: a function whose excess over its cost model is
-    // this share of its service's profile or more, in every minute of the
+    // this share of its service's profile or more, at every evaluation of the
     // alert's `for:` (and beyond its threshold), pages without waiting for
     // the excess's median over regressionResidualWindow to cross, which takes
     // half that window. Also for a function new to its service (whose excess
-    // is its share). 0.1: a tenth of the service's profile, every minute for
-    // a `for:`, is a step a function's minute-to-minute noise does not keep
-    // up; smaller steps take the median's path.
+    // is its share). 0.1: a tenth of the service's profile, at every
+    // evaluation for a `for:`, is a step a function's minute-to-minute noise
+    // does not keep up; smaller steps take the median's path.
     functionStepShare: 0.1,
 
     // A busy node: while a service's runtime rows (the bridge's
@@ -108,5 +108,17 @@
     // 10% is still named within the hour; in one of 0.02 cores on a holiday
     // night, a function's share swinging by 5% is not.
     functionSampleNoiseK: 4,
+
+    // How often the function groups evaluate: hotpath-functions (each row's
+    // cost per request and its excess over its cost model) and
+    // hotpath-function-alerts. The function rows are most of the pack's
+    // series (21 per service and profile type by default, against one for
+    // the service), and the alert judges a 20m median of the excess
+    // (regressionResidualWindow) held for a 15m `for:`: every 2m the median
+    // still reads 10 samples, and a page comes at most a minute later than
+    // every minute, for half the evaluations. '1m' for the earliest page;
+    // at most '2m30s': the groups of 15m and the alert's hold read these
+    // series as their last sample within Prometheus's 5m lookback.
+    functionEvaluationInterval: '2m',
   },
 }

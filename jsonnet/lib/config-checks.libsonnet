@@ -117,6 +117,11 @@ local alertKeys(knob, m) =
       for w in std.objectFields(filledEachInterval)
     ]),
 
+    assert s(c.regressionResidualWindow) >= 2 * s(c.functionEvaluationInterval)
+           : "regressionResidualWindow (%s) holds fewer than two functionEvaluationIntervals (%s): FunctionCostPerRequestRegression judges the median of each function's excess over it, recorded once per interval; widen it or evaluate the function groups more often" % [c.regressionResidualWindow, c.functionEvaluationInterval],
+    assert 2 * s(c.functionEvaluationInterval) <= 300
+           : "functionEvaluationInterval (%s) is over 2m30s: the function model's and band's groups, and the alert's hold (its own ALERTS), read the function groups' series as their last sample within Prometheus's 5m lookback, which two intervals must fit in; e.g. '2m'" % c.functionEvaluationInterval,
+
     // ---- Thresholds -----------------------------------------------------------
     assert std.all([
       c[k] > 1 || error "%s is %s: at or below 1 it fires on whatever sits at or above its own reference (its prediction, its siblings' median, its usual ratio), half of a healthy fleet; use a factor above 1, e.g. 1.5" % [k, str(c[k])]

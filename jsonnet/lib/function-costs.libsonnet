@@ -311,7 +311,7 @@ function(cfg) {
   // present then has had a round of the model's group since.
   local beforeModelRound(s) = 'last_over_time(%s[%s] offset %s)' % [s, cfg.regressionNoiseInterval, cfg.regressionNoiseInterval],
 
-  // Recorded every evaluationInterval (group hotpath-functions).
+  // Recorded every functionEvaluationInterval (group hotpath-functions).
   fast(k):: [
     {
       // The function's cost per second (cores; bytes/s), its rows summed over
@@ -524,7 +524,7 @@ function(cfg) {
   // The alert's condition for one cost. A page starts on the smoothed
   // excess at or above the function's threshold and functionSampleNoiseK
   // times the counting noise of its share in the profile now
-  // (samplingNoise); or on the excess of the minute (unsmoothed) at or
+  // (samplingNoise); or on the excess of the evaluation (unsmoothed) at or
   // above both its threshold and functionStepShare: a step that large needs
   // no median to tell it from noise, and `for:` holds it as the service
   // alerts' step path is held (the median crosses only once the step fills

@@ -1,7 +1,7 @@
 // Each function's CPU seconds and allocated bytes per request of its service,
 // from hotpath-profile-metrics' counters (lib/function-costs.libsonnet), in
 // three groups: the ratios and the excess over each function's cost model
-// every evaluationInterval; the model (its points by traffic half, the fit,
+// every functionEvaluationInterval; the model (its points by traffic half, the fit,
 // the lagged reference) and the excess's noise band (median, spread,
 // threshold, hold) every regressionNoiseInterval, as the services' noise
 // model runs. A cluster without the bridge records nothing here.
@@ -14,7 +14,7 @@
     groups+: [
       {
         name: 'hotpath-functions',
-        interval: cfg.evaluationInterval,
+        interval: cfg.functionEvaluationInterval,
         rules: f.fast(f.kinds.cpu) + f.fast(f.kinds.alloc),
       },
       {

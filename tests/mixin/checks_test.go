@@ -30,6 +30,8 @@ func TestConfigChecksRefuse(t *testing.T) {
 		{`baselineInterval: '1d', regressionNoiseInterval: '15m'`, "baselineWindow (1d) holds fewer than two baselineIntervals (1d)"},
 		{`regressionNoiseInterval: '1d'`, "baselineWindow (1d) holds fewer than two regressionNoiseIntervals (1d)"},
 		{`regressionResidualWindow: '1m'`, "regressionResidualWindow (1m) holds fewer than two evaluationIntervals (1m)"},
+		{`regressionResidualWindow: '3m'`, "regressionResidualWindow (3m) holds fewer than two functionEvaluationIntervals (2m)"},
+		{`functionEvaluationInterval: '3m'`, "functionEvaluationInterval (3m) is over 2m30s"},
 		{`loadFitWindow: '90s'`, "loadFitWindow (90s) holds fewer than two evaluationIntervals (1m)"},
 		{`evaluationInterval: '30m'`, "loadFitWindow (30m) holds fewer than two evaluationIntervals (30m)"},
 		{`cpuRegressionFactor: 1`, "cpuRegressionFactor is 1: at or below 1 it fires"},

@@ -3,6 +3,7 @@
 // the request sources and the CPU source differ from the shipped rules.
 local mixin = (import 'mixin.libsonnet') + { _config+:: {
   evaluationInterval: '2s',
+  functionEvaluationInterval: '2s',
   baselineInterval: '4s',
   regressionNoiseInterval: '15m',
   requestsFrom+: { istio: true, linkerd: true, ingressNginx: true },

@@ -5,6 +5,7 @@
   (import 'mixin.libsonnet') + {
     _config+:: {
       evaluationInterval: '2s',
+      functionEvaluationInterval: '2s',
       baselineInterval: '4s',
       regressionNoiseInterval: '15m',
       versionHold: '6s',
