@@ -213,9 +213,7 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string, before
 		// a rule that fails returns at once: its time would not be its cost
 		t.Errorf("rules failed to evaluate: %s", strings.Join(slices.Compact(slices.Sorted(slices.Values(res.unhealthy))), "; "))
 	}
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		res.load = strings.Join(strings.Fields(string(b))[:3], " ")
-	}
+	res.load = loadAverage()
 	ctx := context.Background()
 	s, err := p.Query(ctx, `count({__name__=~"(job|instance|container|job_upstream):.+"})`)
 	if err == nil && len(s) == 1 {
@@ -303,9 +301,7 @@ func run(t *testing.T, f synthetic, ruleFiles []string, floorFile string, before
 	}
 	res.cpuFloorOnly = phase("the floor alone", []string{floorFile})
 	res.cpuWithout = phase("no rules", nil)
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		res.cpuLoad = strings.Join(strings.Fields(string(b))[:3], " ")
-	}
+	res.cpuLoad = loadAverage()
 	return res
 }
 
