@@ -41,7 +41,7 @@ function(mixin)
   local recordedLabels(name) =
     local level = std.split(name, ':')[0];
     local extra = (if level == 'job' && has(name, 'upstream') then ['upstream'] else [])
-                  + (if has(name, 'by_half') then ['half'] else [])
+                  + (if has(name, 'by_half') || has(name, 'half_quantile') then ['half'] else [])
                   + (if has(name, ':version:') then ['version'] else [])
                   + (if name == series.versionRollout then ['previous_version'] else []);
     if name == series.upstreamEdges then edgeLabels

@@ -61,6 +61,22 @@
     // while the runtime grew by a third does not.
     functionContentionRatio: 2,
 
+    // The quantile of each traffic half a function's cost model goes
+    // through, of its cost and of its service's req/s alike (the service
+    // model's baselineHalfQuantile is lower). A function is judged by its
+    // share against the shares the other rows' models predict, so every
+    // row's points must sit at the same level of its own noise. A low
+    // quantile puts a fixed-cost row (a timer, a cache refresh: its points
+    // vary by the service's noise alone) further under its typical cost than
+    // a row paid per request (whose points vary with the traffic too). The
+    // band absorbs that gap at the reference day's traffic, and a day far
+    // outside it shows it again: on a holiday's night, when the fixed rows
+    // hold most of a profile, the largest of them rose past its threshold
+    // at 0.25. The median sits at every row's typical cost. A regression
+    // enters the reference only regressionAcceptAfter after its start, and
+    // the median ignores one that covers less than half a traffic half.
+    functionFitQuantile: 0.5,
+
     // The share of its service's profile under which hotpath-profile-metrics
     // keeps a function in `other` (its --entry-share; keep the two equal).
     // A function the bridge admitted lately, in a service whose rows are old

@@ -36,8 +36,9 @@
 // materiality floor: functionRegressionMinShare of the service at least.
 //
 // The fit: the service's traffic halves (split at its day's median req/s,
-// as the service model splits them), a low quantile of the function's cost
-// in each half against the same quantile of the service's req/s in it; the
+// as the service model splits them), a quantile (functionFitQuantile: the
+// median) of the function's cost in each half against the same quantile of
+// the service's req/s in it; the
 // slope clamped at >= 0 and the intercept at >= 0. Where the service's
 // traffic did not vary enough to fit a line, the plain cost per request of
 // those points, all of it per request. The fit runs every
@@ -261,7 +262,7 @@ function(cfg) {
   // last sample: a backfill that records them in separate passes evaluates
   // each at its own offset, further apart than an instant lookup reaches.)
   local yHalf(k, h) = 'sum by (%s) (%s)' % [fkey, cm.lastOfNoise('%s{half="%s"}' % [k.halfQuantile, h])],
-  local xHalf(h) = byService(series.requestsHalfQuantile, '{half="%s"}' % h),
+  local xHalf(h) = 'sum by (%s) (%s)' % [skey, cm.lastOfNoise('%s{half="%s"}' % [series.functionRequestsHalfQuantile, h])],
   // The sums of the function's points over the halves both it and its
   // service have, and of its service's req/s points over the same halves.
   // Another group records the service's halves: a row can enter a half
@@ -269,13 +270,13 @@ function(cfg) {
   // service's half exists, and a point without its req/s would double the
   // plain ratio until the next round.
   local ySum(k) = 'sum by (%(fkey)s) (\n  %(y)s\n  and on (%(skey)s, half)\n  %(x)s\n)' % {
-    x: p.lastOfSlow(series.requestsHalfQuantile),
+    x: cm.lastOfNoise(series.functionRequestsHalfQuantile),
     y: cm.lastOfNoise(k.halfQuantile),
     fkey: fkey,
     skey: skey,
   },
   local xSum(k) = 'sum by (%(fkey)s) (\n  sum by (%(skey)s, half) (%(x)s)\n  * on (%(skey)s, half) group_right ()\n  (0 * %(y)s + 1)\n)' % {
-    x: p.lastOfSlow(series.requestsHalfQuantile),
+    x: cm.lastOfNoise(series.functionRequestsHalfQuantile),
     y: cm.lastOfNoise(k.halfQuantile),
     fkey: fkey,
     skey: skey,
@@ -371,6 +372,17 @@ function(cfg) {
     },
   ],
 
+  // Recorded every regressionNoiseInterval, first in the model's group: the
+  // service's req/s at functionFitQuantile of each traffic half over
+  // baselineWindow, the x of every function model's points (the service
+  // model's own points, at baselineHalfQuantile, are another quantile).
+  requestsModel:: [
+    {
+      record: series.functionRequestsHalfQuantile,
+      expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.functionFitQuantile), series.requestsByHalf, cfg.baselineWindow],
+    },
+  ],
+
   // Recorded every regressionNoiseInterval (group hotpath-functions-model).
   // The model: each function's points by traffic half over baselineWindow,
   // the fit through them and the lagged reference read from it.
@@ -387,11 +399,11 @@ function(cfg) {
       expr: '%s\nor\n%s' % [when('>=', 'upper'), when('<', 'lower')],
     },
     {
-      // A low quantile of it over baselineWindow, per half (the service
-      // model's baselineHalfQuantile); `other`'s too, never judged: the
-      // profile a service's traffic predicts sums every row's model.
+      // Its functionFitQuantile over baselineWindow, per half; `other`'s
+      // too, never judged: the profile a service's traffic predicts sums
+      // every row's model.
       record: k.halfQuantile,
-      expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.baselineHalfQuantile), k.byHalf, cfg.baselineWindow],
+      expr: 'quantile_over_time(%s, %s[%s])' % [p.num(cfg.functionFitQuantile), k.byHalf, cfg.baselineWindow],
     },
     {
       // The sum of the function's points over the traffic halves its

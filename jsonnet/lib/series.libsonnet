@@ -156,6 +156,9 @@
   // as a share of its service's profile, that excess smoothed, sampled, its median and spread
   // over baselineWindow, and the threshold and hold level
   // FunctionCostPerRequestRegression judges it against.
+  // The service's req/s at the function models' quantile (functionFitQuantile)
+  // of each traffic half: the x of their points.
+  functionRequestsHalfQuantile: 'job:requests:function_half_quantile',
   functionCpu: 'job_function:cpu_seconds:rate5m',
   functionCpuPerRequest: 'job_function:cpu_seconds_per_request:ratio_rate5m',
   functionCpuPerRequestSmoothed: 'job_function:cpu_seconds_per_request:smoothed',

@@ -20,7 +20,7 @@
       {
         name: 'hotpath-functions-model',
         interval: cfg.regressionNoiseInterval,
-        rules: f.model(f.kinds.cpu) + f.model(f.kinds.alloc),
+        rules: f.requestsModel + f.model(f.kinds.cpu) + f.model(f.kinds.alloc),
       },
       {
         name: 'hotpath-functions-noise',

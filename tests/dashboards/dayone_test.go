@@ -157,7 +157,7 @@ func TestDayOneFleet(t *testing.T) {
 			t.Errorf("alert %s: the fleet's other services are healthy (catalog's traffic doubled, its CPU followed)", a)
 		}
 		if t.Failed() { // what the function alert judged by
-			for _, q := range []string{"job_function:cpu_seconds_excess_share:smoothed", "job_function:cpu_seconds_per_request:reference_marginal", "job_function:cpu_seconds:reference_fixed", "job_function:cpu_seconds:rate5m", "sum by (job) (job:requests:rate5m)", "job_function:cpu_seconds:half_quantile", "job:requests:baseline_half_quantile", "job:requests:baseline_median"} {
+			for _, q := range []string{"job_function:cpu_seconds_excess_share:smoothed", "job_function:cpu_seconds_per_request:reference_marginal", "job_function:cpu_seconds:reference_fixed", "job_function:cpu_seconds:rate5m", "sum by (job) (job:requests:rate5m)", "job_function:cpu_seconds:half_quantile", "job:requests:function_half_quantile", "job:requests:baseline_median"} {
 				r, err := p.Query(ctx, q)
 				t.Logf("%s: %v %v", q, r, err)
 			}

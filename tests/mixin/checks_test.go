@@ -32,6 +32,7 @@ func TestConfigChecksRefuse(t *testing.T) {
 		{`regressionResidualWindow: '1m'`, "regressionResidualWindow (1m) holds fewer than two evaluationIntervals (1m)"},
 		{`regressionResidualWindow: '3m'`, "regressionResidualWindow (3m) holds fewer than two functionEvaluationIntervals (2m)"},
 		{`functionEvaluationInterval: '3m'`, "functionEvaluationInterval (3m) is over 2m30s"},
+		{`functionFitQuantile: 1.5`, "functionFitQuantile is 1.5: a quantile lies in 0..1"},
 		{`loadFitWindow: '90s'`, "loadFitWindow (90s) holds fewer than two evaluationIntervals (1m)"},
 		{`evaluationInterval: '30m'`, "loadFitWindow (30m) holds fewer than two evaluationIntervals (30m)"},
 		{`cpuRegressionFactor: 1`, "cpuRegressionFactor is 1: at or below 1 it fires"},

@@ -46,6 +46,7 @@ func TestRulePackInRealPrometheus(t *testing.T) {
 		}
 		for _, q := range []string{
 			`job:requests:baseline_half_quantile{job=~"api|checkout"}`,
+			`job:requests:function_half_quantile{job=~"api|checkout"}`,
 			`job:requests:baseline_median{job=~"api|checkout"}`,
 			`job_function:cpu_seconds:half_quantile{job=~"api|checkout"}`,
 			`count_over_time(job:requests:rate5m_by_half{job=~"api|checkout"}[1h])`,

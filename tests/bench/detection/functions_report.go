@@ -354,6 +354,8 @@ func renderFalseAlarms(run functionRun, classes []int) string {
 				what := s.Benign
 				if s.Kind != "" {
 					what = fmt.Sprintf("before its +%.0f%% %s", (s.Size-1)*100, kindName(s.Kind))
+				} else if s.Benign == BenignHoliday {
+					what += fmt.Sprintf(" from %.1f", s.holidayAt.Hours()) // the whole day
 				} else if s.benignAt > 0 && s.Benign != BenignFixedHeavy && s.Benign != BenignClean {
 					what += fmt.Sprintf(" from %.1f", s.benignAt.Hours())
 				}
