@@ -192,6 +192,10 @@ The changes begin at minute ` + fmt.Sprint(onset) + ` (31h) and last to the end.
 			sample{labelString(sums, fnLabels(s, fn)), k.value * 8})
 		sums = fmt.Sprintf("job_function:requests:%s_halves_sum", k.halves)
 		g.expr("and its service's request rate there", last(sums), check, sample{labelString(sums, fnLabels(s, fn)), 8})
+		reqs, upper := "job:requests:function_half_quantile", s.labels()
+		upper["half"] = "upper"
+		g.expr("its service's req/s at the same quantile of each half, the x of its points: the upper half alone", fmt.Sprintf("last_over_time(%s[30m])", s.sel(reqs)), check,
+			sample{labelString(reqs, upper), 8})
 		current := fmt.Sprintf("job_function:%s_per_request:baseline_marginal", k.kind)
 		g.expr("the model of its current day, the same", last(current), check, sample{labelString(current, fnLabels(s, fn)), k.value})
 		current = fmt.Sprintf("job_function:%s:baseline_fixed", k.kind)
