@@ -127,9 +127,10 @@ local alertKeys(knob, m) =
       c[k] > 1 || error "%s is %s: at or below 1 it fires on whatever sits at or above its own reference (its prediction, its siblings' median, its usual ratio), half of a healthy fleet; use a factor above 1, e.g. 1.5" % [k, str(c[k])]
       for k in ['cpuRegressionFactor', 'allocRegressionFactor', 'outlierFactor', 'upstreamBaselineFactor']
     ]),
+    local quantiles = { baselineHalfQuantile: '0.25', functionFitQuantile: '0.5' },
     assert std.all([
-      (0 <= c[k] && c[k] <= 1) || error '%s is %s: a quantile lies in 0..1 (outside it quantile_over_time returns an infinity and the cost model is never fitted); e.g. %s' % [k, str(c[k]), { baselineHalfQuantile: '0.25', functionFitQuantile: '0.5' }[k]]
-      for k in ['baselineHalfQuantile', 'functionFitQuantile']
+      (0 <= c[k] && c[k] <= 1) || error '%s is %s: a quantile lies in 0..1 (outside it quantile_over_time returns an infinity and the cost model is never fitted); e.g. %s' % [k, str(c[k]), quantiles[k]]
+      for k in std.objectFields(quantiles)
     ]),
     local shares = { notTrackingLoadFixedShare: '0.8', throttledPeriodsThreshold: '0.25' },
     assert std.all([
