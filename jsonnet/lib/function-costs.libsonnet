@@ -258,17 +258,18 @@ function(cfg) {
     skey: skey,
   },
   // The function's half quantile (yHalf) or its service's req/s one (xHalf)
-  // in the upper or lower traffic half, the half label summed away. (The noise group's own series are read as their
-  // last sample: a backfill that records them in separate passes evaluates
-  // each at its own offset, further apart than an instant lookup reaches.)
+  // in the upper or lower traffic half, the half label summed away. (The
+  // noise group's own series are read as their last sample: a backfill that
+  // records them in separate passes evaluates each at its own offset, further
+  // apart than an instant lookup reaches.)
   local point(s, key, h) = 'sum by (%s) (%s)' % [key, cm.lastOfNoise('%s{half="%s"}' % [s, h])],
   local yHalf(k, h) = point(k.halfQuantile, fkey, h),
   local xHalf(h) = point(series.functionRequestsHalfQuantile, skey, h),
   // The sums of the function's points over the halves both it and its
   // service have, and of its service's req/s points over the same halves.
-  // The service's points by half come from another group (the baseline's,
-  // every baselineInterval): a row can enter a half
-  // (the traffic just crossed the day's median) a round before its
+  // The service's points are quantiles of the halves another group records
+  // (requestsByHalf, the baseline's, every baselineInterval): a row can enter
+  // a half (the traffic just crossed the day's median) a round before its
   // service's half exists, and a point without its req/s would double the
   // plain ratio until the next round.
   local ySum(k) = 'sum by (%(fkey)s) (\n  %(y)s\n  and on (%(skey)s, half)\n  %(x)s\n)' % {
